@@ -1,0 +1,54 @@
+// Bundles: the CLI (ESM-free CJS for Node 20), the extension (CJS, vscode external),
+// and the webview (browser ESM). pi-ai is bundled but loaded lazily at run time.
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+  legalComments: "none",
+};
+
+const entries = [
+  {
+    ...common,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: "dist/cli.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    banner: { js: "#!/usr/bin/env node" },
+    external: ["@opentelemetry/api"],
+  },
+];
+
+if (existsSync("src/extension/extension.ts")) {
+  entries.push({
+    ...common,
+    entryPoints: ["src/extension/extension.ts"],
+    outfile: "dist/extension.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode", "@opentelemetry/api"],
+  });
+}
+
+if (existsSync("src/webview/main.ts")) {
+  entries.push({
+    ...common,
+    entryPoints: ["src/webview/main.ts"],
+    outfile: "dist/webview.js",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+  });
+}
+
+await Promise.all(entries.map((options) => build(options)));
+if (watch) console.log("watch mode is not wired; rerun npm run build");

@@ -1,0 +1,234 @@
+// Shapes of what pi writes to a session file (format version 3), kept loose on
+// purpose: a file on disk may hold anything, so every consumer must check
+// before it trusts a field. Names follow pi 0.73.1 so the core reads like pi.
+
+export const CURRENT_SESSION_VERSION = 3;
+
+export interface TextContent {
+  type: "text";
+  text: string;
+  textSignature?: string;
+}
+
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+  thinkingSignature?: string;
+  redacted?: boolean;
+}
+
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  thoughtSignature?: string;
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost?: Record<string, number>;
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+export interface UserMessage {
+  role: "user";
+  content: string | (TextContent | ImageContent)[];
+  timestamp: number;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  api?: string;
+  provider: string;
+  model: string;
+  usage?: Usage;
+  stopReason?: StopReason;
+  errorMessage?: string;
+  timestamp: number;
+}
+
+export interface ToolResultMessage {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+}
+
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  output: string;
+  exitCode: number | undefined | null;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+  timestamp: number;
+  excludeFromContext?: boolean;
+}
+
+export interface CustomMessage {
+  role: "custom";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+  timestamp: number;
+}
+
+export interface BranchSummaryMessage {
+  role: "branchSummary";
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+
+/** A message role pi does not know (newer pi, other tools). Kept, shown, never sent. */
+export interface UnknownRoleMessage {
+  role: string;
+  [key: string]: unknown;
+}
+
+/** What pi calls AgentMessage: what buildSessionContext returns. */
+export type AgentMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | BashExecutionMessage
+  | CustomMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+
+/** What convertToLlm returns: what the model sees. */
+export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface SessionHeader {
+  type: "session";
+  version?: number;
+  id: string;
+  timestamp: string;
+  cwd: string;
+  parentSession?: string;
+  [key: string]: unknown;
+}
+
+interface EntryBase {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: AgentMessage | UnknownRoleMessage;
+}
+
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: string;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  fromHook?: boolean;
+}
+
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  fromId: string;
+  summary: string;
+  details?: unknown;
+  fromHook?: boolean;
+}
+
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+
+export interface CustomMessageEntry extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+}
+
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label: string | undefined;
+}
+
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name?: string;
+}
+
+/** An entry type this version does not know (e.g. newer pi's `usage`, `context_edit`). */
+export interface UnknownEntry extends EntryBase {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type KnownSessionEntry =
+  | MessageEntry
+  | ThinkingLevelChangeEntry
+  | ModelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | LabelEntry
+  | SessionInfoEntry;
+
+export type SessionEntry = KnownSessionEntry;
+
+export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "thinking_level_change",
+  "model_change",
+  "compaction",
+  "branch_summary",
+  "custom",
+  "custom_message",
+  "label",
+  "session_info",
+]);
+
+export function isKnownEntryType(type: unknown): boolean {
+  return typeof type === "string" && KNOWN_ENTRY_TYPES.has(type);
+}
