@@ -1,0 +1,27 @@
+// What the index keeps per entry: enough to build the tree, show previews and
+// find a line again, without holding the entry's body in memory.
+
+export interface LineLocation {
+  /** 1-based line number in the file. */
+  line: number;
+  /** Byte offset of the line's first byte (after a BOM on line 1). */
+  offset: number;
+  /** Byte length of the line, without its `\n` or `\r\n`. */
+  length: number;
+}
+
+export interface EntryMeta extends LineLocation {
+  /** Position among entries in file order (the header is not an entry). */
+  index: number;
+  type: string;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  /** `message.role` for message entries. */
+  role?: string;
+  /** label entries: the labelled entry and the label (undefined clears). */
+  targetId?: string;
+  label?: string;
+  /** session_info entries. */
+  name?: string;
+}

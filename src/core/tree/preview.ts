@@ -1,0 +1,104 @@
+// One-line previews of entries, as a tree row or a CLI line shows them.
+import type { SessionEntry } from "../session/types";
+
+const DEFAULT_WIDTH = 80;
+
+export function oneLine(text: string, width = DEFAULT_WIDTH): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  let images = 0;
+  for (const block of content) {
+    if (!block || typeof block !== "object") continue;
+    const b = block as { type?: unknown; text?: unknown };
+    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    else if (b.type === "image") images++;
+  }
+  if (images > 0) parts.push(images === 1 ? "[image]" : `[${images} images]`);
+  return parts.join(" ");
+}
+
+/** The most telling argument of a tool call: a path, a command, a pattern. */
+export function toolCallPreview(name: string, args: unknown): string {
+  const a = args && typeof args === "object" ? (args as Record<string, unknown>) : {};
+  const pick = (...keys: string[]) => keys.map((k) => a[k]).find((v) => typeof v === "string") as string | undefined;
+  const detail = pick("path", "file_path", "command", "cmd", "pattern", "query", "url");
+  return detail ? `${name} ${oneLine(detail, 60)}` : name;
+}
+
+function assistantPreview(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
+  const calls: string[] = [];
+  let thinking = false;
+  for (const block of content) {
+    if (!block || typeof block !== "object") continue;
+    const b = block as { type?: unknown; text?: unknown; name?: unknown; arguments?: unknown };
+    if (b.type === "text" && typeof b.text === "string" && b.text.trim()) texts.push(b.text);
+    else if (b.type === "toolCall" && typeof b.name === "string") calls.push(toolCallPreview(b.name, b.arguments));
+    else if (b.type === "thinking") thinking = true;
+  }
+  const text = texts.join(" ");
+  if (text && calls.length) return `${text} → ${calls.join("; ")}`;
+  if (text) return text;
+  if (calls.length) return `→ ${calls.join("; ")}`;
+  return thinking ? "(thinking)" : "(empty)";
+}
+
+/** A short description of what an entry is, for tree rows and `tree` output. */
+export function entryPreview(entry: SessionEntry | Record<string, unknown>, width = DEFAULT_WIDTH): string {
+  const e = entry as Record<string, unknown>;
+  switch (e.type) {
+    case "message": {
+      const m = (e.message ?? {}) as Record<string, unknown>;
+      switch (m.role) {
+        case "user":
+          return oneLine(contentText(m.content) || "(empty)", width);
+        case "assistant": {
+          const base = assistantPreview(m.content);
+          const failed = m.stopReason === "error" ? " [error]" : m.stopReason === "aborted" ? " [aborted]" : "";
+          return oneLine(base + failed, width);
+        }
+        case "toolResult": {
+          const status = m.isError ? "error" : "ok";
+          const text = contentText(m.content);
+          return oneLine(`${String(m.toolName ?? "tool")} ${status}${text ? `: ${text}` : ""}`, width);
+        }
+        case "bashExecution":
+          return oneLine(`$ ${String(m.command ?? "")}${m.exitCode ? ` (exit ${String(m.exitCode)})` : ""}`, width);
+        case "custom":
+          return oneLine(`[${String(m.customType ?? "custom")}] ${contentText(m.content)}`, width);
+        default:
+          return oneLine(`(message role ${JSON.stringify(m.role ?? null)})`, width);
+      }
+    }
+    case "compaction":
+      return oneLine(`compaction of ${String(e.tokensBefore ?? "?")} tokens, keeps from ${String(e.firstKeptEntryId ?? "?")}`, width);
+    case "branch_summary":
+      return oneLine(`branch summary (from ${String(e.fromId ?? "?")})`, width);
+    case "model_change":
+      return `model ${String(e.provider ?? "?")}/${String(e.modelId ?? "?")}`;
+    case "thinking_level_change":
+      return `thinking ${String(e.thinkingLevel ?? "?")}`;
+    case "label":
+      return e.label ? oneLine(`label ${String(e.targetId)} = "${String(e.label)}"`, width) : `label ${String(e.targetId)} cleared`;
+    case "session_info":
+      return oneLine(`name "${String(e.name ?? "")}"`, width);
+    case "custom":
+      return oneLine(`custom ${String(e.customType ?? "")}`, width);
+    case "custom_message":
+      return oneLine(`[${String(e.customType ?? "custom")}] ${contentText(e.content)}`, width);
+    default:
+      return oneLine(`(unknown entry type ${JSON.stringify(e.type ?? null)})`, width);
+  }
+}
+
+/** The kind shown next to the id: `message:user`, `compaction`, … */
+export function entryKind(entry: { type: string; role?: string }): string {
+  return entry.type === "message" && entry.role ? `message:${entry.role}` : entry.type;
+}
