@@ -1,0 +1,9 @@
+export {
+  calculateContextTokens,
+  estimateContextTokens,
+  getAssistantUsage,
+  getLastAssistantUsage,
+  type ContextTokenEstimate,
+} from "./context-tokens.js";
+export { estimateTokens, IMAGE_CHARS } from "./estimate-tokens.js";
+export { shouldCompact } from "./should-compact.js";
