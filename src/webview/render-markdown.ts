@@ -1,0 +1,11 @@
+// Summary markdown → sanitised DOM nodes.
+import type { MarkdownIt } from "markdown-it";
+import { createMarkdownRenderer } from "./markdown-renderer";
+import { sanitizeHtml } from "./sanitize-html";
+
+let renderer: MarkdownIt | undefined;
+
+export function renderMarkdownInto(container: HTMLElement, markdown: string): void {
+  renderer ??= createMarkdownRenderer();
+  container.replaceChildren(sanitizeHtml(renderer.render(markdown)));
+}
