@@ -1,0 +1,124 @@
+// One summary call through pi-ai's completeSimple, as pi's compaction makes
+// it (compaction.js generateSummary): the system prompt, one user message
+// with the prompt text, reasoning only when the model reasons and a thinking
+// level other than "off" is asked for. Two differences: maxTokens is clamped
+// to the model's output limit (pi bug #4390), and every failure becomes a
+// ModelCallError with a kind and a message free of the key.
+
+import type { AssistantMessage, Context, SimpleStreamOptions } from "@mariozechner/pi-ai";
+import { describeModelCallFailure, classifyProviderError, ModelCallError } from "./model-call-error.js";
+import type { ModelCallErrorKind } from "./model-call-error.js";
+import { modelLabel } from "./model-reference.js";
+import type { SummaryModel } from "./model-registry.js";
+import { loadPiAi } from "./pi-ai-loader.js";
+import { redactSecrets } from "./redact.js";
+import type { ThinkingLevel } from "./thinking-level.js";
+
+export interface CompleteSummaryOptions {
+  model: SummaryModel;
+  apiKey: string;
+  headers?: Record<string, string>;
+  systemPrompt: string;
+  userText: string;
+  /** Wanted output budget; clamped to model.maxTokens. */
+  maxTokens: number;
+  thinkingLevel?: ThinkingLevel;
+  signal?: AbortSignal;
+  /** Deadline for the whole call, retries included. */
+  timeoutMs?: number;
+  /** Client-side retries on 429/5xx/connection errors (SDK default 2, as in pi). */
+  maxRetries?: number;
+}
+
+/** maxTokens as sent: at most the model's output limit (when it has one), at least 1. */
+export function clampMaxTokens(wanted: number, model: Pick<SummaryModel, "maxTokens">): number {
+  const floor = Math.max(1, Math.floor(wanted));
+  return model.maxTokens > 0 ? Math.min(floor, Math.floor(model.maxTokens)) : floor;
+}
+
+/** pi's rule (compaction.js): reasoning only for a reasoning model with a level other than "off". */
+export function reasoningFor(
+  model: Pick<SummaryModel, "reasoning">,
+  thinkingLevel: ThinkingLevel | undefined,
+): Exclude<ThinkingLevel, "off"> | undefined {
+  return model.reasoning && thinkingLevel && thinkingLevel !== "off" ? thinkingLevel : undefined;
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((c): c is Extract<AssistantMessage["content"][number], { type: "text" }> => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+}
+
+export async function completeSummary(options: CompleteSummaryOptions): Promise<string> {
+  const label = modelLabel(options.model);
+  const secrets = [options.apiKey, ...Object.values(options.headers ?? {})];
+  const fail = (kind: ModelCallErrorKind, detail?: string, extra: { status?: number; partialText?: string } = {}): never => {
+    const safeDetail = detail === undefined ? undefined : redactSecrets(detail, secrets);
+    throw new ModelCallError(kind, describeModelCallFailure(label, kind, safeDetail), extra);
+  };
+
+  if (options.signal?.aborted) fail("aborted");
+  if (!options.apiKey) fail("auth", "no API key was given");
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    options.timeoutMs !== undefined
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, options.timeoutMs)
+      : undefined;
+
+  try {
+    const piAi = await loadPiAi();
+    const context: Context = {
+      systemPrompt: options.systemPrompt,
+      messages: [{ role: "user", content: [{ type: "text", text: options.userText }], timestamp: Date.now() }],
+    };
+    const maxTokens = clampMaxTokens(options.maxTokens, options.model);
+    const reasoning = reasoningFor(options.model, options.thinkingLevel);
+    const callOptions: SimpleStreamOptions = {
+      maxTokens,
+      signal: controller.signal,
+      apiKey: options.apiKey,
+      headers: options.headers,
+      ...(reasoning ? { reasoning } : {}),
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    };
+
+    let response: AssistantMessage;
+    try {
+      response = await piAi.completeSimple(options.model, context, callOptions);
+    } catch (error) {
+      if (timedOut) return fail("timeout", `no complete answer within ${options.timeoutMs} ms`);
+      if (options.signal?.aborted) return fail("aborted");
+      const message = error instanceof Error ? error.message : String(error);
+      const { kind, status } = classifyProviderError(message);
+      return fail(kind, message, { status });
+    }
+
+    if (response.stopReason === "aborted" || (response.stopReason === "error" && controller.signal.aborted)) {
+      if (timedOut) return fail("timeout", `no complete answer within ${options.timeoutMs} ms`);
+      return fail("aborted");
+    }
+    if (response.stopReason === "error") {
+      const message = response.errorMessage ?? "unknown error";
+      const { kind, status } = classifyProviderError(message);
+      return fail(kind, message, { status });
+    }
+    const text = textOf(response);
+    if (response.stopReason === "length") {
+      return fail("truncated", `maxTokens ${maxTokens}`, { partialText: text });
+    }
+    if (text.trim() === "") return fail("empty");
+    return text;
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}

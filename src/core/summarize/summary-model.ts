@@ -1,0 +1,166 @@
+// Which model writes a summary, with its key: the one entry point runners call.
+// Order: an explicit model ("provider/id") → an explicit preset → the default
+// preset (argument, else pi-sessions.json) → the session's own model. A
+// preset whose model cannot be used (unknown, no key, failed OAuth refresh)
+// falls back to the session model with a warning; an explicit model never
+// falls back.
+
+import type { SessionEntry } from "../session/types.js";
+import { authJsonPath, readAuthJson } from "./auth-json.js";
+import type { AuthData } from "./auth-json.js";
+import { resolveRequestAuth } from "./auth.js";
+import type { KeySource, ResolveRequestAuthOptions } from "./auth.js";
+import type { FileLockOptions } from "./file-lock.js";
+import { ModelConfigError } from "./model-config-error.js";
+import { closeModelMatches, modelLabel, requireModel } from "./model-reference.js";
+import { loadModelRegistry } from "./model-registry.js";
+import type { ModelRegistry, SummaryModel } from "./model-registry.js";
+import type { OAuthProviderLookup } from "./oauth.js";
+import { readPiSessionsConfig } from "./pi-sessions-config.js";
+import type { PiSessionsConfig, PresetTable } from "./pi-sessions-config.js";
+import { lookupPreset, mergePresets } from "./presets.js";
+import { sessionModel } from "./session-model.js";
+import { isThinkingLevel } from "./thinking-level.js";
+import type { ThinkingLevel } from "./thinking-level.js";
+
+export interface ResolveSummaryModelOptions {
+  agentDir: string;
+  /** The branch root→leaf; gives the session model ("current" and the last fallback). */
+  pathEntries?: readonly SessionEntry[];
+  /** Explicit "provider/id" (--model). */
+  model?: string;
+  /** Explicit preset name (--preset); "current" = the session model. */
+  preset?: string;
+  /** Presets merged over pi-sessions.json's (e.g. from VS Code settings). */
+  presets?: PresetTable;
+  /** Default preset overriding pi-sessions.json's. */
+  defaultPreset?: string;
+  /** Overrides the preset's / session's thinking level. */
+  thinkingLevel?: ThinkingLevel;
+  allowCommands?: boolean;
+  oauthProviders?: OAuthProviderLookup;
+  now?: () => number;
+  lock?: FileLockOptions;
+}
+
+export type SummaryModelSource = "model" | "preset" | "default-preset" | "session";
+
+export interface ResolvedSummaryModel {
+  model: SummaryModel;
+  /** "provider/id". */
+  label: string;
+  apiKey: string;
+  headers?: Record<string, string>;
+  keySource: KeySource;
+  thinkingLevel?: ThinkingLevel;
+  source: SummaryModelSource;
+  presetName?: string;
+  /** Fallbacks taken, safe to show. */
+  warnings: string[];
+  config: PiSessionsConfig;
+}
+
+/** Errors that make a preset unusable but leave the session model worth trying. */
+const PRESET_FALLBACK_CODES = new Set(["unknown-model", "missing-key", "key-command-failed", "oauth-refresh-failed"]);
+
+interface Context {
+  options: ResolveSummaryModelOptions;
+  registry: ModelRegistry;
+  authData: AuthData;
+  config: PiSessionsConfig;
+  warnings: string[];
+}
+
+async function withAuth(
+  ctx: Context,
+  model: SummaryModel,
+  rest: Pick<ResolvedSummaryModel, "thinkingLevel" | "source" | "presetName">,
+): Promise<ResolvedSummaryModel> {
+  const authOptions: ResolveRequestAuthOptions = {
+    agentDir: ctx.options.agentDir,
+    registry: ctx.registry,
+    authData: ctx.authData,
+    allowCommands: ctx.options.allowCommands,
+    oauthProviders: ctx.options.oauthProviders,
+    now: ctx.options.now,
+    lock: ctx.options.lock,
+  };
+  const auth = await resolveRequestAuth(model, authOptions);
+  return {
+    model,
+    label: modelLabel(model),
+    apiKey: auth.apiKey,
+    headers: auth.headers,
+    keySource: auth.keySource,
+    ...rest,
+    warnings: ctx.warnings,
+    config: ctx.config,
+  };
+}
+
+async function fromSession(ctx: Context, presetName?: string): Promise<ResolvedSummaryModel> {
+  const session = sessionModel(ctx.options.pathEntries ?? []);
+  if (!session.model) {
+    throw new ModelConfigError(
+      "no-session-model",
+      "The session has no model on this branch yet (no assistant message or model change): choose one with a model (provider/id) or a preset.",
+    );
+  }
+  const { provider, modelId } = session.model;
+  const model = ctx.registry.find(provider, modelId);
+  if (!model) {
+    const matches = closeModelMatches(ctx.registry.models, `${provider}/${modelId}`);
+    throw new ModelConfigError(
+      "unknown-model",
+      `The session's model "${provider}/${modelId}" is not known here (not in pi-ai's built-in models or ${ctx.registry.modelsJsonFile}).${
+        matches.length > 0 ? ` Close matches: ${matches.join(", ")}.` : ""
+      } Choose a model (provider/id) or a preset.`,
+    );
+  }
+  const sessionLevel = isThinkingLevel(session.thinkingLevel) ? session.thinkingLevel : undefined;
+  return withAuth(ctx, model, { thinkingLevel: ctx.options.thinkingLevel ?? sessionLevel, source: "session", presetName });
+}
+
+async function fromPreset(ctx: Context, query: string, explicit: boolean): Promise<ResolvedSummaryModel> {
+  const presets = mergePresets(ctx.config.presets, ctx.options.presets);
+  const found = lookupPreset(presets, query);
+  const origin = explicit ? "preset" : "default preset";
+  if (found.kind === "current") return fromSession(ctx, "current");
+  if (found.kind === "ambiguous" || found.kind === "unknown") {
+    const message =
+      found.kind === "ambiguous"
+        ? `The ${origin} "${query}" matches several presets: ${found.candidates.join(", ")}.`
+        : `No ${origin} named "${query}" (presets: ${found.available.length > 0 ? found.available.join(", ") : "none"}; define them in ${ctx.config.file}).`;
+    if (explicit) throw new ModelConfigError(found.kind === "ambiguous" ? "ambiguous-preset" : "unknown-preset", message);
+    ctx.warnings.push(`${message} Using the session model.`);
+    return fromSession(ctx);
+  }
+  try {
+    const model = requireModel(ctx.registry, found.preset.model);
+    return await withAuth(ctx, model, {
+      thinkingLevel: ctx.options.thinkingLevel ?? found.preset.thinkingLevel,
+      source: explicit ? "preset" : "default-preset",
+      presetName: found.name,
+    });
+  } catch (error) {
+    if (!(error instanceof ModelConfigError) || !PRESET_FALLBACK_CODES.has(error.code)) throw error;
+    ctx.warnings.push(`Preset "${found.name}" cannot be used (${error.message}) Using the session model.`);
+    return fromSession(ctx);
+  }
+}
+
+export async function resolveSummaryModel(options: ResolveSummaryModelOptions): Promise<ResolvedSummaryModel> {
+  const config = await readPiSessionsConfig(options.agentDir);
+  const authData = await readAuthJson(authJsonPath(options.agentDir));
+  const registry = await loadModelRegistry({ agentDir: options.agentDir, authData });
+  const ctx: Context = { options, registry, authData, config, warnings: [] };
+
+  if (options.model !== undefined && options.model.trim() !== "") {
+    const model = requireModel(registry, options.model);
+    return withAuth(ctx, model, { thinkingLevel: options.thinkingLevel, source: "model" });
+  }
+  if (options.preset !== undefined && options.preset.trim() !== "") return fromPreset(ctx, options.preset, true);
+  const defaultPreset = options.defaultPreset ?? config.defaultPreset;
+  if (defaultPreset !== undefined && defaultPreset.trim() !== "") return fromPreset(ctx, defaultPreset, false);
+  return fromSession(ctx);
+}
