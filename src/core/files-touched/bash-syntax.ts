@@ -1,0 +1,169 @@
+// The bash parser: tree-sitter-bash (grammar 0.25.1, compiled to WebAssembly)
+// run by web-tree-sitter. Loading WebAssembly is asynchronous, so callers
+// `await initFilesTouched()` once; after that parsing is synchronous.
+//
+// The parse tree is copied into plain objects (`ShNode`) straight away, so the
+// rest of the collector never touches the wasm heap and trees are freed at once.
+//
+// Where the .wasm files come from at run time: the bundles in dist/ have them
+// next to them (esbuild.mjs copies them), so `__dirname` of the bundle is the
+// default. Unbundled (tests, tsx) the source folder and node_modules are tried.
+// `initFilesTouched({ wasmDir })` or `{ runtimeWasm, bashWasm }` overrides both.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
+
+export const TREE_SITTER_RUNTIME_WASM = "web-tree-sitter.wasm";
+export const TREE_SITTER_BASH_WASM = "tree-sitter-bash.wasm";
+
+export interface ShNode {
+  /** Node type (`command`, `word`, …) or, for anonymous nodes, the token itself (`>`, `&&`). */
+  type: string;
+  named: boolean;
+  /** Field name in the parent (`name`, `argument`, `redirect`, `destination`, …). */
+  field: string | null;
+  text: string;
+  children: ShNode[];
+}
+
+export interface ShParseResult {
+  root: ShNode;
+  hasError: boolean;
+  /** 1-based line and column of the first ERROR or MISSING node, when there is one. */
+  errorAt?: { line: number; column: number };
+}
+
+export interface InitFilesTouchedOptions {
+  /** Folder holding both web-tree-sitter.wasm and tree-sitter-bash.wasm. */
+  wasmDir?: string;
+  /** Path or bytes of web-tree-sitter.wasm (wins over wasmDir). */
+  runtimeWasm?: string | Uint8Array;
+  /** Path or bytes of tree-sitter-bash.wasm (wins over wasmDir). */
+  bashWasm?: string | Uint8Array;
+}
+
+interface TsPoint {
+  row: number;
+  column: number;
+}
+
+// The few members of web-tree-sitter's TreeCursor/Tree/Parser we use, typed
+// locally so the module is only loaded by initFilesTouched().
+interface TsCursor {
+  nodeType: string;
+  nodeIsNamed: boolean;
+  nodeIsMissing: boolean;
+  currentFieldName: string | null;
+  startIndex: number;
+  endIndex: number;
+  startPosition: TsPoint;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  delete(): void;
+}
+interface TsTree {
+  rootNode: { hasError: boolean };
+  walk(): TsCursor;
+  delete(): void;
+}
+interface TsParser {
+  parse(text: string): TsTree | null;
+}
+
+let parser: TsParser | null = null;
+let initPromise: Promise<void> | null = null;
+
+function moduleDir(): string | undefined {
+  return typeof __dirname === "string" ? __dirname : undefined;
+}
+
+function candidateDirs(file: string): string[] {
+  const dirs: string[] = [];
+  const here = moduleDir();
+  if (here) {
+    dirs.push(here);
+    dirs.push(join(here, "..", "src", "core", "files-touched"));
+  }
+  dirs.push(join(process.cwd(), "dist"), join(process.cwd(), "src", "core", "files-touched"));
+  if (file === TREE_SITTER_RUNTIME_WASM) {
+    try {
+      const req = createRequire(here ? join(here, "noop.js") : join(process.cwd(), "noop.js"));
+      dirs.push(dirname(req.resolve("web-tree-sitter/web-tree-sitter.wasm")));
+    } catch {
+      // not installed: fine when running from dist/
+    }
+  }
+  return dirs;
+}
+
+function loadWasm(file: string, explicit: string | Uint8Array | undefined, wasmDir: string | undefined): Uint8Array {
+  if (explicit instanceof Uint8Array) return explicit;
+  if (typeof explicit === "string") return readFileSync(explicit);
+  const dirs = wasmDir ? [wasmDir] : candidateDirs(file);
+  for (const dir of dirs) {
+    const path = join(dir, file);
+    if (existsSync(path)) return readFileSync(path);
+  }
+  throw new Error(`files-touched: ${file} not found (looked in ${dirs.join(", ")})`);
+}
+
+/** Loads the bash parser. Safe to call many times; later calls reuse the first load. */
+export function initFilesTouched(options: InitFilesTouchedOptions = {}): Promise<void> {
+  if (initPromise) return initPromise;
+  initPromise = (async () => {
+    const runtime = loadWasm(TREE_SITTER_RUNTIME_WASM, options.runtimeWasm, options.wasmDir);
+    const bash = loadWasm(TREE_SITTER_BASH_WASM, options.bashWasm, options.wasmDir);
+    const ts = await import("web-tree-sitter");
+    await ts.Parser.init({ wasmBinary: runtime } as Parameters<typeof ts.Parser.init>[0]);
+    const language = await ts.Language.load(bash);
+    const p = new ts.Parser();
+    p.setLanguage(language);
+    parser = p as unknown as TsParser;
+  })();
+  initPromise.catch(() => {
+    initPromise = null;
+  });
+  return initPromise;
+}
+
+export function isBashParserReady(): boolean {
+  return parser !== null;
+}
+
+/** Parses a command string; undefined when initFilesTouched() has not completed. */
+export function parseBash(source: string): ShParseResult | undefined {
+  if (!parser) return undefined;
+  const tree = parser.parse(source);
+  if (!tree) return undefined;
+  const cursor = tree.walk();
+  let errorAt: ShParseResult["errorAt"];
+  try {
+    const convert = (field: string | null): ShNode => {
+      const type = cursor.nodeType;
+      const node: ShNode = {
+        type,
+        named: cursor.nodeIsNamed,
+        field,
+        text: source.slice(cursor.startIndex, cursor.endIndex),
+        children: [],
+      };
+      if (!errorAt && (type === "ERROR" || cursor.nodeIsMissing)) {
+        errorAt = { line: cursor.startPosition.row + 1, column: cursor.startPosition.column + 1 };
+      }
+      if (cursor.gotoFirstChild()) {
+        do {
+          node.children.push(convert(cursor.currentFieldName));
+        } while (cursor.gotoNextSibling());
+        cursor.gotoParent();
+      }
+      return node;
+    };
+    const root = convert(null);
+    return { root, hasError: tree.rootNode.hasError || errorAt !== undefined, ...(errorAt ? { errorAt } : {}) };
+  } finally {
+    cursor.delete();
+    tree.delete();
+  }
+}
