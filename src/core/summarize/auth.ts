@@ -7,6 +7,8 @@
 // Headers: the built-in model's, then models.json provider headers, then
 // per-model headers (values resolved like keys); "authHeader": true adds
 // "Authorization: Bearer <key>". Errors name where to put a key, never a key.
+// One difference: an auth.json "!command" key that fails is an error here;
+// pi silently moves on to models.json's apiKey (often a literal placeholder).
 
 import type { AuthData } from "./auth-json.js";
 import { authJsonPath, credentialFor, readAuthJson } from "./auth-json.js";

@@ -47,7 +47,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
-/** Up to `limit` "provider/id" labels, best first: containment, then small edit distance. */
+/** Up to `limit` "provider/id" labels, best first: ids containing the query, then small edit distance; same provider first. */
 export function closeModelMatches(models: readonly SummaryModel[], reference: string, limit = 5): string[] {
   const query = reference.trim().toLowerCase();
   if (!query) return [];
@@ -60,7 +60,7 @@ export function closeModelMatches(models: readonly SummaryModel[], reference: st
     const id = model.id.toLowerCase();
     const sameProvider = queryProvider !== undefined && model.provider.toLowerCase() === queryProvider;
     let score: number;
-    if (queryId && (id.includes(queryId) || queryId.includes(id))) {
+    if (queryId && id.includes(queryId)) {
       score = Math.abs(id.length - queryId.length) / 100;
     } else {
       const distance = editDistance(queryId, id);
