@@ -1,0 +1,130 @@
+// collectFilesTouched: the grounded manifest of a list of session entries
+// (a whole branch root→leaf, or any sub-range such as a compaction span).
+// Tool calls are paired with their results by id (pi's toolCall.id ↔
+// toolResult.toolCallId; call_id / tool_use_id spellings are accepted too).
+
+import type { Diagnostic } from "../diagnostics";
+import type { SessionEntry } from "../session/types";
+import type { FileAction } from "./actions";
+import { analyzeBashCommand } from "./analyze-bash";
+import { FilesLedger, opsString } from "./ledger";
+import { displayPathOf, normalizeAbsolute, type PathContext } from "./paths";
+import { toolCallActions, type ToolCallInfo, type ToolResultInfo } from "./tool-actions";
+
+export interface FilesTouchedFile {
+  /** Absolute path (or `~/…` under the home directory, `Root:rel` for an unknown RepoPrompt root). */
+  path: string;
+  /** Relative to the session cwd when inside it, else the absolute path. */
+  displayPath: string;
+  /** Letters from R W E M D, in that order. */
+  ops: string;
+}
+
+export interface FilesTouched {
+  cwd: string;
+  /** Newest first. */
+  files: FilesTouchedFile[];
+  diagnostics: Diagnostic[];
+}
+
+export interface CollectFilesTouchedOptions {
+  /** The session's working directory (the header's `cwd`). */
+  cwd: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function firstString(obj: Json, keys: readonly string[]): string | undefined {
+  for (const k of keys) {
+    const v = obj[k];
+    if (typeof v === "string" && v.length > 0) return v;
+  }
+  return undefined;
+}
+
+const CALL_ID_KEYS = ["id", "toolCallId", "call_id", "tool_use_id", "toolUseId", "callId"] as const;
+const RESULT_ID_KEYS = ["toolCallId", "tool_call_id", "call_id", "tool_use_id", "toolUseId", "callId"] as const;
+const TOOL_CALL_TYPES = new Set(["toolCall", "tool_use", "function_call", "tool_call", "custom_tool_call"]);
+
+function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
+  if (!isObject(block) || typeof block.type !== "string" || !TOOL_CALL_TYPES.has(block.type)) return undefined;
+  const name = firstString(block, ["name"]);
+  if (!name) return undefined;
+  let args: unknown = block.arguments ?? block.input;
+  if (typeof args === "string") {
+    try {
+      const parsed: unknown = JSON.parse(args);
+      args = isObject(parsed) ? parsed : { __raw: args };
+    } catch {
+      args = { __raw: args };
+    }
+  }
+  const id = firstString(block, CALL_ID_KEYS);
+  return { name, args: isObject(args) ? args : {}, ...(id ? { id } : {}) };
+}
+
+function messageOf(entry: SessionEntry): Json | undefined {
+  if (entry.type !== "message") return undefined;
+  const message: unknown = (entry as { message?: unknown }).message;
+  return isObject(message) ? message : undefined;
+}
+
+function collectResults(entries: readonly SessionEntry[]): Map<string, ToolResultInfo> {
+  const results = new Map<string, ToolResultInfo>();
+  for (const entry of entries) {
+    const message = messageOf(entry);
+    if (!message || (message.role !== "toolResult" && message.role !== "tool")) continue;
+    const id = firstString(message, RESULT_ID_KEYS);
+    if (id) results.set(id, { isError: message.isError === true });
+  }
+  return results;
+}
+
+/** The actions of every entry in order; exported for the bench and for per-span use. */
+export function collectFileActions(entries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): { actions: FileAction[]; diagnostics: Diagnostic[] } {
+  const ctx: PathContext = { sessionCwd: normalizeAbsolute(opts.cwd) };
+  const results = collectResults(entries);
+  const actions: FileAction[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const add = (found: { actions: FileAction[]; diagnostics: Diagnostic[] }, entryId: string) => {
+    actions.push(...found.actions);
+    for (const d of found.diagnostics) diagnostics.push({ ...d, entryId });
+  };
+  for (const entry of entries) {
+    const message = messageOf(entry);
+    if (!message) continue;
+    if (message.role === "assistant" && Array.isArray(message.content)) {
+      for (const block of message.content) {
+        const call = toolCallOf(block);
+        if (!call) continue;
+        add(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), entry.id);
+      }
+    } else if (message.role === "bashExecution" && typeof message.command === "string") {
+      add(analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }), entry.id);
+    }
+  }
+  return { actions, diagnostics };
+}
+
+/** Folds actions (in order) into the manifest's file list, newest first. */
+export function filesFromActions(actions: readonly FileAction[], cwd: string): FilesTouchedFile[] {
+  const ctx: PathContext = { sessionCwd: normalizeAbsolute(cwd) };
+  const ledger = new FilesLedger();
+  for (const action of actions) ledger.apply(action);
+  return ledger.records().map((rec) => ({ path: rec.path, displayPath: displayPathOf(rec.path, ctx), ops: opsString(rec.ops) }));
+}
+
+export function collectFilesTouched(pathEntries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): FilesTouched {
+  const { actions, diagnostics } = collectFileActions(pathEntries, opts);
+  return { cwd: opts.cwd, files: filesFromActions(actions, opts.cwd), diagnostics };
+}
+
+/** The manifest of a single bash command run in `cwd` (the corpus and the CLI use it). */
+export function bashCommandFilesTouched(command: string, opts: CollectFilesTouchedOptions): FilesTouched {
+  const { actions, diagnostics } = analyzeBashCommand(command, { cwd: opts.cwd });
+  return { cwd: opts.cwd, files: filesFromActions(actions, opts.cwd), diagnostics };
+}
