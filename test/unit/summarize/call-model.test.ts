@@ -163,6 +163,21 @@ describe.each([
   });
 });
 
+describe("the loopback server's auth record", () => {
+  it("records a wrong key as present but not matching, and never stores it", async () => {
+    const resolved = await resolveSummaryModel({ agentDir: agent.agentDir, model: `${LOOPBACK_OPENAI}/summarizer` });
+    const index = server.requests.length;
+    server.respond = () => scenarios.httpError(401, "Incorrect API key provided");
+    const error = await failureOf(
+      completeSummary({ model: resolved.model, apiKey: "sk-wrong-key-000000", systemPrompt: SYSTEM, userText: "x", maxTokens: 10, maxRetries: 0 }),
+    );
+    expect(error.kind).toBe("auth");
+    const req = await server.waitForRequest(index);
+    expect(req.auth).toEqual({ present: true, header: "authorization", matchesExpectedKey: false });
+    expect(JSON.stringify(req)).not.toContain("sk-wrong-key-000000");
+  });
+});
+
 describe("reasoning options (pi: only for a reasoning model with a level other than off)", () => {
   it("openai-completions: reasoning_effort only when allowed", async () => {
     const bodies: Record<string, unknown>[] = [];

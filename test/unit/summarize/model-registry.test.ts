@@ -81,6 +81,21 @@ describe("loadModelRegistry equals pi's ModelRegistry", () => {
   });
 });
 
+describe("OAuth providers that rewrite their models", () => {
+  it("a GitHub Copilot login moves its models to the enterprise host, as in pi", async () => {
+    const authData = {
+      "github-copilot": { type: "oauth", refresh: "r", access: "tid=1;exp=2", expires: 9_999_999_999_999, enterpriseUrl: "ghe.example.com" },
+    };
+    await writeFile(join(agentDir, "auth.json"), JSON.stringify(authData));
+    const ours = await loadModelRegistry({ agentDir, authData });
+    const pi = PiModelRegistry.create(AuthStorage.create(join(agentDir, "auth.json")), join(agentDir, "models.json"));
+    expect(ours.models).toEqual(pi.getAll());
+    const copilot = ours.models.filter((m) => m.provider === "github-copilot");
+    expect(copilot.length).toBeGreaterThan(0);
+    expect(new Set(copilot.map((m) => m.baseUrl))).toEqual(new Set(["https://copilot-api.ghe.example.com"]));
+  });
+});
+
 describe("broken models.json", () => {
   async function loadError(content: string): Promise<ModelConfigError> {
     await writeFile(join(agentDir, "models.json"), content);
