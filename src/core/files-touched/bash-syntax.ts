@@ -24,6 +24,9 @@ export interface ShNode {
   /** Field name in the parent (`name`, `argument`, `redirect`, `destination`, …). */
   field: string | null;
   text: string;
+  /** Offsets of the node in the parsed source (UTF-16 code units). */
+  start: number;
+  end: number;
   children: ShNode[];
 }
 
@@ -147,6 +150,8 @@ export function parseBash(source: string): ShParseResult | undefined {
         named: cursor.nodeIsNamed,
         field,
         text: source.slice(cursor.startIndex, cursor.endIndex),
+        start: cursor.startIndex,
+        end: cursor.endIndex,
         children: [],
       };
       if (!errorAt && (type === "ERROR" || cursor.nodeIsMissing)) {

@@ -129,7 +129,14 @@ export class BashWalker {
 
   private walkRedirected(node: ShNode, state: ShellState): void {
     const body = node.children.find((c) => c.field === "body");
-    const { redirects, extraArgs, following } = splitRedirects(node.children.filter((c) => c.field === "redirect"));
+    const redirectNodes = node.children.filter((c) => c.field === "redirect");
+    if (body && (body.type === "list" || body.type === "pipeline")) {
+      // tree-sitter-bash hangs `a && b > f` and `a | b > f` on the whole list;
+      // in bash the redirection belongs to the last command only.
+      this.walk(attachToLast(body, redirectNodes), state);
+      return;
+    }
+    const { redirects, extraArgs, following } = splitRedirects(redirectNodes);
     if (body?.type === "command") {
       this.walkCommand(body, state, redirects, extraArgs);
     } else {
@@ -235,4 +242,26 @@ export class BashWalker {
     for (const child of node.children) if (child.named) this.walk(child, once);
     assignState(state, mergeStates([state, once]));
   }
+}
+
+/** `body` with its last command wrapped in a redirected_statement carrying `redirects`. */
+function attachToLast(body: ShNode, redirects: readonly ShNode[]): ShNode {
+  const children = [...body.children];
+  let i = children.length - 1;
+  while (i >= 0 && (!children[i]!.named || children[i]!.type === "comment")) i--;
+  if (i < 0) return body;
+  const last = children[i]!;
+  children[i] =
+    last.type === "list" || last.type === "pipeline"
+      ? attachToLast(last, redirects)
+      : {
+          type: "redirected_statement",
+          named: true,
+          field: last.field,
+          text: last.text,
+          start: last.start,
+          end: last.end,
+          children: [{ ...last, field: "body" }, ...redirects],
+        };
+  return { ...body, children };
 }

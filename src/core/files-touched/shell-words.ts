@@ -133,14 +133,24 @@ function pushNode(out: QChar[], node: ShNode, vars: Vars): void {
     case "translated_string":
       for (const c of node.children) if (c.type === "string") pushNode(out, c, vars);
       return;
-    case "string":
+    case "string": {
+      // The grammar leaves some text (newlines) between string_content children: keep it.
+      let pos = node.start + 1;
+      const gap = (upTo: number) => {
+        if (upTo > pos) pushDoubleQuotedText(out, node.text.slice(pos - node.start, upTo - node.start));
+      };
       for (const c of node.children) {
+        if (c.type === '"') continue;
+        gap(c.start);
         if (c.type === "string_content") pushDoubleQuotedText(out, c.text);
         else if (c.type === "simple_expansion" || c.type === "expansion") pushExpansion(out, c, vars, true);
         else if (c.named) throw new Unknown();
-        else if (c.type !== '"') pushText(out, c.text, true);
+        else pushText(out, c.text, true);
+        pos = Math.max(pos, c.end);
       }
+      gap(node.end - 1);
       return;
+    }
     case "simple_expansion":
     case "expansion":
       pushExpansion(out, node, vars, false);

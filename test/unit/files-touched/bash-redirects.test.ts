@@ -25,6 +25,13 @@ describe("redirections by operator and fd", () => {
     expect(touched("echo x > /dev/stderr")).toEqual({});
   });
 
+  it("a redirect after the last command of a list or pipeline belongs to that command", () => {
+    // tree-sitter-bash attaches it to the whole list; bash gives it to the last command.
+    expect(touched("cd sub && cat a.txt > b.txt")).toEqual({ "sub/a.txt": "R", "sub/b.txt": "W" });
+    expect(touched("cd sub | cat a.txt > b.txt")).toEqual({ "a.txt": "R", "b.txt": "W" });
+    expect(touched("cd sub; cd deeper && echo x | tee t.txt > u.txt")).toEqual({ "sub/deeper/t.txt": "W", "sub/deeper/u.txt": "W" });
+  });
+
   it("a redirect before the command name counts", () => {
     expect(touched("> out.txt echo hi")).toEqual({ "out.txt": "W" });
   });

@@ -10,6 +10,7 @@ describe("commands behind wrappers", () => {
     expect(touched("env -i PATH=/bin FOO=bar touch e.txt")).toEqual({ "e.txt": "W" });
     expect(touched("env -u HOME -C sub touch c.txt")).toEqual({ "sub/c.txt": "W" });
     expect(touched("FOO=1 BAR=2 touch prefixed.txt")).toEqual({ "prefixed.txt": "W" });
+    expect(touched('sudo -E env PATH="$PATH" HOME=$HOME touch dyn.txt')).toEqual({ "dyn.txt": "W" });
   });
 
   it("command, builtin, exec, time, nohup, nice, timeout, stdbuf", () => {
@@ -32,7 +33,14 @@ describe("commands behind wrappers", () => {
     expect(touched("bash -c 'cd sub && touch in.txt'; touch out.txt")).toEqual({ "sub/in.txt": "W", "out.txt": "W" });
     expect(touched("sh -c \"echo x > 'q.txt'\"")).toEqual({ "q.txt": "W" });
     expect(touched("bash -lc 'rm -f gone.txt'")).toEqual({ "gone.txt": "D" });
+    expect(touched("bash -euo pipefail -c 'cat a.txt > b.txt'")).toEqual({ "a.txt": "R", "b.txt": "W" });
+    expect(touched("bash -o errexit -x -c 'touch o.txt' arg0")).toEqual({ "o.txt": "W" });
     expect(touched("sudo bash -c 'echo 1 > /proc/sys/x'")).toEqual({ "/proc/sys/x": "W" });
+  });
+
+  it("a multi-line script in double quotes keeps its newlines (heredoc inside bash -c)", () => {
+    expect(touched("sudo bash -c \"cat >> /etc/environment <<'EOF'\nJAVA_HOME=/opt/jdk\nEOF\"")).toEqual({ "/etc/environment": "E" });
+    expect(touched('bash -c "touch one.txt\ntouch two.txt"')).toEqual({ "one.txt": "W", "two.txt": "W" });
   });
 
   it("bash SCRIPT runs a script: what it does is unknown", () => {

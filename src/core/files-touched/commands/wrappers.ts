@@ -11,6 +11,12 @@ import { has, parseOptions, values, type OptionSpec } from "./options";
 const UNKNOWN: Arg = { known: false, raw: "" };
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
+/** `NAME=value`, also when the value is only known at run time (`PATH="$PATH"`). */
+function isAssignment(arg: Arg | undefined): boolean {
+  if (!arg) return false;
+  return ASSIGNMENT.test(arg.known ? arg.value : arg.raw);
+}
+
 /** A wrapper: skip its own options (POSIX style: they end at the command), run the rest. */
 function wrapper(spec: OptionSpec, skipBeforeCommand = 0): CommandHandler {
   return (args, cx) => {
@@ -27,7 +33,7 @@ function sudoCommand(args: Arg[], cx: CommandContext): void {
     stopAtFirstOperand: true,
   });
   let rest = parsed.rest;
-  while (rest.length > 0 && ASSIGNMENT.test(argText(rest[0]) ?? "")) rest = rest.slice(1);
+  while (rest.length > 0 && isAssignment(rest[0])) rest = rest.slice(1);
   const dir = values(parsed, "D")[0];
   if (dir) cx.withDirectory(dir, () => cx.run(rest));
   else cx.run(rest);
@@ -41,7 +47,7 @@ function envCommand(args: Arg[], cx: CommandContext): void {
     stopAtFirstOperand: true,
   });
   let rest = parsed.rest;
-  while (rest.length > 0 && ASSIGNMENT.test(argText(rest[0]) ?? "")) rest = rest.slice(1);
+  while (rest.length > 0 && isAssignment(rest[0])) rest = rest.slice(1);
   const split = values(parsed, "S")[0];
   const run = () => {
     if (split) {
@@ -142,16 +148,25 @@ function findCommand(args: Arg[], cx: CommandContext): void {
 // bash/sh -c 'SCRIPT' [arg0 args…]: the script is parsed like the outer command.
 // Without -c the first operand is a script file: what it does is unknown.
 function shellCommand(args: Arg[], cx: CommandContext): void {
+  let commandMode = false;
   for (let i = 0; i < args.length; i++) {
     const text = argText(args[i]);
-    if (text === undefined || !/^[-+]/.test(text) || text === "-" || text === "--") return;
-    if (text === "-o" || text === "+o" || text === "-O" || text === "+O" || text === "--rcfile" || text === "--init-file") {
-      i++;
+    if (text === "--" || text === "-") {
+      if (commandMode) cx.runScript(args[i + 1]);
+      return;
+    }
+    if (text === undefined || !/^[-+]/.test(text)) {
+      if (commandMode) cx.runScript(args[i]);
+      return;
+    }
+    if (text.startsWith("--")) {
+      if (text === "--rcfile" || text === "--init-file") i++;
       continue;
     }
-    if (!text.startsWith("--") && text.slice(1).includes("c")) {
-      cx.runScript(args[i + 1]);
-      return;
+    // A cluster like -euo takes one value per o/O (`-euo pipefail`).
+    for (const letter of text.slice(1)) {
+      if (letter === "c") commandMode = true;
+      else if (letter === "o" || letter === "O") i++;
     }
   }
 }
