@@ -16,7 +16,11 @@ import { prepareCompaction } from "../../src/core/compaction/prepare-compaction.
 import { computeFileLists } from "../../src/core/compaction/file-ops.js";
 import { serializeConversation } from "../../src/core/compaction/serialize-conversation.js";
 import { describePreparation } from "../../src/core/compaction/describe-preparation.js";
-import { branchSourceFromEntries, collectEntriesForBranchSummary } from "../../src/core/branch/collect-entries.js";
+import {
+  branchSourceFromEntries,
+  collectEntriesForBranchSummary,
+  type BranchSource,
+} from "../../src/core/branch/collect-entries.js";
 import { prepareBranchEntries } from "../../src/core/branch/prepare-branch-entries.js";
 import { fileOpsAsLists, type PiBranchSource, type PiOracle } from "./pi-oracle.js";
 import type { SeededRandom } from "./seeded-random.js";
@@ -39,6 +43,8 @@ export interface SessionPair {
   ours: SessionEntry[];
   /** pi's SessionManager opened on the same file (its getBranch and getEntry). */
   piBranch: PiBranchSource;
+  /** Our side's own branch lookups (e.g. the session reader's pathTo); default: walked over `ours`. */
+  ourBranch?: BranchSource;
 }
 
 /** Leaves worth testing: last entry, tree leaves, compactions, and a few random entries. */
@@ -74,7 +80,7 @@ export function compareBranchPreparation(
   counts: ComparisonCounts,
 ): void {
   const theirPath = pair.piBranch.getBranch(leafId);
-  const ourPath = branchPath(leafId, indexEntriesById(pair.ours));
+  const ourPath = pair.ourBranch ? pair.ourBranch.getBranch(leafId) : branchPath(leafId, indexEntriesById(pair.ours));
   expect(ourPath.map((e) => e.id)).toStrictEqual(theirPath.map((e) => e.id));
   countInto(counts, "branch path");
 
@@ -159,7 +165,7 @@ export function compareBranchSummaryEntries(
   counts: ComparisonCounts,
 ): void {
   const theirs = oracle.collectEntriesForBranchSummary(pair.piBranch, oldLeafId, targetId);
-  const ours = collectEntriesForBranchSummary(branchSourceFromEntries(pair.ours), oldLeafId, targetId);
+  const ours = collectEntriesForBranchSummary(pair.ourBranch ?? branchSourceFromEntries(pair.ours), oldLeafId, targetId);
   expect(ours.commonAncestorId).toBe(theirs.commonAncestorId);
   expect(ours.entries).toStrictEqual(theirs.entries);
   countInto(counts, "collectEntriesForBranchSummary");
