@@ -14,6 +14,7 @@ export type DiagnosticCode =
   | "crlf"
   | "empty-file"
   | "missing-id"
+  | "missing-type"
   | "duplicate-id"
   | "dangling-parent"
   | "parent-cycle"

@@ -17,6 +17,8 @@ export interface EntryMeta extends LineLocation {
   id: string;
   parentId: string | null;
   timestamp: string;
+  /** The raw `timestamp` value when it is present but not a string (`timestamp` is then ""). */
+  timestampValue?: unknown;
   /** `message.role` for message entries. */
   role?: string;
   /** label entries: the labelled entry and the label (undefined clears). */
@@ -24,4 +26,9 @@ export interface EntryMeta extends LineLocation {
   label?: string;
   /** session_info entries. */
   name?: string;
+  /**
+   * For user/assistant messages with content: the time pi's session list counts
+   * as activity (`message.timestamp` when a number, else the entry timestamp).
+   */
+  activityTime?: number;
 }

@@ -1,0 +1,138 @@
+// Where an entry's bytes come from when its body is needed: the index keeps
+// metas only, and bodies are parsed on demand from the line's bytes, read from
+// memory or from the file by offset. A small LRU cache keeps recent bodies.
+
+import { closeSync, openSync, readSync } from "node:fs";
+import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import { asBuffer } from "./jsonl-reader.js";
+import type { SessionEntry } from "./types.js";
+
+export interface ByteSource {
+  /** Bytes [offset, offset + length); throws an Error naming the file when it cannot read them all. */
+  read(offset: number, length: number): Uint8Array;
+}
+
+export class MemoryByteSource implements ByteSource {
+  constructor(private readonly bytes: Uint8Array) {}
+
+  read(offset: number, length: number): Uint8Array {
+    if (offset + length > this.bytes.length) throw new Error(`read past the end of the session bytes (${offset}+${length})`);
+    return this.bytes.subarray(offset, offset + length);
+  }
+}
+
+export class FileByteSource implements ByteSource {
+  constructor(readonly path: string) {}
+
+  read(offset: number, length: number): Uint8Array {
+    const out = Buffer.allocUnsafe(length);
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch (e) {
+      throw new Error(`${this.path}: cannot open session file: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    try {
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, out, done, length - done, offset + done);
+        if (n === 0) {
+          throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+        }
+        done += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return out;
+  }
+}
+
+/** Ranges closer than this are read in one go when many bodies are needed. */
+const COALESCE_GAP = 64 * 1024;
+const MAX_BLOCK = 8 * 1024 * 1024;
+
+/** Parses entry bodies from their line bytes, checking each still holds the entry the index expects. */
+export class EntryBodies {
+  private readonly cache = new Map<number, SessionEntry>();
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly describeSource: string,
+    private readonly cacheSize = 256,
+  ) {}
+
+  /** The text of a line (without its line break). */
+  rawText(loc: LineLocation): string {
+    return asBuffer(this.source.read(loc.offset, loc.length)).toString("utf8");
+  }
+
+  entry(meta: EntryMeta): SessionEntry {
+    const cached = this.cache.get(meta.offset);
+    if (cached) {
+      this.cache.delete(meta.offset);
+      this.cache.set(meta.offset, cached);
+      return cached;
+    }
+    const entry = this.parse(meta, this.source.read(meta.offset, meta.length), 0);
+    this.remember(meta.offset, entry);
+    return entry;
+  }
+
+  /** Bodies of many entries, in the order given; nearby lines are read together. */
+  entries(metas: readonly EntryMeta[]): SessionEntry[] {
+    const out = new Array<SessionEntry>(metas.length);
+    const order = metas.map((_, i) => i).sort((a, b) => metas[a]!.offset - metas[b]!.offset);
+    let i = 0;
+    while (i < order.length) {
+      const first = metas[order[i]!]!;
+      const blockStart = first.offset;
+      let blockEnd = first.offset + first.length;
+      let j = i + 1;
+      while (j < order.length) {
+        const m = metas[order[j]!]!;
+        const end = m.offset + m.length;
+        if (m.offset - blockEnd > COALESCE_GAP || end - blockStart > MAX_BLOCK) break;
+        blockEnd = Math.max(blockEnd, end);
+        j++;
+      }
+      const block = this.source.read(blockStart, blockEnd - blockStart);
+      for (let k = i; k < j; k++) {
+        const m = metas[order[k]!]!;
+        out[order[k]!] = this.cache.get(m.offset) ?? this.parse(m, block, blockStart);
+      }
+      i = j;
+    }
+    return out;
+  }
+
+  private parse(meta: EntryMeta, bytes: Uint8Array, bytesOffset: number): SessionEntry {
+    const start = meta.offset - bytesOffset;
+    const text = asBuffer(bytes).toString("utf8", start, start + meta.length);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      try {
+        // The first or last line may have been accepted after pi's whole-text trim.
+        value = JSON.parse(text.trim());
+      } catch {
+        value = undefined;
+      }
+    }
+    if (typeof value !== "object" || value === null || (value as { id?: unknown }).id !== meta.id) {
+      throw new Error(
+        `${this.describeSource}: line ${meta.line} no longer holds entry ${meta.id} (the file changed since it was read); reload it`,
+      );
+    }
+    return value as SessionEntry;
+  }
+
+  private remember(key: number, entry: SessionEntry): void {
+    this.cache.set(key, entry);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+// Finding session files: pi's folder for a project, *.jsonl session files
+// under directories, and a cheap summary of one file for lists.
+
+import { closeSync, openSync, readSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { openSession } from "./open-session.js";
+
+/** pi's agent dir: `$PI_CODING_AGENT_DIR` (a leading `~` or `~/` expanded, as pi does) or `~/.pi/agent`. */
+export function defaultAgentDir(env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (dir) {
+    if (dir === "~") return home;
+    if (dir.startsWith("~/")) return home + dir.slice(1);
+    return dir;
+  }
+  return join(home, ".pi", "agent");
+}
+
+/** pi's getDefaultSessionDir for a cwd, without creating it (pi does mkdir; we only read). */
+export function piSessionDirForCwd(cwd: string, agentDir: string): string {
+  const safePath = `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+  return join(agentDir, "sessions", safePath);
+}
+
+const HEADER_PROBE_BYTES = 512;
+/** A first line longer than this is not taken for a header. */
+const MAX_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * Whether the file's first line is a session header (`type` "session", string `id`).
+ * Like pi's isValidSessionFile, but a first line longer than pi's 512-byte probe
+ * is read to its end, and a BOM and blank lines before it are skipped (pi's load trims them).
+ */
+export function isSessionFile(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    let bytes = Buffer.alloc(0);
+    let position = 0;
+    let size = HEADER_PROBE_BYTES;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(size);
+      const n = readSync(fd, chunk, 0, size, position);
+      bytes = Buffer.concat([bytes, chunk.subarray(0, n)]);
+      position += n;
+      const text = bytes.toString("utf8").replace(/^[\s\uFEFF]+/, "");
+      const nl = text.indexOf("\n");
+      if (nl >= 0 || n === 0) return isHeaderText(nl >= 0 ? text.slice(0, nl) : text);
+      if (position >= MAX_HEADER_BYTES) return false;
+      size = Math.min(size * 4, MAX_HEADER_BYTES - position);
+    }
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isHeaderText(line: string): boolean {
+  try {
+    const header = JSON.parse(line.trim()) as { type?: unknown; id?: unknown } | null;
+    return typeof header === "object" && header !== null && header.type === "session" && typeof header.id === "string";
+  } catch {
+    return false;
+  }
+}
+
+export interface FindSessionFilesOptions {
+  /** Only paths for which this returns true. */
+  include?: (path: string) => boolean;
+  /** Skip paths (files or directories) for which this returns true. */
+  exclude?: (path: string) => boolean;
+  /** How many directory levels below each dir to look (default 8). */
+  maxDepth?: number;
+}
+
+const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
+
+/**
+ * `*.jsonl` files under `dirs` whose first line is a session header, sorted, without
+ * duplicates. Missing dirs are skipped; symlinked directories are not followed.
+ */
+export async function findSessionFiles(dirs: readonly string[], options: FindSessionFilesOptions = {}): Promise<string[]> {
+  const maxDepth = options.maxDepth ?? 8;
+  const found = new Set<string>();
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let items;
+    try {
+      items = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const item of items) {
+      const path = join(dir, item.name);
+      if (options.exclude?.(path)) continue;
+      if (item.isDirectory()) {
+        if (depth < maxDepth && !SKIPPED_DIRS.has(item.name)) await walk(path, depth + 1);
+      } else if (item.name.endsWith(".jsonl") && (item.isFile() || item.isSymbolicLink())) {
+        if (options.include && !options.include(path)) continue;
+        if (isSessionFile(path)) found.add(path);
+      }
+    }
+  };
+  for (const dir of dirs) await walk(dir, 0);
+  return [...found].sort();
+}
+
+export interface SessionFileSummary {
+  path: string;
+  id: string;
+  cwd: string;
+  /** pi's session name (last session_info, trimmed), or null. */
+  name: string | null;
+  /** Entries (header excluded). */
+  entries: number;
+  /** Message entries, as pi's session list counts them. */
+  messageCount: number;
+  /** pi's getSessionModifiedDate: last user/assistant activity, else header time, else mtime. */
+  modified: Date;
+  /** Text of the first user message with text (pi's firstMessage), or null. */
+  firstUserMessage: string | null;
+}
+
+function textOfContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  // Array.join turns undefined/null text into "", as in pi's extractTextContent.
+  return content
+    .filter((b): b is { type: "text"; text: unknown } => typeof b === "object" && b !== null && b.type === "text")
+    .map((b) => b.text)
+    .join(" ");
+}
+
+/** A list row for one session file (metas only, plus the first user message's body); null if it has no header. */
+export async function summarizeSessionFile(path: string): Promise<SessionFileSummary | null> {
+  const session = await openSession(path);
+  const header = session.header;
+  if (!header || session.headerMissing) return null;
+  let lastActivity: number | undefined;
+  let messageCount = 0;
+  let firstUserMessage: string | null = null;
+  for (const meta of session.index.entries) {
+    if (meta.type !== "message") continue;
+    messageCount++;
+    if (meta.activityTime !== undefined) lastActivity = Math.max(lastActivity ?? 0, meta.activityTime);
+    if (firstUserMessage === null && meta.role === "user") {
+      const message: unknown = (session.entryAt(meta) as { message?: unknown }).message;
+      const text = typeof message === "object" && message !== null && "content" in message ? textOfContent(message.content) : "";
+      if (text) firstUserMessage = text;
+    }
+  }
+  let modified: Date;
+  if (lastActivity !== undefined && lastActivity > 0) {
+    modified = new Date(lastActivity);
+  } else {
+    const headerTime = typeof header.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
+    modified = !Number.isNaN(headerTime) ? new Date(headerTime) : (await stat(path)).mtime;
+  }
+  return {
+    path,
+    id: header.id,
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    name: session.index.sessionName ?? null,
+    entries: session.index.size,
+    messageCount,
+    modified,
+    firstUserMessage,
+  };
+}

@@ -1,0 +1,300 @@
+// The entry point for reading a session: stream the file once into an index
+// of metas, and parse bodies later, on demand, from the line bytes. Reading
+// never writes; content problems come back as diagnostics; only failures to
+// read the file at all (missing, permission) throw, with the file named.
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Diagnostic } from "../diagnostics.js";
+import { EntryBodies, FileByteSource, MemoryByteSource, type ByteSource } from "./byte-source.js";
+import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import {
+  compareFingerprint,
+  FINGERPRINT_TAIL_BYTES,
+  fingerprintOf,
+  type FileChange,
+  type FileFingerprint,
+} from "./fingerprint.js";
+import { JsonlReader } from "./jsonl-reader.js";
+import { SessionBuilder, type BuiltSession, type ResumePoint } from "./session-builder.js";
+import type { SessionIndex } from "./session-index.js";
+import type { SessionEntry, SessionHeader } from "./types.js";
+
+export interface LoadedSession {
+  readonly path: string | undefined;
+  /** The header as on disk (not migrated); null when the first parsed line is not one. */
+  readonly header: SessionHeader | null;
+  /** Where the header is, when there is one. */
+  readonly headerLocation: LineLocation | null;
+  /** pi treats a file without a header as empty (and would overwrite it): writers must refuse. */
+  readonly headerMissing: boolean;
+  /** On disk: 1, 2 or 3 (pi's `header.version ?? 1`, as a number). */
+  readonly version: number;
+  /** version < 3: shown migrated in memory; writers must migrate the file first. */
+  readonly needsMigration: boolean;
+  /** Line problems, then tree problems; each names the file when there is one. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly index: SessionIndex;
+  /** size + mtime + hash of the last ≤ 4 KiB read; check it before appending. */
+  readonly fingerprint: FileFingerprint;
+  /** The entry (migrated for v1/v2). Treat it as read-only: bodies are cached and shared. */
+  entry(id: string): SessionEntry | undefined;
+  /** The body of the entry a meta describes (for duplicate ids, `entry(id)` gives the later one). */
+  entryAt(meta: EntryMeta): SessionEntry;
+  /** All entries, file order, migrated (header excluded). */
+  entries(): SessionEntry[];
+  /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
+  pathTo(leafId?: string | null): SessionEntry[];
+  /** The JSONL text of that entry's line, as on disk. */
+  rawLine(id: string): string;
+  location(id: string): EntryMeta | undefined;
+}
+
+const CHUNK_BYTES = 1024 * 1024;
+
+class Session implements LoadedSession {
+  readonly header: SessionHeader | null;
+  readonly headerLocation: LineLocation | null;
+  readonly headerMissing: boolean;
+  readonly version: number;
+  readonly needsMigration: boolean;
+  readonly index: SessionIndex;
+  private readonly lineDiagnostics: Diagnostic[];
+  private readonly bodies: EntryBodies;
+  private readonly migrated: SessionEntry[] | null;
+  private cachedDiagnostics: readonly Diagnostic[] | null = null;
+
+  constructor(
+    readonly path: string | undefined,
+    built: BuiltSession,
+    source: ByteSource,
+    readonly fingerprint: FileFingerprint,
+    /** Where a live tail continues (internal to refreshSession). */
+    readonly resume: ResumePoint | null,
+  ) {
+    this.header = built.header;
+    this.headerLocation = built.headerLocation;
+    this.headerMissing = built.headerMissing;
+    this.version = built.version;
+    this.needsMigration = built.needsMigration;
+    this.index = built.index;
+    this.lineDiagnostics = built.diagnostics;
+    this.migrated = built.migratedEntries;
+    this.bodies = new EntryBodies(source, path ?? "session bytes");
+  }
+
+  get diagnostics(): readonly Diagnostic[] {
+    if (!this.cachedDiagnostics) {
+      const all = [...this.lineDiagnostics, ...this.index.diagnostics];
+      this.cachedDiagnostics = this.path === undefined ? all : all.map((d) => ({ ...d, file: this.path }));
+    }
+    return this.cachedDiagnostics;
+  }
+
+  location(id: string): EntryMeta | undefined {
+    return this.index.get(id);
+  }
+
+  entry(id: string): SessionEntry | undefined {
+    const meta = this.index.get(id);
+    return meta ? this.entryAt(meta) : undefined;
+  }
+
+  entryAt(meta: EntryMeta): SessionEntry {
+    return this.migrated ? this.migrated[meta.index]! : this.bodies.entry(meta);
+  }
+
+  entries(): SessionEntry[] {
+    return this.bodiesOf(this.index.entries);
+  }
+
+  pathTo(leafId?: string | null): SessionEntry[] {
+    const leaf = leafId === undefined ? this.index.leafId : leafId;
+    if (leaf === null) return [];
+    return this.bodiesOf(this.index.pathIds(leaf).map((id) => this.index.get(id)!));
+  }
+
+  rawLine(id: string): string {
+    const meta = this.index.get(id);
+    if (!meta) throw new Error(`${this.path ?? "session"}: no entry ${id}`);
+    return this.bodies.rawText(meta);
+  }
+
+  private bodiesOf(metas: readonly EntryMeta[]): SessionEntry[] {
+    if (this.migrated) {
+      const migrated = this.migrated;
+      return metas.map((m) => migrated[m.index]!);
+    }
+    return this.bodies.entries(metas);
+  }
+}
+
+/** Keeps the last ≤ 4 KiB seen, for the fingerprint. */
+class TailKeeper {
+  private tail = new Uint8Array(0);
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length >= FINGERPRINT_TAIL_BYTES) {
+      this.tail = chunk.slice(chunk.length - FINGERPRINT_TAIL_BYTES);
+      return;
+    }
+    const keep = Math.min(this.tail.length, FINGERPRINT_TAIL_BYTES - chunk.length);
+    const next = new Uint8Array(keep + chunk.length);
+    next.set(this.tail.subarray(this.tail.length - keep), 0);
+    next.set(chunk, keep);
+    this.tail = next;
+  }
+
+  get bytes(): Uint8Array {
+    return this.tail;
+  }
+}
+
+function cannotRead(path: string, e: unknown): Error {
+  const code = (e as { code?: unknown }).code;
+  const why =
+    code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : undefined;
+  return new Error(`${path}: cannot read session file: ${why ?? (e instanceof Error ? e.message : String(e))}`);
+}
+
+interface ReadPlan {
+  builder: SessionBuilder;
+  reader: JsonlReader;
+  tail: TailKeeper;
+}
+
+function planRead(resume: ResumePoint | null): ReadPlan {
+  const builder = new SessionBuilder(resume?.snapshot);
+  const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
+  return { builder, reader, tail: new TailKeeper() };
+}
+
+function finishRead(path: string, plan: ReadPlan, size: number, mtimeMs: number, tailFromFile: boolean): Session {
+  const built = plan.builder.finish(plan.reader.end());
+  const fingerprint = tailFromFile ? fingerprintFileAt(path, size, mtimeMs) : fingerprintOf(size, plan.tail.bytes, mtimeMs);
+  return new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
+}
+
+/** Fingerprint for a size we read up to, computed from the file (a tail read began mid-file). */
+function fingerprintFileAt(path: string, size: number, mtimeMs: number): FileFingerprint {
+  const fd = openSync(path, "r");
+  try {
+    const tailLength = Math.min(FINGERPRINT_TAIL_BYTES, size);
+    const tail = Buffer.allocUnsafe(tailLength);
+    let done = 0;
+    while (done < tailLength) {
+      const n = readSync(fd, tail, done, tailLength - done, size - tailLength + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return fingerprintOf(size, tail.subarray(0, done), mtimeMs);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the file from `resume` (or the start) up to its size when opened. */
+function readSyncFrom(path: string, resume: ResumePoint | null): Session {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  const plan = planRead(resume);
+  let position = resume?.offset ?? 0;
+  let stat: ReturnType<typeof fstatSync>;
+  try {
+    stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
+    while (position < stat.size) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
+      if (n === 0) break;
+      const chunk = buffer.subarray(0, n);
+      plan.reader.push(chunk);
+      plan.tail.push(chunk);
+      position += n;
+    }
+  } catch (e) {
+    throw cannotRead(path, e);
+  } finally {
+    closeSync(fd);
+  }
+  return finishRead(path, plan, position, stat.mtimeMs, resume !== null);
+}
+
+async function readAsyncFrom(path: string, resume: ResumePoint | null): Promise<Session> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  const plan = planRead(resume);
+  let position = resume?.offset ?? 0;
+  let mtimeMs: number;
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    mtimeMs = stat.mtimeMs;
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
+    while (position < stat.size) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - position), position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      plan.reader.push(chunk);
+      plan.tail.push(chunk);
+      position += bytesRead;
+    }
+  } catch (e) {
+    throw cannotRead(path, e);
+  } finally {
+    await handle.close();
+  }
+  return finishRead(path, plan, position, mtimeMs, resume !== null);
+}
+
+/** Streams the file into an index (bodies stay on disk). */
+export function openSession(path: string): Promise<LoadedSession> {
+  return readAsyncFrom(path, null);
+}
+
+export function openSessionSync(path: string): LoadedSession {
+  return readSyncFrom(path, null);
+}
+
+/** A session from bytes in memory (kept as the body source); `path` is only used in messages. */
+export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSession {
+  const plan = planRead(null);
+  plan.reader.push(bytes);
+  const built = plan.builder.finish(plan.reader.end());
+  const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
+  return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail), built.resume);
+}
+
+/**
+ * Brings a session up to date with its file: "unchanged" returns it as is;
+ * "appended" reads only the new bytes when the already-read prefix is
+ * unchanged (tail hash) and the old read ended on a complete line; anything
+ * else re-reads the whole file ("rewritten").
+ */
+export async function refreshSession(
+  s: LoadedSession,
+): Promise<{ change: FileChange; session: LoadedSession }> {
+  if (s.path === undefined) return { change: "unchanged", session: s };
+  let change: FileChange;
+  try {
+    change = compareFingerprint(s.path, s.fingerprint);
+  } catch (e) {
+    throw cannotRead(s.path, e);
+  }
+  if (change === "unchanged") return { change, session: s };
+  const resume = s instanceof Session ? s.resume : null;
+  if (change === "appended" && resume !== null && resume.offset === s.fingerprint.size) {
+    return { change, session: await readAsyncFrom(s.path, resume) };
+  }
+  // Rewritten, or appended after a line we cannot continue from (incomplete last
+  // line, a version 1/2 file): read it all again.
+  return { change, session: await readAsyncFrom(s.path, null) };
+}

@@ -1,0 +1,282 @@
+// Turns the lines of a session file into its header, index and diagnostics.
+// Version 3 files are indexed from scanned fields only (bodies stay on disk);
+// version 1/2 files are parsed whole and migrated in memory (they are small
+// and pi's migration needs every entry).
+
+import type { Diagnostic } from "../diagnostics.js";
+import type { LineLocation } from "./entry-meta.js";
+import type { JsonlLine, JsonlReadSummary } from "./jsonl-reader.js";
+import { asBuffer } from "./jsonl-reader.js";
+import { LineClassifier, type ClassifiedLine } from "./line-classifier.js";
+import { scanFromValue, type LineScan } from "./line-fields.js";
+import { metaFromFields, type UnknownKinds } from "./meta-from-fields.js";
+import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
+import { SessionIndex } from "./session-index.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
+
+type AcceptedScan = Exclude<LineScan, { kind: "invalid" | "blank" }>;
+
+export interface BuiltSession {
+  header: SessionHeader | null;
+  headerLocation: LineLocation | null;
+  /** The first parsed line is not a session header: pi treats the file as empty; writers must refuse. */
+  headerMissing: boolean;
+  version: number;
+  needsMigration: boolean;
+  index: SessionIndex;
+  /** Per-line and whole-file diagnostics (the index adds its own structural ones). */
+  diagnostics: Diagnostic[];
+  /** Version 1/2 files: the migrated entries, by meta.index. Null for version 3 (bodies on disk). */
+  migratedEntries: SessionEntry[] | null;
+  /** Where a live-tail read can continue, or null when a change means reading the file again. */
+  resume: ResumePoint | null;
+}
+
+export interface ResumePoint {
+  offset: number;
+  line: number;
+  snapshot: BuilderSnapshot;
+}
+
+/** Everything a builder needs to continue after the last complete line. */
+export interface BuilderSnapshot {
+  sawContent: boolean;
+  headerDecided: boolean;
+  header: SessionHeader | null;
+  headerLocation: LineLocation | null;
+  headerMissing: boolean;
+  index: SessionIndex;
+  diagnostics: Diagnostic[];
+  unknown: UnknownKinds;
+}
+
+interface ParsedLine {
+  value: unknown;
+  location: LineLocation;
+}
+
+interface DeferredLine {
+  location: LineLocation;
+  classified: Extract<ClassifiedLine, { kind: "invalid" }>;
+  terminated: boolean;
+  text: string;
+}
+
+function lineText(l: JsonlLine): string {
+  return asBuffer(l.bytes).toString("utf8", l.start, l.start + l.length);
+}
+
+/** JSON.parse of a line the classifier accepted (maybe only after pi's whole-text trim). */
+function parseAccepted(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(text.trim());
+  }
+}
+
+export class SessionBuilder {
+  private readonly classifier: LineClassifier;
+  private sawContent: boolean;
+  private headerDecided: boolean;
+  private header: SessionHeader | null;
+  private headerLocation: LineLocation | null;
+  private headerMissing: boolean;
+  private legacy = false;
+  private readonly index: SessionIndex;
+  private readonly diagnostics: Diagnostic[];
+  private readonly unknown: UnknownKinds;
+  private readonly legacyLines: ParsedLine[] = [];
+  private deferred: DeferredLine | null = null;
+  private acceptedAsLast = false;
+
+  constructor(resumeFrom?: BuilderSnapshot) {
+    const s = resumeFrom;
+    this.sawContent = s?.sawContent ?? false;
+    this.classifier = new LineClassifier(this.sawContent);
+    this.headerDecided = s?.headerDecided ?? false;
+    this.header = s?.header ?? null;
+    this.headerLocation = s?.headerLocation ?? null;
+    this.headerMissing = s?.headerMissing ?? false;
+    this.index = s ? s.index.clone() : new SessionIndex();
+    this.diagnostics = s ? [...s.diagnostics] : [];
+    this.unknown = {
+      entryTypes: new Set(s?.unknown.entryTypes),
+      messageRoles: new Set(s?.unknown.messageRoles),
+    };
+  }
+
+  line(l: JsonlLine): void {
+    const classified = this.classifier.classify(l.bytes, l.start, l.start + l.length);
+    if (classified.kind === "blank") return;
+    this.sawContent = true;
+    const location: LineLocation = { line: l.line, offset: l.offset, length: l.length };
+    if (this.deferred) {
+      this.reportInvalid(this.deferred.location, this.deferred.classified, this.deferred.terminated);
+      this.deferred = null;
+    }
+    if (classified.kind === "invalid") {
+      if (classified.ifLast) this.deferred = { location, classified, terminated: l.terminated, text: lineText(l) };
+      else this.reportInvalid(location, classified, l.terminated);
+      return;
+    }
+    const needsText = !this.headerDecided || this.legacy;
+    this.accept(location, classified, needsText ? lineText(l) : "");
+  }
+
+  finish(read: JsonlReadSummary): BuiltSession {
+    if (this.deferred) {
+      // It was the last non-blank line after all: pi's whole-text trim makes it valid.
+      const d = this.deferred;
+      this.deferred = null;
+      this.acceptedAsLast = true;
+      this.accept(d.location, d.classified.ifLast!, d.text);
+    }
+    const fileDiagnostics: Diagnostic[] = [];
+    if (read.bom) fileDiagnostics.push({ severity: "info", code: "bom", message: "file starts with a UTF-8 BOM (pi ignores it)", line: 1 });
+    if (read.crlfLines > 0) {
+      fileDiagnostics.push({ severity: "info", code: "crlf", message: `${read.crlfLines} line(s) end in CRLF (pi ignores the \\r)` });
+    }
+    if (!this.sawContent) fileDiagnostics.push({ severity: "info", code: "empty-file", message: "file has no entries" });
+    let migratedEntries: SessionEntry[] | null = null;
+    if (this.legacy) migratedEntries = this.finishLegacy();
+    const version = this.header ? versionOfHeader(this.header) : CURRENT_SESSION_VERSION;
+    const canResume = !this.legacy && !this.acceptedAsLast && !read.unterminatedTail;
+    return {
+      header: this.header,
+      headerLocation: this.headerLocation,
+      headerMissing: this.headerMissing,
+      version,
+      needsMigration: this.header !== null && needsMigration(version),
+      index: this.index,
+      diagnostics: [...fileDiagnostics, ...this.diagnostics],
+      migratedEntries,
+      resume: canResume ? { offset: read.completeUpTo, line: read.nextLine, snapshot: this.snapshot() } : null,
+    };
+  }
+
+  private snapshot(): BuilderSnapshot {
+    return {
+      sawContent: this.sawContent,
+      headerDecided: this.headerDecided,
+      header: this.header,
+      headerLocation: this.headerLocation,
+      headerMissing: this.headerMissing,
+      index: this.index,
+      diagnostics: [...this.diagnostics],
+      unknown: this.unknown,
+    };
+  }
+
+  private reportInvalid(location: LineLocation, c: Extract<ClassifiedLine, { kind: "invalid" }>, terminated: boolean): void {
+    this.diagnostics.push(
+      terminated
+        ? {
+            severity: "error",
+            code: "invalid-json",
+            message: `not valid JSON (${c.reason} at byte ${c.at}); skipped, as pi skips it`,
+            line: location.line,
+          }
+        : {
+            severity: "warning",
+            code: "truncated-last-line",
+            message: `last line is incomplete (no final newline, not valid JSON: ${c.reason}); skipped, as pi skips it`,
+            line: location.line,
+          },
+    );
+  }
+
+  private accept(location: LineLocation, scan: AcceptedScan, text: string): void {
+    if (!this.headerDecided) {
+      this.headerDecided = true;
+      if (scan.kind === "object" && scan.fields.type === "session" && typeof scan.fields.id === "string") {
+        const header = parseAccepted(text) as SessionHeader;
+        this.header = header;
+        this.headerLocation = location;
+        const version = versionOfHeader(header);
+        if (header.version !== undefined && typeof header.version !== "number") {
+          this.diagnostics.push({
+            severity: "warning",
+            code: "bad-field",
+            message: `header "version" is not a number; read as version ${version}, as pi compares it`,
+            line: location.line,
+          });
+        }
+        if (needsMigration(version)) {
+          this.legacy = true;
+          // pi's migration mutates its parsed copy; keep `header` as on disk.
+          this.legacyLines.push({ value: parseAccepted(text), location });
+        }
+        return;
+      }
+      this.headerMissing = true;
+      this.diagnostics.push({
+        severity: "error",
+        code: "missing-header",
+        message:
+          "the first line is not a session header; pi treats this file as empty (and would overwrite it); entries are shown, writing is refused",
+        line: location.line,
+      });
+    }
+    if (this.legacy) {
+      this.legacyLines.push({ value: parseAccepted(text), location });
+      return;
+    }
+    this.indexLine(location, scan);
+  }
+
+  private indexLine(location: LineLocation, scan: AcceptedScan): void {
+    if (scan.kind === "value") {
+      this.diagnostics.push({
+        severity: "error",
+        code: "not-an-object",
+        message: `line holds a JSON ${scan.valueType}, not an entry object; skipped`,
+        line: location.line,
+      });
+      return;
+    }
+    if (scan.fields.type === "session") {
+      this.diagnostics.push(
+        this.header
+          ? {
+              severity: "warning",
+              code: "extra-header",
+              message: `a second session header (first on line ${this.headerLocation?.line}); not an entry, ignored as pi ignores it`,
+              line: location.line,
+            }
+          : {
+              severity: "warning",
+              code: "misplaced-header",
+              message: "a session header that is not the first line; pi does not accept it as the header",
+              line: location.line,
+            },
+      );
+      return;
+    }
+    const meta = metaFromFields(scan.fields, location, this.index.size, this.unknown, this.diagnostics);
+    if (meta) this.index.add(meta);
+  }
+
+  private finishLegacy(): SessionEntry[] {
+    const values = this.legacyLines.map((l) => l.value);
+    const { fromVersion } = migrateParsedLines(values);
+    this.diagnostics.push({
+      severity: "info",
+      code: "needs-migration",
+      message: `version ${fromVersion} file, read as version ${CURRENT_SESSION_VERSION} in memory${
+        fromVersion < 2 ? " with deterministic ids" : ""
+      }; the file is not changed (pi would rewrite it)`,
+      line: this.headerLocation?.line,
+    });
+    const entries: SessionEntry[] = [];
+    // values[0] is the header.
+    for (let i = 1; i < values.length; i++) {
+      const scan = scanFromValue(values[i]);
+      if (scan.kind === "blank" || scan.kind === "invalid") continue;
+      const before = this.index.size;
+      this.indexLine(this.legacyLines[i]!.location, scan);
+      if (this.index.size > before) entries.push(values[i] as SessionEntry);
+    }
+    return entries;
+  }
+}
