@@ -1,7 +1,9 @@
 // Bundles: the CLI (ESM-free CJS for Node 20), the extension (CJS, vscode external),
 // and the webview (browser ESM). pi-ai is bundled but loaded lazily at run time.
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 const watch = process.argv.includes("--watch");
 const production = process.argv.includes("--production");
@@ -51,4 +53,11 @@ if (existsSync("src/webview/main.ts")) {
 }
 
 await Promise.all(entries.map((options) => build(options)));
+
+// The bash parser's WebAssembly (files-touched): loaded at run time from the
+// bundle's own folder, so dist/ works without node_modules.
+mkdirSync("dist", { recursive: true });
+const require = createRequire(import.meta.url);
+copyFileSync(join(dirname(require.resolve("web-tree-sitter/web-tree-sitter.wasm")), "web-tree-sitter.wasm"), "dist/web-tree-sitter.wasm");
+copyFileSync("src/core/files-touched/tree-sitter-bash.wasm", "dist/tree-sitter-bash.wasm");
 if (watch) console.log("watch mode is not wired; rerun npm run build");

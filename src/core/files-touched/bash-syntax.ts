@@ -112,13 +112,24 @@ function loadWasm(file: string, explicit: string | Uint8Array | undefined, wasmD
   throw new Error(`files-touched: ${file} not found (looked in ${dirs.join(", ")})`);
 }
 
+type WebTreeSitter = typeof import("web-tree-sitter");
+
+// Bundled into CJS (dist/cli.js, dist/extension.js) `require` picks
+// web-tree-sitter's CommonJS build; its ES build needs `import.meta.url`,
+// which a CJS bundle does not have. Plain ES module hosts import it by name.
+async function loadWebTreeSitter(): Promise<WebTreeSitter> {
+  if (typeof require === "function") return require("web-tree-sitter") as WebTreeSitter;
+  const specifier = "web-tree-sitter";
+  return (await import(specifier)) as WebTreeSitter;
+}
+
 /** Loads the bash parser. Safe to call many times; later calls reuse the first load. */
 export function initFilesTouched(options: InitFilesTouchedOptions = {}): Promise<void> {
   if (initPromise) return initPromise;
   initPromise = (async () => {
     const runtime = loadWasm(TREE_SITTER_RUNTIME_WASM, options.runtimeWasm, options.wasmDir);
     const bash = loadWasm(TREE_SITTER_BASH_WASM, options.bashWasm, options.wasmDir);
-    const ts = await import("web-tree-sitter");
+    const ts = await loadWebTreeSitter();
     await ts.Parser.init({ wasmBinary: runtime } as Parameters<typeof ts.Parser.init>[0]);
     const language = await ts.Language.load(bash);
     const p = new ts.Parser();
