@@ -1,0 +1,49 @@
+import { buildContextFromPath, convertToLlm } from "../../core/context";
+import { estimateContextTokens, estimateTokens } from "../../core/tokens";
+import { oneLine } from "../../core/tree/preview";
+import type { LlmMessage } from "../../core/session/types";
+import type { Command } from "../command";
+import { printJson, printLines } from "../output";
+import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+
+function messageText(message: LlmMessage): string {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b: { type?: string; text?: string; thinking?: string; name?: string }) =>
+      b.type === "text" ? b.text : b.type === "toolCall" ? `→ ${b.name}` : b.type === "image" ? "[image]" : "",
+    )
+    .filter(Boolean)
+    .join(" ");
+}
+
+export const contextCommand: Command = {
+  name: "context",
+  usage: "context FILE [--leaf ID] [--json]",
+  summary: "What the model sees on the branch ending at the leaf (pi's buildSessionContext + convertToLlm).",
+  flags: { leaf: { value: true } },
+  async run(ctx) {
+    const session = await loadSession(ctx, requireFileArg(ctx));
+    const leafId = resolveLeaf(ctx, session);
+    const context = buildContextFromPath(session.pathTo(leafId));
+    const messages = convertToLlm(context.messages);
+    if (ctx.json) {
+      printJson(ctx, { leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
+      return 0;
+    }
+    const tokens = estimateContextTokens(context.messages);
+    const lines = [
+      `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${tokens.tokens} tokens` +
+        `${tokens.lastUsageIndex !== null ? ` (${tokens.usageTokens} from the last usage + ${tokens.trailingTokens} estimated)` : " (estimated)"}` +
+        ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}`,
+    ];
+    context.messages.forEach((m, i) => {
+      const llm = messages[i];
+      const text = llm ? oneLine(messageText(llm), 90) : "";
+      lines.push(`${String(i + 1).padStart(5)}  ${m.role.padEnd(17)} ${String(estimateTokens(m)).padStart(6)} tok  ${text}`);
+    });
+    printLines(ctx, lines);
+    return 0;
+  },
+};

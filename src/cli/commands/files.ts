@@ -1,0 +1,34 @@
+import { collectFilesTouched, initFilesTouched } from "../../core/files-touched";
+import { formatDiagnostic } from "../../core/diagnostics";
+import type { Command } from "../command";
+import { printJson, printLines, warn } from "../output";
+import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { stringFlag } from "../args";
+import { resolve } from "node:path";
+
+export const filesCommand: Command = {
+  name: "files",
+  usage: "files FILE [--leaf ID] [--json]",
+  summary: "The files-touched manifest of the branch root→leaf (R read, W write, E edit, M moved here, D deleted).",
+  flags: { leaf: { value: true } },
+  async run(ctx) {
+    const session = await loadSession(ctx, requireFileArg(ctx));
+    const leafId = resolveLeaf(ctx, session);
+    // Relative paths in a session mean what they meant where the agent ran: the header's cwd.
+    const flagCwd = stringFlag(ctx.args, "cwd");
+    const cwd = flagCwd ? resolve(ctx.io.processCwd, flagCwd) : session.header?.cwd || ctx.io.processCwd;
+    await initFilesTouched();
+    const touched = collectFilesTouched(session.pathTo(leafId), { cwd });
+    for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, formatDiagnostic(d));
+    if (ctx.json) {
+      printJson(ctx, { cwd: touched.cwd, leafId, files: touched.files });
+      return 0;
+    }
+    if (touched.files.length === 0) {
+      printLines(ctx, [`no files touched on this branch (cwd ${touched.cwd})`]);
+      return 0;
+    }
+    printLines(ctx, [`cwd ${touched.cwd}`, ...touched.files.map((f) => `${f.ops.padEnd(2)} ${f.displayPath}`)]);
+    return 0;
+  },
+};

@@ -1,0 +1,72 @@
+// Shared steps of the commands that take a session FILE: open it, report its
+// diagnostics, and resolve --leaf, --cwd and --agent-dir as the contract says.
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { formatDiagnostic } from "../core/diagnostics";
+import { defaultAgentDir } from "../core/session/discover";
+import { openSession, type LoadedSession } from "../core/session/open-session";
+import { stringFlag } from "./args";
+import type { CommandContext } from "./command";
+import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
+import { warn } from "./output";
+
+const MAX_DIAGNOSTICS_SHOWN = 20;
+
+export function requireFileArg(ctx: CommandContext): string {
+  const file = ctx.args.positionals[0];
+  if (!file) throw new UsageError(`'${ctx.args.command}' needs a session FILE`);
+  if (ctx.args.positionals.length > 1) throw new UsageError(`unexpected argument '${ctx.args.positionals[1]}'`);
+  return resolve(ctx.io.processCwd, file);
+}
+
+export async function loadSession(ctx: CommandContext, file: string): Promise<LoadedSession> {
+  if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
+  if (statSync(file).isDirectory()) throw new CliError(`${file}: is a directory, not a session file`, EXIT_BAD_INPUT);
+  let session: LoadedSession;
+  try {
+    session = await openSession(file);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
+  }
+  reportDiagnostics(ctx, session);
+  if (!session.header) {
+    throw new CliError(`${file}:1: not a pi session file (the first line is not a session header)`, EXIT_BAD_INPUT);
+  }
+  return session;
+}
+
+export function reportDiagnostics(ctx: CommandContext, session: LoadedSession): void {
+  const shown = session.diagnostics.filter((d) => d.severity !== "info");
+  for (const d of shown.slice(0, MAX_DIAGNOSTICS_SHOWN)) warn(ctx, formatDiagnostic({ ...d, file: d.file ?? session.path }));
+  if (shown.length > MAX_DIAGNOSTICS_SHOWN) warn(ctx, `… and ${shown.length - MAX_DIAGNOSTICS_SHOWN} more problems`);
+}
+
+/** `--leaf ID`, checked against the file; default: the last entry, as pi does. */
+export function resolveLeaf(ctx: CommandContext, session: LoadedSession, flag = "leaf"): string | null {
+  const id = stringFlag(ctx.args, flag);
+  if (id === undefined) return session.index.leafId;
+  if (!session.index.get(id)) throw new CliError(`${session.path}: no entry with id '${id}' (--${flag})`, EXIT_BAD_INPUT);
+  return id;
+}
+
+export function resolveAgentDir(ctx: CommandContext): string {
+  const flag = stringFlag(ctx.args, "agent-dir");
+  return flag ? resolve(ctx.io.processCwd, flag) : defaultAgentDir(ctx.io.env);
+}
+
+/** --cwd, else the session header's cwd where it names an existing directory, else the process cwd. */
+export function resolveCwd(ctx: CommandContext, session?: LoadedSession): string {
+  const flag = stringFlag(ctx.args, "cwd");
+  if (flag) {
+    const dir = resolve(ctx.io.processCwd, flag);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`--cwd ${flag}: not a directory`, EXIT_BAD_INPUT);
+    return dir;
+  }
+  const headerCwd = session?.header?.cwd;
+  if (typeof headerCwd === "string" && headerCwd && existsSync(headerCwd) && statSync(headerCwd).isDirectory()) return headerCwd;
+  return ctx.io.processCwd;
+}
+
+export function rejectExtraPositionals(ctx: CommandContext, max: number): void {
+  if (ctx.args.positionals.length > max) throw new UsageError(`unexpected argument '${ctx.args.positionals[max]}'`);
+}
