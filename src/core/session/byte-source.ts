@@ -74,7 +74,7 @@ export class EntryBodies {
       this.cache.set(meta.offset, cached);
       return cached;
     }
-    const entry = this.parse(meta, this.source.read(meta.offset, meta.length), 0);
+    const entry = this.parse(meta, this.source.read(meta.offset, meta.length), meta.offset);
     this.remember(meta.offset, entry);
     return entry;
   }
