@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Window } from "happy-dom";
+import { Window as HappyWindow } from "happy-dom";
 import type { SummaryFile, SummaryPanelState } from "../../../../src/webview/protocol";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -33,9 +33,34 @@ export async function buildWebviewBundle(): Promise<string> {
   }
 }
 
+/** Bundles a small browser entry (TypeScript source, resolved from the repository root) for a test window. */
+export async function buildBrowserSnippet(source: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: source, loader: "ts", resolveDir: ROOT, sourcefile: "snippet.ts" },
+    bundle: true,
+    write: false,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** A bare page with JavaScript evaluation on, for running a snippet. */
+export function openBlankWindow(): HappyWindow {
+  const window = new HappyWindow({
+    url: "https://webview.invalid/index.html",
+    settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+  });
+  window.document.body.innerHTML = '<main id="app"></main>';
+  return window;
+}
+
 export interface WebviewPage {
-  window: Window;
-  document: Window["document"];
+  /** The page seen through the DOM's own types (happy-dom implements them). */
+  window: Window & typeof globalThis;
+  document: Document;
   /** Messages the page posted to the host, in order. */
   posted: unknown[];
   /** Every value passed to setState, in order. */
@@ -47,14 +72,10 @@ export interface WebviewPage {
 }
 
 export function openWebview(bundle: string, initialState?: unknown): WebviewPage {
-  const window = new Window({
-    url: "https://webview.invalid/index.html",
-    settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
-  });
-  window.document.body.innerHTML = '<main id="app"></main>';
+  const window = openBlankWindow();
   const page: WebviewPage = {
-    window,
-    document: window.document,
+    window: window as unknown as Window & typeof globalThis,
+    document: window.document as unknown as Document,
     posted: [],
     savedStates: [],
     acquireCalls: 0,

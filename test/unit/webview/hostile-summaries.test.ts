@@ -1,0 +1,193 @@
+// The hostile-summary corpus (test/fixtures/hostile-summaries) through the
+// bundled webview: nothing in a summary, a file path or a header field may
+// become script, a handler, a navigation or an embedded document, and the
+// reader still sees the text as written.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Window as HappyWindow } from "happy-dom";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SummaryFile, SummaryPanelState } from "../../../src/webview/protocol";
+import {
+  buildBrowserSnippet,
+  buildWebviewBundle,
+  openBlankWindow,
+  openWebview,
+  panelState,
+  type WebviewPage,
+} from "./support/webview-harness";
+
+interface HostileCase {
+  name: string;
+  description: string;
+  summary: string;
+  repeat?: number;
+  minChars?: number;
+  files?: SummaryFile[];
+  state?: Partial<SummaryPanelState>;
+  visibleText: string[];
+}
+
+const CORPUS = fileURLToPath(new URL("../../fixtures/hostile-summaries/", import.meta.url));
+
+function loadCorpus(): HostileCase[] {
+  return readdirSync(CORPUS)
+    .filter((name) => name.endsWith(".json"))
+    .sort()
+    .map((name) => {
+      const raw = JSON.parse(readFileSync(join(CORPUS, name), "utf8")) as Omit<HostileCase, "name">;
+      return { ...raw, name: name.replace(/\.json$/, ""), summary: raw.summary.repeat(raw.repeat ?? 1) };
+    });
+}
+
+const CASES = loadCorpus();
+
+const FORBIDDEN_ELEMENTS = new Set([
+  "script", "iframe", "frame", "frameset", "object", "embed", "applet", "style", "link", "meta", "base",
+  "form", "svg", "math", "img", "image", "video", "audio", "source", "picture", "template", "noscript",
+  "xmp", "plaintext", "portal", "select", "option",
+]);
+
+const URL_ATTRIBUTES = new Set([
+  "href", "src", "srcset", "action", "formaction", "xlink:href", "data", "srcdoc", "poster",
+  "background", "ping", "cite", "longdesc", "lowsrc", "dynsrc",
+]);
+
+/** Browser-style check, independent of the code under test: WHATWG URL parsing strips tabs and newlines. */
+function unsafeUrl(value: string): string | undefined {
+  const compact = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, "").toLowerCase();
+  if (/^(javascript|data|vbscript|file):/.test(compact)) return "dangerous scheme";
+  if (value.startsWith("#")) return undefined;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return "not an absolute URL";
+  const protocol = new URL(value, "https://webview.invalid/").protocol;
+  return ["http:", "https:", "mailto:"].includes(protocol) ? undefined : `scheme ${protocol}`;
+}
+
+/** Every element under `root` (an explicit walk: happy-dom's querySelectorAll("*") is slow on 40k elements). */
+function allElements(root: Element): Element[] {
+  const found: Element[] = [];
+  const stack = Array.from(root.children);
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    found.push(element);
+    stack.push(...Array.from(element.children));
+  }
+  return found;
+}
+
+/** Everything that could run, load or navigate, as readable problems (empty when inert). */
+function activeContent(root: Element, textareas: number): string[] {
+  const problems: string[] = [];
+  let textareaCount = 0;
+  for (const element of allElements(root)) {
+    const tag = element.localName.toLowerCase();
+    if (FORBIDDEN_ELEMENTS.has(tag)) problems.push(`<${tag}> element`);
+    if (tag === "textarea") textareaCount++;
+    if (tag === "input" && (element.getAttribute("type") !== "checkbox" || !element.hasAttribute("disabled"))) {
+      problems.push("an input that is not a disabled checkbox");
+    }
+    for (const attribute of Array.from(element.attributes)) {
+      const name = attribute.name.toLowerCase();
+      if (name.startsWith("on")) problems.push(`<${tag} ${name}>`);
+      if (name === "style") problems.push(`<${tag} style>`);
+      const urlProblem = URL_ATTRIBUTES.has(name) ? unsafeUrl(attribute.value) : undefined;
+      if (urlProblem) problems.push(`<${tag} ${name}=${JSON.stringify(attribute.value)}>: ${urlProblem}`);
+    }
+  }
+  if (textareaCount !== textareas) problems.push(`${textareaCount} textareas, expected ${textareas}`);
+  return problems;
+}
+
+function expectInert(document: Document, textareas: number): void {
+  expect(activeContent(document.documentElement, textareas)).toEqual([]);
+}
+
+/** What a reader sees: the panel's text. The editor's text is its value, not a child text node. */
+function readableText(page: WebviewPage): string {
+  for (const textarea of Array.from(page.document.querySelectorAll("textarea"))) expect(textarea.textContent).toBe("");
+  return page.document.getElementById("app")!.textContent ?? "";
+}
+
+function stateFor(hostile: HostileCase, mode: "view" | "preview"): SummaryPanelState {
+  return panelState({
+    summary: hostile.summary,
+    files: hostile.files ?? [],
+    mode,
+    ...(mode === "preview" ? { entryId: undefined } : {}),
+    ...hostile.state,
+  });
+}
+
+let bundle: string;
+let sanitizerSnippet: string;
+let page: WebviewPage | undefined;
+let blank: HappyWindow | undefined;
+
+beforeAll(async () => {
+  bundle = await buildWebviewBundle();
+  sanitizerSnippet = await buildBrowserSnippet(
+    'import { sanitizeHtml } from "./src/webview/sanitize-html";\n' +
+      "Object.assign(globalThis, { sanitizeHtml });\n",
+  );
+});
+
+afterEach(async () => {
+  await page?.close();
+  await blank?.happyDOM.close();
+  page = undefined;
+  blank = undefined;
+});
+
+it("the corpus has at least 20 cases, each with text to look for", () => {
+  expect(CASES.length).toBeGreaterThanOrEqual(20);
+  for (const hostile of CASES) expect(hostile.visibleText.length, hostile.name).toBeGreaterThan(0);
+});
+
+// Rendering 1 MB of markdown in happy-dom takes seconds on a busy machine: give those cases room.
+const timeoutFor = (hostile: HostileCase) => (hostile.summary.length > 100_000 ? 300_000 : undefined);
+
+describe.each(CASES)("$name", (hostile) => {
+  it("is a valid panel state (the host would send it)", async () => {
+    const { isHostMessage } = await import("../../../src/webview/protocol");
+    expect(isHostMessage({ type: "init", state: stateFor(hostile, "view") })).toBe(true);
+    if (hostile.minChars !== undefined) expect(hostile.summary.length).toBeGreaterThanOrEqual(hostile.minChars);
+  });
+
+  it("view mode: nothing active, text shown as written", () => {
+    page = openWebview(bundle);
+    page.send({ type: "init", state: stateFor(hostile, "view") });
+    expect(page.document.querySelector(".markdown-body")).not.toBeNull();
+    expectInert(page.document, 0);
+    const text = readableText(page);
+    for (const visible of hostile.visibleText) expect(text.includes(visible), JSON.stringify(visible)).toBe(true);
+    for (const file of hostile.files ?? []) {
+      const row = Array.from(page.document.querySelectorAll("tbody td.path")).find(
+        (cell) => cell.getAttribute("title") === file.path,
+      );
+      expect(row?.querySelector(".display-path")?.textContent).toBe(file.displayPath);
+    }
+  }, timeoutFor(hostile));
+
+  it("preview mode: the editor holds the exact text; the rendered preview is inert and readable", () => {
+    page = openWebview(bundle);
+    page.send({ type: "init", state: stateFor(hostile, "preview") });
+    expect(page.document.querySelector<HTMLTextAreaElement>("textarea#summary-text")!.value).toBe(hostile.summary);
+    expectInert(page.document, 1);
+
+    const toggle = page.document.querySelector<HTMLButtonElement>(".toggle-rendered")!;
+    toggle.click();
+    expect(page.document.querySelector(".rendered-draft")!.hasAttribute("hidden")).toBe(false);
+    expectInert(page.document, 1);
+    const text = readableText(page);
+    for (const visible of hostile.visibleText) expect(text.includes(visible), JSON.stringify(visible)).toBe(true);
+  }, timeoutFor(hostile));
+
+  it("as raw HTML straight into the sanitiser (defence in depth): nothing active survives", () => {
+    blank = openBlankWindow();
+    blank.eval(`"use strict";\n${sanitizerSnippet}`);
+    const sanitize = (blank as unknown as { sanitizeHtml(html: string): Node }).sanitizeHtml;
+    const document = blank.document as unknown as Document;
+    document.getElementById("app")!.append(sanitize(hostile.summary));
+    expectInert(document, 0);
+  }, timeoutFor(hostile));
+});
