@@ -28,6 +28,14 @@ export function branchSourceFromEntries(entries: readonly SessionEntry[], byId?:
   };
 }
 
+/** Adapter for the session reader (LoadedSession: pathTo + entry), without importing it. */
+export function branchSourceFromSession(session: {
+  pathTo(leafId: string): SessionEntry[];
+  entry(id: string): SessionEntry | undefined;
+}): BranchSource {
+  return { getBranch: (id) => session.pathTo(id), getEntry: (id) => session.entry(id) };
+}
+
 export function collectEntriesForBranchSummary(
   source: BranchSource,
   oldLeafId: string | null,

@@ -10,6 +10,7 @@ export {
 } from "./branch-summary-request.js";
 export {
   branchSourceFromEntries,
+  branchSourceFromSession,
   collectEntriesForBranchSummary,
   type BranchEntries,
   type BranchSource,

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import { buildContextFromPath } from "../../../src/core/context/build-session-context.js";
+import { branchSourceFromSession } from "../../../src/core/branch/collect-entries.js";
 import { generateRandomSession } from "../../support/random-session.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
 import { loadPiOracle, type PiOracle } from "../../support/pi-oracle.js";
@@ -44,7 +45,7 @@ function readerPair(path: string): SessionPair {
   return {
     ...pi,
     ours: session.entries(),
-    ourBranch: { getBranch: (id) => session.pathTo(id), getEntry: (id) => session.entry(id) },
+    ourBranch: branchSourceFromSession(session),
   };
 }
 
