@@ -38,6 +38,11 @@ describe("cp and install", () => {
     expect(touched("cp -p a.txt /tmp/")).toEqual({ "a.txt": "R", "/tmp/a.txt": "W" });
   });
 
+  it("a source known only at run time still writes a named destination", () => {
+    expect(touched("cp $(npm root -g)/pkg/dark.json ~/.themes/custom.json")).toEqual({ "~/.themes/custom.json": "W" });
+    expect(touched("cp $SRC dest/")).toEqual({});
+  });
+
   it("a recursive copy of a directory names no files; of a file it does", () => {
     expect(touched("cp -r src backup")).toEqual({});
     expect(touched("cp -a dist/ /srv/www/")).toEqual({});

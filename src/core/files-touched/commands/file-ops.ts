@@ -61,7 +61,11 @@ function cpCommand(args: Arg[], cx: CommandContext): void {
   }
   for (const src of sources) {
     const text = argText(src);
-    if (text === undefined) continue;
+    // A source known only at run time still overwrites a named destination file.
+    if (text === undefined) {
+      if (!recursive && !intoDir && !isDevicePath(dest)) cx.write(dest);
+      continue;
+    }
     if (recursive && (!looksLikeFile(text) || cx.isKnownDirectory(src))) continue;
     cx.read(src);
     if (!isDevicePath(dest)) cx.write(intoDir ? childOf(dest, src) : dest);
