@@ -69,8 +69,9 @@ function at(ms: number): void {
   vi.setSystemTime(new Date(Date.UTC(2025, 0, 1) + ms));
 }
 
-const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
-const assistant = (text: string) => ({
+type PiMessage = Parameters<SessionManager["appendMessage"]>[0];
+const user = (text: string): PiMessage => ({ role: "user", content: text, timestamp: 1 });
+const assistant = (text: string): PiMessage => ({
   role: "assistant",
   content: [{ type: "text", text }],
   api: "anthropic-messages",
@@ -79,7 +80,7 @@ const assistant = (text: string) => ({
   usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 },
   stopReason: "stop",
   timestamp: 2,
-});
+}) as PiMessage;
 
 describe("sessions written by pi's SessionManager read as pi reads them", () => {
   it("branches appended out of time order, labels set/cleared/moved, names set and cleared", () => {
