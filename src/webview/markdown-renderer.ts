@@ -21,12 +21,23 @@ function alignmentAsClass(state: StateCore): void {
   }
 }
 
+// The panel's own headings are h1 (kind) and h2 (Summary), so the summary's
+// "## Goal" becomes h3: one outline for screen readers.
+function nestHeadings(state: StateCore): void {
+  for (const token of state.tokens) {
+    if (token.type !== "heading_open" && token.type !== "heading_close") continue;
+    const level = Number(token.tag.slice(1));
+    token.tag = `h${Math.min(6, level + 1)}`;
+  }
+}
+
 export function createMarkdownRenderer(): MarkdownItInstance {
   const md = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
   md.validateLink = isSafeHref;
   md.use(taskListsPlugin);
   md.use(piFileListsPlugin);
   md.core.ruler.push("alignment_as_class", alignmentAsClass);
+  md.core.ruler.push("nest_headings", nestHeadings);
   // Images would be blocked by the CSP anyway (img-src is the extension only):
   // show them as a link to the (already validated) source.
   md.renderer.rules.image = (tokens, idx, options, env, self) => {

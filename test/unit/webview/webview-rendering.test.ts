@@ -76,10 +76,12 @@ function texts(root: ParentNode, selector: string): string[] {
 }
 
 describe("summary rendering", () => {
-  it("renders every section of pi's structured summary as headings, in order", () => {
+  it("renders every section of pi's structured summary as headings, in order, under the panel's own h2", () => {
     const { document } = show(panelState({ summary: STRUCTURED_SUMMARY }));
     const body = document.querySelector(".markdown-body")!;
-    expect(texts(body, "h2")).toEqual([
+    expect(texts(document, "h1, h2")).toEqual(["Compaction summary", "Summary", "Files touched"]);
+    expect(texts(body, "h1, h2")).toEqual([]);
+    expect(texts(body, "h3")).toEqual([
       "Goal",
       "Constraints & Preferences",
       "Progress",
@@ -88,7 +90,7 @@ describe("summary rendering", () => {
       "Critical Context",
       "Files touched (cumulative)",
     ]);
-    expect(texts(body, "h3")).toEqual(["Done", "In Progress", "Blocked"]);
+    expect(texts(body, "h4")).toEqual(["Done", "In Progress", "Blocked"]);
     expect(texts(body, "ol > li")).toEqual(["Run the bench", "Update docs"]);
     expect(body.querySelector("strong")?.textContent).toBe("Streaming");
     expect(body.querySelector("pre code")?.textContent).toBe("R  src/parser.ts\nW  src/splitter.ts\n");
