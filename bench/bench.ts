@@ -1,0 +1,134 @@
+// npm run bench: our core against pi 0.73.1 and plain JSON.parse on the same
+// ~100 MB v3 session, built from pi's large fixture. Prints times and ratios.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+import { buildSessionContext as piBuildSessionContext, convertToLlm as piConvertToLlm, parseSessionEntries, SessionManager } from "@mariozechner/pi-coding-agent";
+import { planCompaction } from "../src/core/compaction";
+import { buildContextFromPath, convertToLlm } from "../src/core/context";
+import { bashCommandFilesTouched, collectFilesTouched, initFilesTouched } from "../src/core/files-touched";
+import { openSessionSync } from "../src/core/session/open-session";
+import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
+import { buildBigSession } from "./big-session";
+import { formatTable, measure, type Row } from "./measure";
+
+const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
+const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+async function main(): Promise<void> {
+  const piCompaction = await import(pathToFileURL(resolve("node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/compaction.js")).href);
+  const file = join(tmpdir(), `pi-sessions-bench-${TARGET_BYTES}.jsonl`);
+  if (!existsSync(file)) buildBigSession(LARGE_FIXTURE, file, TARGET_BYTES);
+  const bytes = statSync(file).size;
+  console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
+
+  const rows: Row[] = [];
+  const plain = measure("plain readFileSync + JSON.parse of every line", RUNS, () => {
+    const lines = readFileSync(file, "utf8").split("\n");
+    let n = 0;
+    for (const line of lines) if (line) n += JSON.parse(line) ? 1 : 0;
+    return n;
+  });
+  rows.push(plain);
+
+  const ourOpen = measure("ours: open + index", RUNS, () => openSessionSync(file).index.size);
+  rows.push(ourOpen);
+  const ourContext = measure("ours: open + context (leaf path, bodies parsed)", RUNS, () => {
+    const session = openSessionSync(file);
+    return convertToLlm(buildContextFromPath(session.pathTo()).messages).length;
+  });
+  rows.push(ourContext);
+  const warmSession = openSessionSync(file);
+  const warmPath = warmSession.pathTo();
+  const ourPrepare = measure("ours: prepareCompaction (entries in memory)", RUNS, () => {
+    const plan = planCompaction(warmPath, DEFAULT_COMPACTION_SETTINGS);
+    return plan.compactable ? plan.preparation.messagesToSummarize.length : 0;
+  });
+  rows.push(ourPrepare);
+  const ourPrepareCold = measure("ours: open + prepareCompaction", RUNS, () => {
+    const plan = planCompaction(openSessionSync(file).pathTo(), DEFAULT_COMPACTION_SETTINGS);
+    return plan.compactable ? plan.preparation.messagesToSummarize.length : 0;
+  });
+  rows.push(ourPrepareCold);
+
+  const piOpen = measure("pi: SessionManager.open", RUNS, () => SessionManager.open(file).getEntries().length);
+  rows.push(piOpen);
+  const piContext = measure("pi: parse + buildSessionContext + convertToLlm", RUNS, () => {
+    const entries = parseSessionEntries(readFileSync(file, "utf8")).filter((e: { type: string }) => e.type !== "session");
+    return piConvertToLlm(piBuildSessionContext(entries as never).messages).length;
+  });
+  rows.push(piContext);
+  const piBranch = SessionManager.open(file).getBranch();
+  const piPrepare = measure("pi: prepareCompaction (entries in memory)", RUNS, () => {
+    const prep = piCompaction.prepareCompaction(piBranch, DEFAULT_COMPACTION_SETTINGS);
+    return prep ? prep.messagesToSummarize.length : 0;
+  });
+  rows.push(piPrepare);
+
+  console.log(formatTable(rows, plain));
+  const ratio = (a: Row, b: Row) => (a.bestMs / b.bestMs).toFixed(2);
+  console.log("\nratios");
+  console.log(`  ours open+index / plain JSON.parse          ${ratio(ourOpen, plain)}   (target ≤ 1.00)`);
+  console.log(`  ours open+index / pi SessionManager.open    ${ratio(ourOpen, piOpen)}`);
+  console.log(`  ours open+context / pi parse+context        ${ratio(ourContext, piContext)}`);
+  console.log(`  ours prepare / pi prepare (in memory)       ${ratio(ourPrepare, piPrepare)}   (target ≤ 0.50)`);
+  console.log(`  ours open+prepare / pi prepare (in memory)  ${ratio(ourPrepareCold, piPrepare)}`);
+
+  console.log("\nmemory after open (heapUsed delta, MB)");
+  console.log(`  ours: ${heapDelta(() => openSessionSync(file)).toFixed(1)}   pi: ${heapDelta(() => SessionManager.open(file)).toFixed(1)}`);
+
+  await filesTouchedBench(file, warmPath);
+}
+
+function heapDelta(make: () => unknown): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const kept = make();
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  if (!kept) throw new Error("nothing made");
+  return (after - before) / 1024 / 1024;
+}
+
+async function filesTouchedBench(file: string, bigPath: ReturnType<typeof openSessionSync>["pathTo"] extends (...a: never[]) => infer R ? R : never): Promise<void> {
+  console.log("\nfiles touched");
+  const coldStart = performance.now();
+  await initFilesTouched();
+  console.log(`  parser cold start: ${(performance.now() - coldStart).toFixed(1)} ms`);
+  const large = openSessionSync(LARGE_FIXTURE);
+  const largePath = large.pathTo();
+  const cwd = large.header?.cwd ?? "/";
+  const context = measure("large fixture: context", RUNS, () => convertToLlm(buildContextFromPath(largePath).messages).length);
+  const manifest = measure("large fixture: manifest", RUNS, () => collectFilesTouched(largePath, { cwd }).files.length);
+  console.log(`  large fixture: manifest ${manifest.bestMs.toFixed(1)} ms vs context ${context.bestMs.toFixed(1)} ms = ${((100 * manifest.bestMs) / context.bestMs).toFixed(1)}% (target < 5%)`);
+  const commands = bashCommands(largePath);
+  const perThousand = measure("1000 bash commands", RUNS, () => {
+    let n = 0;
+    for (let i = 0; i < 1000; i++) n += bashCommandFilesTouched(commands[i % commands.length]!, { cwd }).files.length;
+    return n + 1;
+  });
+  console.log(`  1,000 bash commands (from the fixture, ${commands.length} distinct): ${perThousand.bestMs.toFixed(1)} ms`);
+  const big = measure("100 MB session manifest", 1, () => collectFilesTouched(bigPath, { cwd }).files.length + 1);
+  console.log(`  ${(statSync(file).size / 1024 / 1024).toFixed(0)} MB session manifest: ${big.bestMs.toFixed(0)} ms`);
+}
+
+function bashCommands(path: readonly { type: string }[]): string[] {
+  const out: string[] = [];
+  for (const entry of path) {
+    const message = (entry as { message?: { role?: string; content?: unknown } }).message;
+    if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
+    for (const block of message.content as { type?: string; name?: string; arguments?: { command?: unknown } }[]) {
+      if (block.type === "toolCall" && block.name === "bash" && typeof block.arguments?.command === "string") out.push(block.arguments.command);
+    }
+  }
+  return out;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

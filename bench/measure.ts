@@ -1,0 +1,31 @@
+import { performance } from "node:perf_hooks";
+
+export interface Row {
+  name: string;
+  bestMs: number;
+  medianMs: number;
+}
+
+/** Best and median wall time of `runs` runs, with a GC before each when --expose-gc is on. */
+export function measure(name: string, runs: number, fn: () => unknown): Row {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    gc?.();
+    const start = performance.now();
+    const result = fn();
+    times.push(performance.now() - start);
+    if (!result) throw new Error(`${name}: produced nothing`);
+  }
+  times.sort((a, b) => a - b);
+  return { name, bestMs: times[0]!, medianMs: times[Math.floor(times.length / 2)]! };
+}
+
+export function formatTable(rows: readonly Row[], baseline: Row): string {
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const header = `${"".padEnd(width)}  ${"best ms".padStart(9)}  ${"median ms".padStart(9)}  ${"× JSON.parse".padStart(12)}`;
+  const lines = rows.map(
+    (r) => `${r.name.padEnd(width)}  ${r.bestMs.toFixed(0).padStart(9)}  ${r.medianMs.toFixed(0).padStart(9)}  ${(r.bestMs / baseline.bestMs).toFixed(2).padStart(12)}`,
+  );
+  return [header, ...lines].join("\n");
+}

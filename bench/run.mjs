@@ -1,0 +1,17 @@
+// Bundles bench/bench.ts (pi stays external: it is the oracle, loaded from node_modules) and runs it.
+import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
+
+await build({
+  entryPoints: ["bench/bench.ts"],
+  outfile: "out/bench.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: ["@mariozechner/pi-coding-agent", "@mariozechner/pi-ai", "web-tree-sitter"],
+  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+  logLevel: "warning",
+});
+const run = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", "out/bench.mjs"], { stdio: "inherit" });
+process.exitCode = run.status ?? 1;
