@@ -1,0 +1,69 @@
+// What the write runners (compaction, branch summary, navigate, undo) share:
+// their errors, progress events, and the summary-call plumbing.
+
+import type { Diagnostic } from "../diagnostics.js";
+import type { LoadedSession } from "../session/open-session.js";
+import { ModelCallError } from "../summarize/model-call-error.js";
+
+/** Bad input for a runner (unknown entry, nothing to compact): CLI exit 1. Nothing was written. */
+export class RunInputError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RunInputError";
+  }
+}
+
+export type RunPhase = "prepare" | "hooks" | "summarize" | "confirm" | "write" | "done";
+
+export interface RunProgress {
+  phase: RunPhase;
+  message: string;
+}
+
+export type ProgressListener = (progress: RunProgress) => void;
+
+/** What a runner did: written, previewed only, stopped by a hook, or thrown away in the confirm step. */
+export type RunOutcome = "written" | "dry-run" | "cancelled" | "discarded" | "unchanged";
+
+export interface ModelCallSettings {
+  /** Deadline per summary call, retries included. */
+  timeoutMs?: number;
+  /** Client-side retries on 429/5xx/connection errors (SDK default when unset). */
+  maxRetries?: number;
+}
+
+export function requireEntry(session: LoadedSession, id: string, what: string): void {
+  if (!session.index.get(id)) throw new RunInputError("unknown-entry", `${session.path ?? "session"}: no entry with id '${id}' (${what})`);
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ModelCallError("aborted", "Cancelled before anything was written.");
+}
+
+/** Hook diagnostics as warning lines. */
+export function diagnosticMessages(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.map((d) => d.message);
+}
+
+/** Runs calls together; the first failure aborts the others (pi runs them with Promise.all). */
+export async function allOrAbort<T>(signal: AbortSignal | undefined, calls: ((signal: AbortSignal) => Promise<T>)[]): Promise<T[]> {
+  const inner = new AbortController();
+  const onAbort = (): void => inner.abort();
+  if (signal?.aborted) inner.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.all(
+      calls.map((call) =>
+        call(inner.signal).catch((error: unknown) => {
+          inner.abort();
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
