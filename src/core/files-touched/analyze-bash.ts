@@ -6,6 +6,7 @@ import { parseBash } from "./bash-syntax";
 import { BashWalker, type WalkerHost } from "./bash-walker";
 import { normalizeAbsolute } from "./paths";
 import type { ShellState } from "./shell-state";
+import { commandNames } from "./commands/table";
 
 export interface AnalyzeBashOptions {
   /** Directory the command starts in (absolute). */
@@ -24,11 +25,56 @@ function preview(command: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
+// Sessions repeat commands (builds, test runs) and the manifest is recomputed
+// at every compaction: results are memoised, bounded, oldest dropped first.
+const CACHE_LIMIT = 4096;
+const cache = new Map<string, BashAnalysis>();
+
+let namePattern: RegExp | undefined;
+
+/**
+ * True when the command cannot touch a file: no redirection character and no
+ * command the analysis knows (looked for with quotes and backslashes removed,
+ * so `r\m` and `'rm'` still count). Saves parsing most build and test commands.
+ */
+function cannotTouchFiles(command: string): boolean {
+  if (/[<>]/.test(command)) return false;
+  // An odd number of quotes is most likely a syntax error: parse, so it is reported.
+  const unescaped = command.replace(/\\./g, "");
+  if ((unescaped.split('"').length - 1) % 2 === 1 || (unescaped.split("'").length - 1) % 2 === 1) return false;
+  namePattern ??= new RegExp(
+    `(?:^|[^A-Za-z0-9_.-])(?:${[...commandNames()].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`,
+  );
+  return !namePattern.test(command.replace(/["'\\]/g, ""));
+}
+
+/** Forgets memoised analyses (for benchmarks measuring the uncached cost). */
+export function clearBashAnalysisCache(): void {
+  cache.clear();
+}
+
+function copy(analysis: BashAnalysis): BashAnalysis {
+  return { actions: [...analysis.actions], diagnostics: [...analysis.diagnostics] };
+}
+
 /** Pure and total: a command that does not parse yields no actions and a diagnostic. */
 export function analyzeBashCommand(command: string, opts: AnalyzeBashOptions): BashAnalysis {
+  const key = `${opts.cwd}\0${opts.sessionCwd ?? ""}\0${command}`;
+  const cached = cache.get(key);
+  if (cached) return copy(cached);
+  const result = analyzeUncached(command, opts);
+  if (!result.diagnostics.some((d) => d.code === "bash-parser-not-ready")) {
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, copy(result));
+  }
+  return result;
+}
+
+function analyzeUncached(command: string, opts: AnalyzeBashOptions): BashAnalysis {
   const diagnostics: Diagnostic[] = [];
   const actions: FileAction[] = [];
   try {
+    if (cannotTouchFiles(command)) return { actions, diagnostics };
     const parsed = parseBash(command);
     if (!parsed) {
       diagnostics.push({

@@ -54,10 +54,10 @@ interface TsPoint {
 // The few members of web-tree-sitter's TreeCursor/Tree/Parser we use, typed
 // locally so the module is only loaded by initFilesTouched().
 interface TsCursor {
-  nodeType: string;
+  nodeTypeId: number;
   nodeIsNamed: boolean;
   nodeIsMissing: boolean;
-  currentFieldName: string | null;
+  currentFieldId: number;
   startIndex: number;
   endIndex: number;
   startPosition: TsPoint;
@@ -76,6 +76,9 @@ interface TsParser {
 }
 
 let parser: TsParser | null = null;
+// Type and field names by id: one wasm call per node instead of one per name.
+let typeNames: readonly string[] = [];
+let fieldNames: readonly (string | null)[] = [];
 let initPromise: Promise<void> | null = null;
 
 function moduleDir(): string | undefined {
@@ -134,6 +137,8 @@ export function initFilesTouched(options: InitFilesTouchedOptions = {}): Promise
     const language = await ts.Language.load(bash);
     const p = new ts.Parser();
     p.setLanguage(language);
+    typeNames = language.types;
+    fieldNames = language.fields;
     parser = p as unknown as TsParser;
   })();
   initPromise.catch(() => {
@@ -152,34 +157,46 @@ export function parseBash(source: string): ShParseResult | undefined {
   const tree = parser.parse(source);
   if (!tree) return undefined;
   const cursor = tree.walk();
-  let errorAt: ShParseResult["errorAt"];
   try {
-    const convert = (field: string | null): ShNode => {
-      const type = cursor.nodeType;
+    // Callers do nothing with a tree that has errors but report where the first one is.
+    if (tree.rootNode.hasError) {
+      return { root: { type: "program", named: true, field: null, text: source, start: 0, end: source.length, children: [] }, hasError: true, errorAt: firstError(cursor) };
+    }
+    const convert = (fieldId: number): ShNode => {
+      const type = typeNames[cursor.nodeTypeId] ?? "ERROR";
       const node: ShNode = {
         type,
         named: cursor.nodeIsNamed,
-        field,
+        field: fieldId ? (fieldNames[fieldId] ?? null) : null,
         text: source.slice(cursor.startIndex, cursor.endIndex),
         start: cursor.startIndex,
         end: cursor.endIndex,
         children: [],
       };
-      if (!errorAt && (type === "ERROR" || cursor.nodeIsMissing)) {
-        errorAt = { line: cursor.startPosition.row + 1, column: cursor.startPosition.column + 1 };
-      }
-      if (cursor.gotoFirstChild()) {
+      // Heredoc bodies and comments are data: their inner nodes are never looked at.
+      if (type !== "heredoc_body" && type !== "comment" && cursor.gotoFirstChild()) {
         do {
-          node.children.push(convert(cursor.currentFieldName));
+          node.children.push(convert(cursor.currentFieldId));
         } while (cursor.gotoNextSibling());
         cursor.gotoParent();
       }
       return node;
     };
-    const root = convert(null);
-    return { root, hasError: tree.rootNode.hasError || errorAt !== undefined, ...(errorAt ? { errorAt } : {}) };
+    return { root: convert(0), hasError: false };
   } finally {
     cursor.delete();
     tree.delete();
+  }
+}
+
+function firstError(cursor: TsCursor): { line: number; column: number } | undefined {
+  for (;;) {
+    if (typeNames[cursor.nodeTypeId] === "ERROR" || cursor.nodeIsMissing) {
+      return { line: cursor.startPosition.row + 1, column: cursor.startPosition.column + 1 };
+    }
+    if (cursor.gotoFirstChild() || cursor.gotoNextSibling()) continue;
+    do {
+      if (!cursor.gotoParent()) return undefined;
+    } while (!cursor.gotoNextSibling());
   }
 }

@@ -2,7 +2,7 @@
 // including through bash (parsed by tree-sitter-bash).
 
 export { initFilesTouched, isBashParserReady, type InitFilesTouchedOptions } from "./bash-syntax";
-export { analyzeBashCommand, type AnalyzeBashOptions, type BashAnalysis } from "./analyze-bash";
+export { analyzeBashCommand, clearBashAnalysisCache, type AnalyzeBashOptions, type BashAnalysis } from "./analyze-bash";
 export {
   collectFilesTouched,
   collectFileActions,

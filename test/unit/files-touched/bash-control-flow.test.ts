@@ -103,3 +103,16 @@ describe("parse failures", () => {
     expect(touched("if then fi; touch a.txt")).toEqual({});
   });
 });
+
+describe("commands that cannot touch files", () => {
+  it("are recognised without missing escaped or quoted command names", () => {
+    expect(touched("r\\m a.txt")).toEqual({ "a.txt": "D" });
+    expect(touched("'rm' b.txt")).toEqual({ "b.txt": "D" });
+    expect(touched('"t"ouch c.txt')).toEqual({ "c.txt": "W" });
+    expect(touched("npm run build && npm test")).toEqual({});
+  });
+
+  it("an unbalanced quote is still parsed and reported", () => {
+    expect(diagnosticsOf('echo "open')).toEqual(["bash-parse-error"]);
+  });
+});

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectFilesTouched, initFilesTouched, type FilesTouched } from "../../../src/core/files-touched";
-import type { SessionEntry } from "../../../src/core/session/types";
+import type { AssistantMessage, SessionEntry, ToolResultMessage } from "../../../src/core/session/types";
 
 const FIXTURE = join(__dirname, "..", "..", "fixtures", "pi-mono", "large-session.jsonl");
 const CWD = "/Users/badlogic/workspaces/pi-mono";
@@ -35,11 +35,15 @@ describe("large-session.jsonl", () => {
 
   it("lists every file pi's read/write/edit calls name, with their letter", () => {
     const failed = new Set<string>();
-    for (const e of entries) if (e.type === "message" && e.message.role === "toolResult" && e.message.isError) failed.add(e.message.toolCallId);
+    for (const e of entries) {
+      if (e.type !== "message" || e.message.role !== "toolResult") continue;
+      const r = e.message as ToolResultMessage;
+      if (r.isError) failed.add(r.toolCallId);
+    }
     let checked = 0;
     for (const e of entries) {
       if (e.type !== "message" || e.message.role !== "assistant") continue;
-      for (const c of e.message.content) {
+      for (const c of (e.message as AssistantMessage).content) {
         if (c.type !== "toolCall" || !["read", "write", "edit"].includes(c.name) || failed.has(c.id)) continue;
         const absolute = resolve(CWD, String(c.arguments.path));
         const display = absolute.startsWith(`${CWD}/`) ? absolute.slice(CWD.length + 1) : absolute;

@@ -24,3 +24,7 @@ const table = new Map<string, CommandHandler>(
 export function commandHandler(name: string): CommandHandler | undefined {
   return table.get(name);
 }
+
+export function commandNames(): IterableIterator<string> {
+  return table.keys();
+}
