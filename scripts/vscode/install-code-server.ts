@@ -1,0 +1,89 @@
+// Installs code-server (VS Code in a browser with a real Node extension host) and the
+// Node 24 it needs into a cache folder outside the repository, once. A marker file
+// written last makes the cached case a single stat, and an interrupted install is
+// thrown away and redone.
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import { ensureDebianPackages } from "./debian-packages";
+import { runChecked } from "./run-command";
+import { CODE_SERVER_VERSION, NODE_FOR_CODE_SERVER_VERSION, cacheRoot } from "./versions";
+
+export interface CodeServerInstall {
+  /** code-server's entry script, run with `nodeBin`. */
+  codeServerEntry: string;
+  /** Node 24's `node`. */
+  nodeBin: string;
+  /** Folder holding Node 24's `node`; goes first on PATH for code-server only. */
+  nodeBinDir: string;
+  /** Environment for running code-server: the parent's, with Node 24 first on PATH. */
+  env: NodeJS.ProcessEnv;
+}
+
+const MARKER = ".pi-sessions-installed.json";
+
+function nodeDir(root: string): string {
+  return join(root, `node-${NODE_FOR_CODE_SERVER_VERSION}`);
+}
+
+function codeServerDir(root: string): string {
+  return join(root, `code-server-${CODE_SERVER_VERSION}`);
+}
+
+export function describeInstall(root = cacheRoot()): CodeServerInstall {
+  const nodePackage = join(nodeDir(root), "node_modules", "node");
+  const nodeBinDir = join(nodePackage, "bin");
+  return {
+    codeServerEntry: join(codeServerDir(root), "node_modules", "code-server", "out", "node", "entry.js"),
+    nodeBin: join(nodeBinDir, "node"),
+    nodeBinDir,
+    env: withNodeFirst(process.env, nodeBinDir),
+  };
+}
+
+function withNodeFirst(env: NodeJS.ProcessEnv, nodeBinDir: string): NodeJS.ProcessEnv {
+  return { ...env, PATH: [nodeBinDir, env.PATH ?? ""].join(delimiter) };
+}
+
+async function isMarked(dir: string, expected: string): Promise<boolean> {
+  try {
+    return (await readFile(join(dir, MARKER), "utf8")) === expected;
+  } catch {
+    return false;
+  }
+}
+
+/** npm install into `dir`, which is first emptied; the marker is written only on success. */
+async function installPackages(dir: string, specs: string[], env: NodeJS.ProcessEnv, marker: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "pi-sessions-tool-cache", private: true }) + "\n");
+  await runChecked("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...specs], { cwd: dir, env });
+  await writeFile(join(dir, MARKER), marker);
+}
+
+export async function ensureCodeServer(log: (line: string) => void = (line) => console.log(line)): Promise<CodeServerInstall> {
+  const root = cacheRoot();
+  const install = describeInstall(root);
+  const nodeMarker = JSON.stringify({ node: NODE_FOR_CODE_SERVER_VERSION });
+  const codeServerMarker = JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_FOR_CODE_SERVER_VERSION });
+  const nodeReady = await isMarked(nodeDir(root), nodeMarker);
+  const codeServerReady = nodeReady && (await isMarked(codeServerDir(root), codeServerMarker));
+
+  await ensureDebianPackages(log);
+  if (codeServerReady && existsSync(install.codeServerEntry) && existsSync(install.nodeBin)) return install;
+
+  const started = Date.now();
+  if (!nodeReady) {
+    log(`installing node@${NODE_FOR_CODE_SERVER_VERSION} into ${nodeDir(root)}`);
+    await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], process.env, nodeMarker);
+  }
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${codeServerDir(root)} (about 1.5 minutes, 620 MB)`);
+  const nodeHeaders = join(nodeDir(root), "node_modules", "node", "node_modules", `node-${process.platform}-${process.arch}`);
+  // The machine's ~/.npmrc may say nodedir=/usr (Node 20's headers): native modules must
+  // build against Node 24, and npm's lifecycle scripts must run Node 24 from PATH.
+  const env = { ...install.env, npm_config_nodedir: nodeHeaders };
+  await installPackages(codeServerDir(root), [`code-server@${CODE_SERVER_VERSION}`], env, codeServerMarker);
+  log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return install;
+}

@@ -1,0 +1,105 @@
+// Commands of scripts/vscode/run.mjs:
+//   install       install code-server (and Node 24, Chromium) into the cache if missing
+//   test          the real-VS-Code suites (npm run test:vscode)
+//   package-test  package the .vsix, check its contents, install it into code-server, check it activates
+// Environment: PI_SESSIONS_VSCODE=auto|electron|code-server (launcher), PI_SESSIONS_CACHE
+// (cache folder), PI_SESSIONS_VSCODE_GREP (only tests whose title matches).
+import { join } from "node:path";
+import { cleanupAll, cleanupOnSignals } from "./cleanup";
+import { downloadVsCode, runElectronSuite } from "./electron";
+import { runHostSuite, type SuiteResult } from "./host-suite";
+import { ensureCodeServer } from "./install-code-server";
+import { runPackageTest } from "./package-test";
+import { runUiSuite } from "./ui-suite";
+
+type Launcher = "auto" | "electron" | "code-server";
+
+function launcherFromEnv(): Launcher {
+  const value = process.env.PI_SESSIONS_VSCODE ?? "auto";
+  if (value === "auto" || value === "electron" || value === "code-server") return value;
+  throw new Error(`PI_SESSIONS_VSCODE must be auto, electron or code-server, not "${value}"`);
+}
+
+const SUITE_TIMEOUT_MS = Number(process.env.PI_SESSIONS_VSCODE_TIMEOUT_MS) || 180_000;
+
+async function runTestCommand(root: string): Promise<SuiteResult[]> {
+  const launcher = launcherFromEnv();
+  const hostIndex = join(root, "out/test/vscode/suite/index.js");
+  if (launcher !== "code-server") {
+    const executable = await downloadVsCode(launcher === "electron" ? 120_000 : 10_000);
+    if (typeof executable === "string") {
+      return [
+        await runElectronSuite("extension host suite, trusted workspace", { root, executable, extensionTestsPath: hostIndex, trusted: true }),
+        await runElectronSuite("extension host suite, Restricted Mode", { root, executable, extensionTestsPath: hostIndex, trusted: false, env: { PI_SESSIONS_VSCODE_GREP: "@restricted" } }),
+      ];
+    }
+    if (launcher === "electron") throw new Error(`cannot download VS Code: ${executable.message}`);
+    console.log(`VS Code cannot be downloaded here (${executable.message.split("\n")[0]}): using code-server`);
+  }
+
+  const install = await ensureCodeServer();
+  const results: SuiteResult[] = [];
+  results.push(await runHostSuite(install, "extension host suite, trusted workspace", { root, extensionTestsPath: hostIndex, timeoutMs: SUITE_TIMEOUT_MS }));
+  results.push(
+    await runHostSuite(install, "extension host suite, Restricted Mode", {
+      root,
+      extensionTestsPath: hostIndex,
+      trusted: false,
+      // Only suites tagged @restricted: what must also work in an untrusted workspace.
+      env: { PI_SESSIONS_VSCODE_GREP: process.env.PI_SESSIONS_VSCODE_GREP ?? "@restricted" },
+      timeoutMs: SUITE_TIMEOUT_MS,
+    }),
+  );
+  results.push(
+    await runUiSuite(install, "workbench UI suite", {
+      root,
+      testsDir: join(root, "out/test/vscode/ui"),
+      screenshotsDir: join(root, "test/vscode/screenshots"),
+      timeoutMs: SUITE_TIMEOUT_MS,
+    }),
+  );
+  return results;
+}
+
+function printSummary(title: string, results: readonly SuiteResult[]): boolean {
+  console.log(`\n${title}`);
+  for (const result of results) {
+    console.log(`  ${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed (${result.seconds.toFixed(1)} s)`);
+  }
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = results.reduce((sum, result) => sum + result.failed, 0);
+  console.log(`vscode: ${passed} passed, ${failed} failed`);
+  return results.length > 0 && results.every((result) => result.ok);
+}
+
+export async function main(root: string, args: string[]): Promise<number> {
+  const [command] = args;
+  cleanupOnSignals();
+  const started = Date.now();
+  try {
+    switch (command) {
+      case "install": {
+        const install = await ensureCodeServer();
+        console.log(`code-server ready (${((Date.now() - started) / 1000).toFixed(1)} s): ${install.codeServerEntry}`);
+        return 0;
+      }
+      case "test": {
+        const ok = printSummary("real VS Code suites", await runTestCommand(root));
+        console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        return ok ? 0 : 1;
+      }
+      case "package-test": {
+        const ok = printSummary("packaging", await runPackageTest(root));
+        return ok ? 0 : 1;
+      }
+      default:
+        console.error("usage: node scripts/vscode/run.mjs install|test|package-test");
+        return 2;
+    }
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  } finally {
+    await cleanupAll();
+  }
+}

@@ -1,0 +1,108 @@
+// The scratch folder of one VS Code launch: a copy of the workspace fixture (runs never
+// touch committed files), a pi agent folder holding the fixture sessions, user data with
+// settings.json, an empty extensions folder, HOME and TMPDIR.
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface RunFolder {
+  readonly dir: string;
+  readonly workspaceDir: string;
+  /** What PI_CODING_AGENT_DIR points at in the extension host. */
+  readonly agentDir: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  /** Where a test index writes its counts (PI_SESSIONS_VSCODE_RESULT_FILE). */
+  readonly resultFile: string;
+  /** Where a test index in the extension host writes its reporter's lines (PI_SESSIONS_VSCODE_OUTPUT_FILE). */
+  readonly outputFile: string;
+  remove(): Promise<void>;
+}
+
+export interface RunFolderOptions {
+  /** Folder copied to be the workspace; default test/vscode/workspace/project. */
+  workspaceFixture: string;
+  /** Folder of *.jsonl sessions placed where pi keeps the workspace's sessions, or null for none. */
+  sessionsFixture: string | null;
+  /** User settings; merged over the quiet defaults below. */
+  settings: Record<string, unknown>;
+}
+
+/** Keeps the workbench quiet and deterministic for tests and screenshots. */
+export const DEFAULT_USER_SETTINGS: Record<string, unknown> = {
+  "workbench.colorTheme": "Default Dark Modern",
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "extensions.ignoreRecommendations": true,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.banner": "never",
+  "window.restoreWindows": "none",
+};
+
+/** pi's folder name for a cwd's sessions (session-manager.js getDefaultSessionDir). */
+export function piSessionFolderName(cwd: string): string {
+  return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+export function userSettingsPath(userDataDir: string): string {
+  return join(userDataDir, "User", "settings.json");
+}
+
+export async function writeUserSettings(userDataDir: string, settings: Record<string, unknown>): Promise<void> {
+  await mkdir(join(userDataDir, "User"), { recursive: true });
+  await writeFile(userSettingsPath(userDataDir), JSON.stringify(settings, null, 2) + "\n");
+}
+
+/** Copies the fixture sessions, pointing each header's cwd at the copied workspace as pi would have written it. */
+async function placeSessions(fixture: string, sessionDir: string, workspaceDir: string): Promise<void> {
+  await mkdir(sessionDir, { recursive: true });
+  for (const name of await readdir(fixture)) {
+    if (!name.endsWith(".jsonl")) continue;
+    const text = await readFile(join(fixture, name), "utf8");
+    const newline = text.indexOf("\n");
+    const firstLine = newline === -1 ? text : text.slice(0, newline);
+    let header: unknown;
+    try {
+      header = JSON.parse(firstLine);
+    } catch {
+      header = undefined;
+    }
+    const isHeader = typeof header === "object" && header !== null && (header as { type?: unknown }).type === "session";
+    const rewritten = isHeader ? JSON.stringify({ ...(header as object), cwd: workspaceDir }) + text.slice(firstLine.length) : text;
+    await writeFile(join(sessionDir, name), rewritten);
+  }
+}
+
+export async function createRunFolder(options: RunFolderOptions): Promise<RunFolder> {
+  const dir = await mkdtemp(join(tmpdir(), "pi-sessions-vscode-"));
+  const workspaceDir = join(dir, "workspace");
+  const agentDir = join(dir, "agent");
+  const userDataDir = join(dir, "user-data");
+  const extensionsDir = join(dir, "extensions");
+  try {
+    await cp(options.workspaceFixture, workspaceDir, { recursive: true });
+    for (const sub of [agentDir, extensionsDir, join(dir, "home"), join(dir, "tmp")]) await mkdir(sub, { recursive: true });
+    if (options.sessionsFixture) await placeSessions(options.sessionsFixture, join(agentDir, "sessions", piSessionFolderName(workspaceDir)), workspaceDir);
+    await writeUserSettings(userDataDir, { ...DEFAULT_USER_SETTINGS, ...options.settings });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    dir,
+    workspaceDir,
+    agentDir,
+    userDataDir,
+    extensionsDir,
+    resultFile: join(dir, "result.json"),
+    outputFile: join(dir, "output.log"),
+    remove: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
+  };
+}

@@ -1,0 +1,64 @@
+// Runs the compiled *.test.js files of one folder with mocha (TDD interface: suite/test),
+// in the extension host or in the driver process, and hands the counts to the launcher
+// through a file.
+import Mocha from "mocha";
+import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { format } from "node:util";
+
+/** The launcher sets this to a file path; the counts are written there as JSON. */
+export const RESULT_FILE_ENV = "PI_SESSIONS_VSCODE_RESULT_FILE";
+/**
+ * The launcher sets this for runs inside the extension host: the reporter's lines are
+ * appended there as they come (the host's console reaches the browser only as unformatted
+ * fragments), so even a hung run shows how far it got.
+ */
+export const OUTPUT_FILE_ENV = "PI_SESSIONS_VSCODE_OUTPUT_FILE";
+
+export interface MochaCounts {
+  passed: number;
+  failed: number;
+  pending: number;
+}
+
+/** Reads counts back from what runMochaFolder wrote to the result file. */
+export function parseCounts(text: string): MochaCounts | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== "object") return undefined;
+    const { passed, failed, pending } = value as Record<string, unknown>;
+    if (typeof passed !== "number" || typeof failed !== "number") return undefined;
+    return { passed, failed, pending: typeof pending === "number" ? pending : 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs every *.test.js in `dir`; `grep` keeps only tests whose full title matches (a regular expression). */
+export function runMochaFolder(dir: string, options: { timeoutMs: number; grep?: string | undefined }): Promise<MochaCounts> {
+  const outputFile = process.env[OUTPUT_FILE_ENV];
+  if (outputFile) {
+    Mocha.reporters.Base.consoleLog = (...args: unknown[]): void => {
+      const line = format(...args);
+      appendFileSync(outputFile, line + "\n");
+      console.log(line);
+    };
+  }
+  const mocha = new Mocha({ ui: "tdd", color: false, timeout: options.timeoutMs, reporter: "spec" });
+  if (options.grep) mocha.grep(new RegExp(options.grep));
+  const files = readdirSync(dir).filter((name) => name.endsWith(".test.js")).sort();
+  for (const name of files) mocha.addFile(join(dir, name));
+  return new Promise((resolve, reject) => {
+    try {
+      const runner = mocha.run(() => {
+        const stats = runner.stats;
+        const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, pending: stats?.pending ?? 0 };
+        const resultFile = process.env[RESULT_FILE_ENV];
+        if (resultFile) writeFileSync(resultFile, JSON.stringify(counts));
+        resolve(counts);
+      });
+    } catch (error) {
+      reject(error);
+    }
+  });
+}

@@ -1,0 +1,232 @@
+// Helpers for tests that drive the VS Code workbench page from outside (playwright-core
+// on code-server's page): open a view container, read and click tree rows, run palette
+// commands, reach a webview's document, switch the theme, take screenshots.
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Frame, Locator, Page } from "playwright-core";
+
+export interface WorkbenchPaths {
+  workspaceDir: string;
+  userDataDir: string;
+  agentDir: string;
+  screenshotsDir: string;
+}
+
+const STEP_TIMEOUT_MS = 20_000;
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    readonly paths: WorkbenchPaths,
+  ) {}
+
+  /**
+   * Waits until the workbench has rendered and the extension's contributions are
+   * registered (its activity-bar item is there): before that, the palette does not list
+   * its commands. The remote extension host takes a few seconds after the page loads.
+   */
+  async ready(): Promise<void> {
+    await this.page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
+    await this.activityBarItem("Pi Sessions").waitFor({ timeout: 60_000 });
+  }
+
+  activityBarItem(title: string): Locator {
+    return this.page.locator(".part.activitybar").getByRole("tab", { name: title, exact: false }).first();
+  }
+
+  sideBar(): Locator {
+    return this.page.locator(".part.sidebar");
+  }
+
+  /** Opens an activity-bar view container (e.g. "Pi Sessions"); does nothing if it is showing. */
+  async openViewContainer(title: string): Promise<void> {
+    if (await this.isViewContainerOpen(title)) return;
+    // Through the palette rather than the activity bar: clicking the item of a container
+    // that is already showing (or that the window is just restoring) closes the side bar.
+    await this.runCommand(`View: Show ${title}`);
+    await this.page.waitForFunction(
+      (expected) => {
+        const h2 = document.querySelector(".part.sidebar .composite.title h2");
+        return !!h2 && (h2.textContent ?? "").trim().toLowerCase() === expected;
+      },
+      title.toLowerCase(),
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+
+  async isViewContainerOpen(title: string): Promise<boolean> {
+    return this.page.evaluate((expected) => {
+      const sideBar = document.querySelector<HTMLElement>(".part.sidebar");
+      const h2 = sideBar?.querySelector(".composite.title h2");
+      return !!sideBar && sideBar.offsetParent !== null && (h2?.textContent ?? "").trim().toLowerCase() === expected;
+    }, title.toLowerCase());
+  }
+
+  /** Titles of the views (sections) shown in the side bar, as VS Code prints them. */
+  async viewTitles(): Promise<string[]> {
+    const titles = await this.sideBar().locator(".pane-header .title").allTextContents();
+    return titles.map((title) => title.trim());
+  }
+
+  /** The pane body of one view in the side bar, found by its title. */
+  view(title: string): Locator {
+    return this.sideBar()
+      .locator(".pane")
+      .filter({ has: this.page.locator(".pane-header .title", { hasText: new RegExp(`^${escapeRegExp(title)}$`, "i") }) });
+  }
+
+  /** Expands a collapsed view section. */
+  async expandView(title: string): Promise<void> {
+    const header = this.view(title).locator(".pane-header");
+    if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+  }
+
+  /** Rows of a tree view, matched by the text of their label. */
+  treeRow(viewTitle: string, label: string | RegExp): Locator {
+    return this.view(viewTitle).locator(".monaco-list-row").filter({ hasText: label });
+  }
+
+  async treeLabels(viewTitle: string): Promise<string[]> {
+    await this.view(viewTitle).locator(".monaco-list-row").first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const labels = await this.view(viewTitle).locator(".monaco-list-row .label-name").allTextContents();
+    return labels.map((label) => label.trim());
+  }
+
+  async clickTreeRow(viewTitle: string, label: string | RegExp): Promise<void> {
+    await this.treeRow(viewTitle, label).first().click({ timeout: STEP_TIMEOUT_MS });
+  }
+
+  /** Runs a command by its palette title, e.g. "Pi Sessions: Refresh", as a user would (F1, type, pick). */
+  async runCommand(title: string): Promise<void> {
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      await this.page.keyboard.press("F1");
+      await this.typeInQuickInput(`>${title}`);
+      // The palette lists the commands known when it opened: if ours is not there yet
+      // (extensions still registering), close it and ask again.
+      const found = await this.exactQuickInputRow(title)
+        .waitFor({ state: "visible", timeout: 3000 })
+        .then(() => true, () => false);
+      if (found) break;
+      await this.page.keyboard.press("Escape");
+      if (Date.now() > deadline) throw new Error(`the command palette does not list "${title}"`);
+    }
+    await this.pickQuickInputRow(title);
+  }
+
+  private quickInput(): Locator {
+    return this.page.locator(".quick-input-widget");
+  }
+
+  private async typeInQuickInput(text: string): Promise<void> {
+    const input = this.quickInput().locator(".quick-input-box input");
+    await input.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    await input.fill(text);
+  }
+
+  /**
+   * Clicks the quick-input row labelled exactly `label` (fuzzy matching may rank another
+   * row first, so Enter alone could run the wrong one).
+   */
+  private exactQuickInputRow(label: string): Locator {
+    const rows = this.quickInput().locator(".monaco-list-row");
+    return rows.filter({ has: this.page.locator(".label-name", { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+  }
+
+  private async pickQuickInputRow(label: string): Promise<void> {
+    const exact = this.exactQuickInputRow(label);
+    await exact.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    const typed = await this.quickInput().locator(".quick-input-box input").inputValue();
+    await exact.click();
+    // Done when the widget closes, or when the command opened a picker of its own in it.
+    await this.page.waitForFunction(
+      (before) => {
+        const widget = document.querySelector<HTMLElement>(".quick-input-widget");
+        const input = widget?.querySelector<HTMLInputElement>(".quick-input-box input");
+        return !widget || widget.style.display === "none" || widget.offsetParent === null || input?.value !== before;
+      },
+      typed,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+
+  /** Opens a workspace file in an editor through Quick Open (Ctrl+P), as a user would. */
+  async openFile(relativePath: string): Promise<void> {
+    await this.page.keyboard.press("Control+P");
+    await this.typeInQuickInput(relativePath);
+    const name = relativePath.split("/").pop() ?? relativePath;
+    await this.pickQuickInputRow(name);
+    await this.page.locator(`.tabs-container .tab[data-resource-name="${name}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+  }
+
+  /** Texts of the notification toasts currently shown. */
+  async notifications(): Promise<string[]> {
+    const messages = await this.page.locator(".notification-toast .notification-list-item-message").allTextContents();
+    return messages.map((message) => message.trim());
+  }
+
+  /**
+   * The document of a webview (VS Code puts it in an inner `active-frame` iframe of the
+   * webview's own iframe); `urlPart` narrows it when several webviews are open.
+   */
+  async webviewFrame(urlPart = ""): Promise<Frame> {
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const frame = this.page.frames().find((candidate) => candidate.name() === "active-frame" || /\/fake\.html/.test(candidate.url()));
+      const matching = frame && (urlPart === "" || frame.url().includes(urlPart) || frame.parentFrame()?.url().includes(urlPart));
+      if (frame && matching && (await frame.locator("body").count()) > 0) return frame;
+      await this.page.waitForTimeout(100);
+    }
+    throw new Error(`no webview frame${urlPart ? ` matching ${urlPart}` : ""} within ${STEP_TIMEOUT_MS} ms`);
+  }
+
+  /**
+   * Switches the colour theme: writes `workbench.colorTheme` into the user settings.json
+   * and reloads the window (code-server does not pick up an outside edit of that file while
+   * running, and the theme picker lists no themes offline). The reload restarts the
+   * extension host; views have to be opened again afterwards.
+   */
+  async setColorTheme(theme: string, kind: "light" | "dark"): Promise<void> {
+    const settingsPath = join(this.paths.userDataDir, "User", "settings.json");
+    const settings = existsSync(settingsPath) ? (JSON.parse(await readFile(settingsPath, "utf8")) as Record<string, unknown>) : {};
+    settings["workbench.colorTheme"] = theme;
+    await writeFile(settingsPath, JSON.stringify(settings, null, 2) + "\n");
+    await this.page.reload();
+    await this.ready();
+    await this.page.waitForFunction(
+      (darkWanted) => {
+        const workbench = document.querySelector(".monaco-workbench");
+        return !!workbench && workbench.classList.contains(darkWanted ? "vs-dark" : "vs");
+      },
+      kind === "dark",
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+
+  /** Saves a PNG of the page into test/vscode/screenshots/<name>.png and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    await mkdir(this.paths.screenshotsDir, { recursive: true });
+    const path = join(this.paths.screenshotsDir, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** What the extension wrote to its "Pi Sessions" log channel (the log file under the user data folder). */
+  async extensionLog(): Promise<string> {
+    const logsDir = join(this.paths.userDataDir, "logs");
+    const files = await findFiles(logsDir, (path) => /pi-sessions\.pi-sessions/.test(path) && path.endsWith(".log"));
+    const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));
+    return texts.join("\n");
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+async function findFiles(dir: string, wanted: (path: string) => boolean): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const names = await readdir(dir, { recursive: true });
+  return names.map((name) => join(dir, name)).filter(wanted);
+}
