@@ -4,5 +4,9 @@ import { filesCommand } from "./files";
 import { listCommand } from "./list";
 import { prepareCommand } from "./prepare";
 import { treeCommand } from "./tree";
+import { compactCommand } from "./compact";
+import { branchSummaryCommand } from "./branch-summary";
+import { navigateCommand } from "./navigate";
+import { migrateCommand } from "./migrate";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand];

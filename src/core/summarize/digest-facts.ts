@@ -35,6 +35,8 @@ export function contentText(content: unknown): string {
     .join("\n");
 }
 
+const ERROR_WORDS = /\b(error|errors|fail|failed|failure|fatal|exception|denied|not found|no such|cannot|can't|unable|invalid|panic|traceback)\b|✗|✖/i;
+
 function firstLineOf(text: string): string | undefined {
   const line = text.split("\n").find((l) => l.trim() !== "");
   if (line === undefined) return undefined;
@@ -58,8 +60,10 @@ class FactCollector {
   /** Ids of bash tool calls, to count their failed results as failed commands. */
   private readonly bashCallIds = new Set<string>();
 
+  /** The first line that reads like an error (else the first line): test runners open with banners. */
   error(source: string, text: string): void {
-    const line = firstLineOf(text);
+    const lines = text.split("\n");
+    const line = firstLineOf(lines.find((l) => ERROR_WORDS.test(l)) ?? text);
     if (line === undefined) return;
     const entry = `${source}: ${line}`;
     if (this.seenErrors.has(entry)) return;

@@ -5,6 +5,7 @@
 // nothing: requests are quoted verbatim, activity is counted, errors are
 // quoted by their first line. Same input → byte-identical output.
 
+import { BRANCH_SUMMARY_PREAMBLE } from "../branch/prompts.js";
 import type { ContextMessage } from "../context/context-message.js";
 import { isObject } from "../context/context-message.js";
 import type { FilesTouchedFile } from "../files-touched/index.js";
@@ -136,7 +137,7 @@ function criticalContext(facts: DigestFacts, input: DigestInput, limits: DigestL
   } else {
     lines.push("- (No assistant answer in this part of the session.)");
   }
-  for (const summary of facts.branchSummaries) lines.push(`- A branch was summarised here: ${firstLine(summary)}`);
+  for (const summary of facts.branchSummaries) lines.push(`- A branch was summarised here: ${branchSummaryGist(summary)}`);
   const touched = input.files ?? [];
   if (touched.length > 0) {
     const shown = touched.slice(0, limits.files).map((f) => `${f.ops.padEnd(2, " ")} ${f.displayPath}`);
@@ -148,6 +149,13 @@ function criticalContext(facts: DigestFacts, input: DigestInput, limits: DigestL
     lines.push("", "- The previous summary, which this one continues (verbatim):", "", ...quote(cut(previous, limits.previousSummaryChars)));
   }
   return lines;
+}
+
+/** A branch summary's goal (or first line of text), without pi's preamble. */
+function branchSummaryGist(summary: string): string {
+  const body = summary.startsWith(BRANCH_SUMMARY_PREAMBLE) ? summary.slice(BRANCH_SUMMARY_PREAMBLE.length) : summary;
+  const goal = section(body, "Goal");
+  return firstLine(goal ?? body.split("\n").filter((l) => !l.startsWith("#")).join("\n"));
 }
 
 function quote(text: string): string[] {

@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { migrateSessionFile } from "../../core/session/migrate-file";
+import { boolFlag } from "../args";
+import type { Command } from "../command";
+import { CliError, EXIT_BAD_INPUT } from "../errors";
+import { printJson, printLines, warn } from "../output";
+import { requireFileArg } from "../session-input";
+import { toCliError } from "./summary-flags";
+
+export const migrateCommand: Command = {
+  name: "migrate",
+  usage: "migrate FILE [--dry-run] [--json]",
+  summary: "Rewrite a version 1 or 2 session file as version 3 (ids as shown by this tool), keeping a backup beside it.",
+  flags: { "dry-run": { value: false } },
+  async run(ctx) {
+    const file = requireFileArg(ctx);
+    if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
+    const dryRun = boolFlag(ctx.args, "dry-run");
+    let result;
+    try {
+      result = migrateSessionFile(file, { dryRun });
+    } catch (error) {
+      throw toCliError(error);
+    }
+    if (result.droppedLines > 0) {
+      warn(ctx, `warning: ${result.droppedLines} line(s) are not valid JSON; pi drops them when it migrates, and so does this (they stay in the backup)`);
+    }
+    if (ctx.json) {
+      printJson(ctx, {
+        fromVersion: result.fromVersion,
+        toVersion: result.toVersion,
+        backup: result.backup,
+        written: result.written,
+        plannedBackup: result.plannedBackup,
+        droppedLines: result.droppedLines,
+      });
+      return 0;
+    }
+    if (result.fromVersion === result.toVersion) printLines(ctx, [`${file} is already version ${result.toVersion}; nothing to do`]);
+    else if (!result.written) printLines(ctx, [`dry run: would migrate version ${result.fromVersion} → ${result.toVersion} (backup ${result.plannedBackup}); nothing written`]);
+    else printLines(ctx, [`migrated version ${result.fromVersion} → ${result.toVersion}; backup: ${result.backup}`]);
+    return 0;
+  },
+};
