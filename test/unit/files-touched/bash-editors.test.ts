@@ -73,3 +73,22 @@ describe("patch", () => {
     expect(touched("patch --dry-run orig.c < fix.diff")).toEqual({ "fix.diff": "R" });
   });
 });
+
+describe("formatters that rewrite files in place", () => {
+  it("edit the named files in write/fix modes, read them in check modes", () => {
+    expect(touched("npx prettier --write src/a.ts README.md")).toEqual({ "src/a.ts": "E", "README.md": "E" });
+    expect(touched("npx prettier --check src/a.ts")).toEqual({ "src/a.ts": "R" });
+    expect(touched("eslint --fix src/b.ts && eslint src/c.ts")).toEqual({ "src/b.ts": "E", "src/c.ts": "R" });
+    expect(touched("black app.py; black --check lib.py")).toEqual({ "app.py": "E", "lib.py": "R" });
+    expect(touched("gofmt -w main.go; rustfmt src/lib.rs; clang-format -i x.cpp")).toEqual({ "main.go": "E", "src/lib.rs": "E", "x.cpp": "E" });
+    expect(touched("ruff format a.py && ruff check --fix b.py && ruff check c.py")).toEqual({ "a.py": "E", "b.py": "E", "c.py": "R" });
+  });
+
+  it("directories name no files", () => {
+    expect(touched("prettier --write src && black . && gofmt -w ./pkg")).toEqual({});
+  });
+
+  it("watch runs its joined arguments as a script", () => {
+    expect(touched("watch -n 5 'cat status.txt'")).toEqual({ "status.txt": "R" });
+  });
+});

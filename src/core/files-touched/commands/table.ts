@@ -5,6 +5,7 @@
 import type { CommandHandler } from "./context";
 import { editorCommands } from "./editors";
 import { fileOpCommands } from "./file-ops";
+import { formatterCommands } from "./formatters";
 import { gitCommand } from "./git";
 import { readerCommands } from "./readers";
 import { transferCommands } from "./transfer";
@@ -16,6 +17,7 @@ const table = new Map<string, CommandHandler>(
     ...editorCommands,
     ...fileOpCommands,
     ...transferCommands,
+    ...formatterCommands,
     ...wrapperCommands,
     git: gitCommand,
   }),

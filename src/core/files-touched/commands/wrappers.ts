@@ -171,6 +171,13 @@ function shellCommand(args: Arg[], cx: CommandContext): void {
   }
 }
 
+// watch runs its arguments joined with spaces through `sh -c`.
+function watchCommand(args: Arg[], cx: CommandContext): void {
+  const parsed = parseOptions(args, { shortWithValue: "nq", longWithValue: ["interval", "differences"], stopAtFirstOperand: true });
+  if (parsed.rest.length === 0 || parsed.rest.some((a) => !a.known)) return;
+  cx.runScript({ known: true, value: parsed.rest.map((a) => argText(a)).join(" ") });
+}
+
 function evalCommand(args: Arg[], cx: CommandContext): void {
   if (args.length === 0 || args.some((a) => !a.known)) return;
   cx.runScript({ known: true, value: args.map((a) => argText(a)).join(" ") }, true);
@@ -201,7 +208,10 @@ export const wrapperCommands: Record<string, CommandHandler> = {
   timeout: timeoutCommand,
   stdbuf: wrapper({ shortWithValue: "ioe", longWithValue: ["input", "output", "error"] }),
   ionice: wrapper({ shortWithValue: "cnp" }),
-  watch: wrapper({ shortWithValue: "nq", longWithValue: ["interval", "differences"] }),
+  watch: watchCommand,
+  npx: wrapper({ shortWithValue: "pc", longWithValue: ["package", "call"] }),
+  bunx: wrapper({ shortWithValue: "p", longWithValue: ["package"] }),
+  pnpx: wrapper({}),
   xargs: xargsCommand,
   find: findCommand,
   bash: shellCommand,
