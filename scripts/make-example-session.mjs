@@ -33,6 +33,7 @@ const pi = await import("@mariozechner/pi-coding-agent");
 const piAi = await import("@mariozechner/pi-ai");
 const bashExecutor = await fromPi("core/bash-executor.js");
 const { prepareCompaction } = await fromPi("core/compaction/compaction.js");
+const { computeFileLists } = await fromPi("core/compaction/utils.js");
 const diffLib = await import(pathToFileURL(createRequire(join(piDist, "index.js")).resolve("diff")).href);
 
 const { VirtualProject } = await import("../examples/generator/lib/virtual-project.mjs");
@@ -172,6 +173,7 @@ function verify(file, expected) {
     check(preparation !== undefined && preparation.messagesToSummarize.length > 0, "prepareCompaction has nothing to summarize");
 
     if (problems.length > 0) throw new Error(`example session is not what was intended:\n- ${problems.join("\n- ")}`);
+    const files = computeFileLists(preparation.fileOps);
     console.log(
       JSON.stringify(
         {
@@ -180,7 +182,13 @@ function verify(file, expected) {
           entries: entries.length,
           byType: countBy(entries, (e) => (e.type === "message" ? `message:${e.message.role}` : e.type)),
           leaf: sm.getLeafId(),
-          branch: { forkAt: expected.branch.newLeafId, abandoned: expected.branch.abandoned, summary: summary.id },
+          branch: {
+            forkAt: expected.branch.newLeafId,
+            abandonedRequest: expected.archiveRequest,
+            abandonedLeaf: expected.abandonedLeaf,
+            summarizedByPi: expected.branch.abandoned.length,
+            summary: summary.id,
+          },
           label: { target: expected.testsGreen, text: "tests green" },
           contextMessages: context.messages.length,
           estimatedTokens: tokens,
@@ -190,8 +198,8 @@ function verify(file, expected) {
             turnPrefixMessages: preparation.turnPrefixMessages.length,
             isSplitTurn: preparation.isSplitTurn,
             tokensBefore: preparation.tokensBefore,
-            readFiles: [...preparation.fileOps.read].sort(),
-            modifiedFiles: [...new Set([...preparation.fileOps.edited, ...preparation.fileOps.written])].sort(),
+            readFiles: files.readFiles,
+            modifiedFiles: files.modifiedFiles,
           },
         },
         null,

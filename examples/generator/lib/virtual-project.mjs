@@ -162,8 +162,15 @@ export class VirtualProject {
   fileDiff(path, before, after) {
     const patch = this.diffLib.structuredPatch(`a/${path}`, `b/${path}`, before, after, "", "", { context: 3 });
     const out = [`diff --git a/${path} b/${path}`, `index ${blobId(before)}..${blobId(after)} 100644`, `--- a/${path}`, `+++ b/${path}`];
+    const beforeLines = before.split("\n");
     for (const hunk of patch.hunks) {
-      out.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+      // git's default hunk context: the nearest earlier line starting with a letter, `_` or `$`.
+      const context = beforeLines
+        .slice(0, hunk.oldStart - 1)
+        .reverse()
+        .find((line) => /^[A-Za-z_$]/.test(line));
+      const header = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
+      out.push(context ? `${header} ${context.slice(0, 80).trimEnd()}` : header);
       out.push(...hunk.lines);
     }
     return `${out.join("\n")}\n`;
