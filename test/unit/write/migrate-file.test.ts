@@ -77,7 +77,7 @@ describe.each(FIXTURES)("migrating %s", (fixture) => {
     const before = sha(piCopy);
     const sm = SessionManager.open(piCopy);
     expect(sha(piCopy)).toBe(before);
-    const originalEntries = parseSessionEntries(original.toString("utf8")) as Line[];
+    const originalEntries = parseSessionEntries(original.toString("utf8")) as unknown as Line[];
     migrateSessionEntries(originalEntries as never);
     const expected = buildSessionContext(originalEntries.filter((e) => e.type !== "session") as never);
     expect(sm.buildSessionContext()).toEqual(expected);

@@ -37,23 +37,42 @@ interface PiWriter {
 
 let clock = 1_765_000_000_000;
 const tick = (): number => (clock += 1000);
+/** Characters written so far, so assistant usage grows like a real context (about 4 chars per token). */
+let contextChars = 0;
 
-export const user = (text: string): Record<string, unknown> => ({ role: "user", content: [{ type: "text", text }], timestamp: tick() });
+export const user = (text: string): Record<string, unknown> => {
+  contextChars += text.length;
+  return { role: "user", content: [{ type: "text", text }], timestamp: tick() };
+};
 
-export function assistant(text: string, calls: { id: string; name: string; arguments: Record<string, unknown> }[] = []): Record<string, unknown> {
+export interface ModelRef {
+  provider: string;
+  model: string;
+}
+
+export function assistantMessage(
+  text: string,
+  calls: { id: string; name: string; arguments: Record<string, unknown> }[] = [],
+  model: ModelRef = { provider: PROVIDER, model: MODEL_ID },
+): Record<string, unknown> {
+  contextChars += text.length + JSON.stringify(calls).length;
+  const total = Math.ceil(contextChars / 4) + 500;
   return {
     role: "assistant",
     content: [...(text ? [{ type: "text", text }] : []), ...calls.map((c) => ({ type: "toolCall", ...c }))],
     api: "openai-completions",
-    provider: PROVIDER,
-    model: MODEL_ID,
-    usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    provider: model.provider,
+    model: model.model,
+    usage: { input: total - 100, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: total, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
     stopReason: calls.length > 0 ? "toolUse" : "stop",
     timestamp: tick(),
   };
 }
 
+export const assistant = assistantMessage;
+
 export function toolResult(callId: string, toolName: string, text: string, isError = false): Record<string, unknown> {
+  contextChars += text.length;
   return { role: "toolResult", toolCallId: callId, toolName, content: [{ type: "text", text }], isError, timestamp: tick() };
 }
 
@@ -74,8 +93,10 @@ function writer(dir: string): PiWriter {
  * `rounds` tool rounds of ~`roundChars` characters each. With keepRecentTokens
  * below the last turn's size, the cut lands inside it: a split turn.
  */
-export function longTurnSession(dir: string, options: { rounds?: number; roundChars?: number } = {}): BuiltSession {
+export function longTurnSession(dir: string, options: { rounds?: number; roundChars?: number; model?: ModelRef } = {}): BuiltSession {
   const sm = writer(dir);
+  contextChars = 0;
+  const assistant = (text: string, calls: Parameters<typeof assistantMessage>[1] = []) => assistantMessage(text, calls, options.model);
   const ids: Record<string, string> = {};
   const rounds = options.rounds ?? 8;
   const size = options.roundChars ?? 2000;
