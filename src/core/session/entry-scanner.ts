@@ -222,12 +222,38 @@ function bytesEqual(b: Uint8Array, s: number, e: number, key: Uint8Array): boole
   return true;
 }
 
+/** Values that recur on every line (entry types, roles): returned as shared strings, not re-decoded. */
+const COMMON_WORDS: Uint8Array[][] = [];
+const COMMON_STRINGS: string[][] = [];
+for (const word of [
+  "session",
+  "message",
+  "thinking_level_change",
+  "model_change",
+  "compaction",
+  "branch_summary",
+  "custom",
+  "custom_message",
+  "label",
+  "session_info",
+  "user",
+  "assistant",
+  "toolResult",
+  "bashExecution",
+  "branchSummary",
+  "compactionSummary",
+]) {
+  (COMMON_WORDS[word.length] ??= []).push(encoder.encode(word));
+  (COMMON_STRINGS[word.length] ??= []).push(word);
+}
+
 /** Text of bytes [s, e) that hold no `"`, `\\` or control character. */
 function plainText(b: SliceableBuffer, s: number, e: number): string {
-  for (let i = s; i < e; i++) {
-    if (b[i]! >= 0x80) return b.utf8Slice(s, e);
+  const words = COMMON_WORDS[e - s];
+  if (words !== undefined) {
+    for (let i = 0; i < words.length; i++) if (bytesEqual(b, s, e, words[i]!)) return COMMON_STRINGS[e - s]![i]!;
   }
-  return b.latin1Slice(s, e);
+  return b.utf8Slice(s, e);
 }
 
 /** The key text of a validated key string whose quotes are at s-1 and e. */

@@ -14,8 +14,12 @@ const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
 export class SessionIndex {
   private readonly list: EntryMeta[];
   private readonly ids: Map<string, EntryMeta>;
-  /** Children in file order, by parent id (self-parented entries excluded, as in pi); one child is stored bare. */
-  private readonly childLists: Map<string, EntryMeta | EntryMeta[]>;
+  /**
+   * Children in file order, by parent id (self-parented entries excluded, as in pi);
+   * one child is stored bare. Built on first use: reading a session for its
+   * context only needs byId.
+   */
+  private childMap: Map<string, EntryMeta | EntryMeta[]> | null = null;
   private readonly sortedChildren = new Map<string, readonly EntryMeta[]>();
   private readonly labelMap: Map<string, string>;
   private readonly duplicateDiagnostics: Diagnostic[];
@@ -25,7 +29,6 @@ export class SessionIndex {
   constructor(metas: Iterable<EntryMeta> = []) {
     this.list = [];
     this.ids = new Map();
-    this.childLists = new Map();
     this.labelMap = new Map();
     this.duplicateDiagnostics = [];
     this.name = undefined;
@@ -46,13 +49,7 @@ export class SessionIndex {
     }
     this.list.push(meta);
     this.ids.set(meta.id, meta);
-    if (meta.parentId !== null && meta.parentId !== meta.id) {
-      const siblings = this.childLists.get(meta.parentId);
-      if (siblings === undefined) this.childLists.set(meta.parentId, meta);
-      else if (Array.isArray(siblings)) siblings.push(meta);
-      else this.childLists.set(meta.parentId, [siblings, meta]);
-      if (this.sortedChildren.size > 0) this.sortedChildren.delete(meta.parentId);
-    }
+    if (this.childMap !== null) this.addChild(this.childMap, meta);
     if (meta.type === "label" && meta.targetId !== undefined) {
       if (meta.label) this.labelMap.set(meta.targetId, meta.label);
       else this.labelMap.delete(meta.targetId);
@@ -60,6 +57,24 @@ export class SessionIndex {
       this.name = meta.name?.trim() || undefined;
     }
     this.structure = null;
+  }
+
+  private addChild(map: Map<string, EntryMeta | EntryMeta[]>, meta: EntryMeta): void {
+    if (meta.parentId === null || meta.parentId === meta.id) return;
+    const siblings = map.get(meta.parentId);
+    if (siblings === undefined) map.set(meta.parentId, meta);
+    else if (Array.isArray(siblings)) siblings.push(meta);
+    else map.set(meta.parentId, [siblings, meta]);
+    if (this.sortedChildren.size > 0) this.sortedChildren.delete(meta.parentId);
+  }
+
+  private get childLists(): Map<string, EntryMeta | EntryMeta[]> {
+    if (this.childMap === null) {
+      const map = new Map<string, EntryMeta | EntryMeta[]>();
+      this.childMap = map;
+      for (const m of this.list) this.addChild(map, m);
+    }
+    return this.childMap;
   }
 
   /** An independent copy (for a refreshed session that appends to it). */
