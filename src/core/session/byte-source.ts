@@ -21,10 +21,38 @@ export class MemoryByteSource implements ByteSource {
   }
 }
 
+/** Lines are read in blocks of this size, so visiting entries in file order costs one read per block. */
+const READ_BLOCK = 256 * 1024;
+
 export class FileByteSource implements ByteSource {
+  private block: { offset: number; bytes: Uint8Array } | null = null;
+
   constructor(readonly path: string) {}
 
   read(offset: number, length: number): Uint8Array {
+    const cached = this.block;
+    if (cached && offset >= cached.offset && offset + length <= cached.offset + cached.bytes.length) {
+      return cached.bytes.subarray(offset - cached.offset, offset - cached.offset + length);
+    }
+    if (length >= READ_BLOCK) return this.readExactly(offset, length);
+    const blockStart = offset - (offset % READ_BLOCK);
+    const blockLength = offset + length - blockStart <= READ_BLOCK ? READ_BLOCK : offset + length - blockStart;
+    const bytes = this.readUpTo(blockStart, blockLength);
+    if (offset + length > blockStart + bytes.length) {
+      throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+    }
+    this.block = { offset: blockStart, bytes };
+    return bytes.subarray(offset - blockStart, offset - blockStart + length);
+  }
+
+  private readExactly(offset: number, length: number): Uint8Array {
+    const bytes = this.readUpTo(offset, length);
+    if (bytes.length < length) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+    return bytes;
+  }
+
+  /** Up to `length` bytes at `offset` (fewer at the end of the file). */
+  private readUpTo(offset: number, length: number): Uint8Array {
     const out = Buffer.allocUnsafe(length);
     let fd: number;
     try {
@@ -32,19 +60,17 @@ export class FileByteSource implements ByteSource {
     } catch (e) {
       throw new Error(`${this.path}: cannot open session file: ${e instanceof Error ? e.message : String(e)}`);
     }
+    let done = 0;
     try {
-      let done = 0;
       while (done < length) {
         const n = readSync(fd, out, done, length - done, offset + done);
-        if (n === 0) {
-          throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
-        }
+        if (n === 0) break;
         done += n;
       }
     } finally {
       closeSync(fd);
     }
-    return out;
+    return out.subarray(0, done);
   }
 }
 

@@ -66,6 +66,23 @@ describe("openSession / openSessionSync / sessionFromBytes", () => {
     expect(s.entry("nope")).toBeUndefined();
   });
 
+  it("materialise entries whose lines cross the file reader's block boundaries, in any order", () => {
+    const path = join(dir, "blocks.jsonl");
+    const lines = [JSON.stringify({ type: "session", version: 3, id: "h", timestamp: "t", cwd: "/" })];
+    for (let i = 0; i < 400; i++) {
+      // Lengths from tiny to > 256 KiB, so lines start, end and span across block edges.
+      const size = i % 97 === 0 ? 300_000 : (i * 7919) % 9000;
+      lines.push(JSON.stringify({ type: "custom", id: `c${i}`, parentId: i ? `c${i - 1}` : null, timestamp: "t", customType: "x", data: "y".repeat(size) }));
+    }
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const s = openSessionSync(path);
+    const expected = (i: number): unknown => JSON.parse(lines[i + 1]!);
+    const order = s.index.entries.map((_, i) => i);
+    for (const i of [...order].reverse()) expect(s.entryAt(s.index.entries[i]!)).toEqual(expected(i));
+    for (const i of order) expect(s.entry(`c${i}`)).toEqual(expected(i));
+    expect(s.entries()).toEqual(order.map(expected));
+  });
+
   it("name the file when it cannot be read at all", async () => {
     const missing = join(dir, "missing.jsonl");
     await expect(openSession(missing)).rejects.toThrow(`${missing}: cannot read session file: no such file`);
