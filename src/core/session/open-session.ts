@@ -135,7 +135,8 @@ class TailKeeper {
 
   push(chunk: Uint8Array): void {
     if (chunk.length >= FINGERPRINT_TAIL_BYTES) {
-      this.tail = chunk.slice(chunk.length - FINGERPRINT_TAIL_BYTES);
+      // A copy: the reader's chunk buffer is reused for the next read.
+      this.tail = new Uint8Array(chunk.subarray(chunk.length - FINGERPRINT_TAIL_BYTES));
       return;
     }
     const keep = Math.min(this.tail.length, FINGERPRINT_TAIL_BYTES - chunk.length);

@@ -39,6 +39,16 @@ describe("openSession / openSessionSync / sessionFromBytes", () => {
     }
   });
 
+  it("fingerprint exactly the bytes read (files of several read chunks, odd sizes)", async () => {
+    for (const name of ["large-session.jsonl", "before-compaction.jsonl"]) {
+      const path = new URL(`../../fixtures/pi-mono/${name}`, import.meta.url).pathname;
+      const expected = fingerprintFile(path);
+      expect((await openSession(path)).fingerprint).toEqual(expected);
+      expect(openSessionSync(path).fingerprint).toEqual(expected);
+      expect(sessionFromBytes(readFileSync(path)).fingerprint).toEqual({ ...expected, mtimeMs: 0 });
+    }
+  });
+
   it("give pi's getBranch for every entry as pathTo, and pi's entries as entries()", () => {
     const { path } = generateRandomSession(31, join(dir, "paths"));
     const copyDir = join(dir, "paths-pi");
