@@ -110,6 +110,7 @@ export async function openVsCode(install: CodeServerInstall, options: LaunchOpti
         PI_CODING_AGENT_DIR: folder.agentDir,
         PI_SESSIONS_TEST_TRUSTED: trusted ? "1" : "0",
         PI_SESSIONS_TEST_WORKSPACE: folder.workspaceDir,
+        PI_SESSIONS_TEST_EXTENSIONS_DIR: folder.extensionsDir,
         [RESULT_FILE_ENV]: folder.resultFile,
         [OUTPUT_FILE_ENV]: folder.outputFile,
         ...options.env,

@@ -2,6 +2,7 @@
 //   install       install code-server (and Node 24, Chromium) into the cache if missing
 //   test          the real-VS-Code suites (npm run test:vscode)
 //   package-test  package the .vsix, check its contents, install it into code-server, check it activates
+//   render-icon   redraw media/pi-sessions.png from media/pi-sessions.svg
 // Environment: PI_SESSIONS_VSCODE=auto|electron|code-server (launcher), PI_SESSIONS_CACHE
 // (cache folder), PI_SESSIONS_VSCODE_GREP (only tests whose title matches).
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { downloadVsCode, runElectronSuite } from "./electron";
 import { runHostSuite, type SuiteResult } from "./host-suite";
 import { ensureCodeServer } from "./install-code-server";
 import { runPackageTest } from "./package-test";
+import { renderIcon } from "./render-icon";
 import { runUiSuite } from "./ui-suite";
 
 type Launcher = "auto" | "electron" | "code-server";
@@ -92,8 +94,11 @@ export async function main(root: string, args: string[]): Promise<number> {
         const ok = printSummary("packaging", await runPackageTest(root));
         return ok ? 0 : 1;
       }
+      case "render-icon":
+        console.log(`wrote ${await renderIcon(root)}`);
+        return 0;
       default:
-        console.error("usage: node scripts/vscode/run.mjs install|test|package-test");
+        console.error("usage: node scripts/vscode/run.mjs install|test|package-test|render-icon");
         return 2;
     }
   } catch (error) {

@@ -1,5 +1,7 @@
 // The extension activates in a real extension host and its contributions are live.
 import * as assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { PiSessionsApi } from "../../../src/extension/extension";
 import { EXTENSION_ID, activateExtension } from "./extension-under-test";
@@ -48,6 +50,19 @@ suite("smoke @restricted: the extension in a real extension host", () => {
     } finally {
       for (const subscription of subscriptions) subscription?.dispose();
     }
+  });
+
+  test("the pi agent dir holds the fixture session where pi keeps this workspace's sessions", () => {
+    const agentDir = process.env.PI_CODING_AGENT_DIR;
+    const workspace = process.env.PI_SESSIONS_TEST_WORKSPACE;
+    assert.ok(agentDir && workspace);
+    // pi's rule (session-manager.js getDefaultSessionDir): "--" + cwd without its leading
+    // slash, every "/" "\\" ":" turned into "-", + "--".
+    const folder = join(agentDir, "sessions", `--${workspace.slice(1).replace(/[/\\:]/g, "-")}--`);
+    const files = readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
+    assert.equal(files.length, 1);
+    const header = JSON.parse(readFileSync(join(folder, files[0]!), "utf8").split("\n")[0]!) as { type: string; cwd: string };
+    assert.deepEqual([header.type, header.cwd], ["session", workspace]);
   });
 
   test("runs in the workspace and trust mode the launcher asked for", () => {
