@@ -33,7 +33,7 @@ export interface LaunchOptions {
 
 export interface AutomationExit {
   code: number;
-  /** What the workbench handed to codeAutomationExit, as text lines. */
+  /** What the workbench handed to codeAutomationExit (its log files), as text. */
   logs: string[];
 }
 
@@ -65,6 +65,11 @@ function logLines(logs: unknown): string[] {
   if (!Array.isArray(logs)) return logs === undefined ? [] : [String(logs)];
   return logs.map((entry) => {
     if (typeof entry === "string") return entry;
+    // VS Code hands over its log files: { relativePath: "window.log", contents: "…" }.
+    if (entry && typeof entry === "object" && "relativePath" in entry && "contents" in entry) {
+      const { relativePath, contents } = entry as { relativePath: unknown; contents: unknown };
+      return `# ${String(relativePath)}\n${String(contents)}`;
+    }
     if (entry && typeof entry === "object" && "arguments" in entry) {
       const args = (entry as { arguments: unknown }).arguments;
       return Array.isArray(args) ? args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" ") : String(args);
