@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:f
 import { migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
 
 export function buildBigSession(fixture: string, out: string, targetBytes: number): void {
-  const entries = parseSessionEntries(readFileSync(fixture, "utf8")) as Record<string, unknown>[];
+  const entries = parseSessionEntries(readFileSync(fixture, "utf8")) as unknown as Record<string, unknown>[];
   migrateSessionEntries(entries as never);
   const header = entries.find((e) => e.type === "session")!;
   const body = entries.filter((e) => e.type !== "session");

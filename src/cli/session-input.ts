@@ -2,7 +2,7 @@
 // diagnostics, and resolve --leaf, --cwd and --agent-dir as the contract says.
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatDiagnostic } from "../core/diagnostics";
+import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/session/discover";
 import { openSession, type LoadedSession } from "../core/session/open-session";
 import { stringFlag } from "./args";
@@ -29,15 +29,16 @@ export async function loadSession(ctx: CommandContext, file: string): Promise<Lo
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
   }
   reportDiagnostics(ctx, session);
-  if (!session.header) {
-    throw new CliError(`${file}:1: not a pi session file (the first line is not a session header)`, EXIT_BAD_INPUT);
+  if (!session.header && session.index.size === 0) {
+    throw new CliError(`${file}:1: not a pi session file (no session header and no entries)`, EXIT_BAD_INPUT);
   }
   return session;
 }
 
 export function reportDiagnostics(ctx: CommandContext, session: LoadedSession): void {
   const shown = session.diagnostics.filter((d) => d.severity !== "info");
-  for (const d of shown.slice(0, MAX_DIAGNOSTICS_SHOWN)) warn(ctx, formatDiagnostic({ ...d, file: d.file ?? session.path }));
+  // The command goes on, so every problem is a warning here; `error:` is kept for the failure that stops it.
+  for (const d of shown.slice(0, MAX_DIAGNOSTICS_SHOWN)) warn(ctx, `warning: ${formatDiagnosticLocation({ ...d, file: d.file ?? session.path })}`);
   if (shown.length > MAX_DIAGNOSTICS_SHOWN) warn(ctx, `… and ${shown.length - MAX_DIAGNOSTICS_SHOWN} more problems`);
 }
 

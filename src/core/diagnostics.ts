@@ -38,7 +38,12 @@ export interface Diagnostic {
   entryId?: string;
 }
 
+/** `file:line: message`, the way compilers point at a place. */
+export function formatDiagnosticLocation(d: Diagnostic): string {
+  const where = d.file ? (d.line !== undefined ? `${d.file}:${d.line}` : d.file) : d.line !== undefined ? `line ${d.line}` : "";
+  return `${where ? `${where}: ` : ""}${d.message}`;
+}
+
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = [d.file, d.line !== undefined ? `line ${d.line}` : undefined].filter(Boolean).join(":");
-  return `${d.severity}: ${where ? `${where}: ` : ""}${d.message}`;
+  return `${d.severity}: ${formatDiagnosticLocation(d)}`;
 }

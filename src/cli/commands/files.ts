@@ -1,5 +1,5 @@
 import { collectFilesTouched, initFilesTouched } from "../../core/files-touched";
-import { formatDiagnostic } from "../../core/diagnostics";
+import { formatDiagnosticLocation } from "../../core/diagnostics";
 import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
@@ -19,7 +19,7 @@ export const filesCommand: Command = {
     const cwd = flagCwd ? resolve(ctx.io.processCwd, flagCwd) : session.header?.cwd || ctx.io.processCwd;
     await initFilesTouched();
     const touched = collectFilesTouched(session.pathTo(leafId), { cwd });
-    for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, formatDiagnostic(d));
+    for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     if (ctx.json) {
       printJson(ctx, { cwd: touched.cwd, leafId, files: touched.files });
       return 0;

@@ -4,7 +4,7 @@ import { intFlag } from "../args";
 import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
-import { formatDiagnostic } from "../../core/diagnostics";
+import { formatDiagnosticLocation } from "../../core/diagnostics";
 
 export const prepareCommand: Command = {
   name: "prepare",
@@ -19,7 +19,7 @@ export const prepareCommand: Command = {
       cwd: resolveCwd(ctx, session),
       overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
     });
-    for (const d of resolved.diagnostics) warn(ctx, formatDiagnostic(d));
+    for (const d of resolved.diagnostics) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     const plan = planCompaction(session.pathTo(leafId), resolved.settings);
     const described = describePreparation(plan);
     if (ctx.json) {

@@ -33,7 +33,7 @@ export const treeCommand: Command = {
           line: m.line,
           label: index.labelOf(m.id) ?? null,
           onLeafPath: onLeafPath.has(m.id),
-          preview: entryPreview(session.entry(m.id) ?? { type: m.type }),
+          preview: entryPreview(session.entryAt(m)),
         })),
       });
       return 0;
@@ -52,8 +52,12 @@ export const treeCommand: Command = {
       if (row.childCount > 1) marks.push(`⑂${row.childCount}`);
       if (row.id === leafId) marks.push("← leaf");
       const pathMark = row.id === leafId ? "*" : onLeafPath.has(row.id) ? "│" : " ";
-      const preview = entryPreview(session.entry(row.id) ?? { type: meta.type }, 72);
+      const preview = entryPreview(session.entryAt(meta), 72);
       lines.push(`${pathMark} ${"  ".repeat(row.depth)}${row.id} ${entryKind(meta)}  ${preview}${marks.length ? `  ${marks.join(" ")}` : ""}`);
+    }
+    if (index.unreachable.length > 0) {
+      lines.push(`entries in a parent cycle (no root reaches them):`);
+      for (const meta of index.unreachable) lines.push(`  ${meta.id} ${entryKind(meta)}  ${entryPreview(session.entryAt(meta), 72)}`);
     }
     printLines(ctx, lines);
     return 0;

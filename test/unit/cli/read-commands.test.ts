@@ -158,10 +158,22 @@ describe("errors", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("a file that is not a session names the file and line", async () => {
+  it("a file with entries but no header is shown with a warning naming file and line (pi would treat it as empty)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bad-"));
     const file = join(dir, "x.jsonl");
     writeFileSync(file, '{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"x","timestamp":1}}\n');
+    const before = sha(file);
+    const run = await cli(["tree", file]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`warning: ${file}:1:`);
+    expect(run.stderr).not.toMatch(/^error:/m);
+    expect(sha(file)).toBe(before);
+  });
+
+  it("a file with no header and no entries is an error naming file and line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bad-"));
+    const file = join(dir, "x.jsonl");
+    writeFileSync(file, "not json at all\n");
     const run = await cli(["context", file]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`error: ${file}:1:`);
