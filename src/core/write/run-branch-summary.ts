@@ -19,7 +19,7 @@ import {
   resolveNavigationTarget,
   type BranchSource,
 } from "../branch/index.js";
-import { computeFileLists } from "../compaction/index.js";
+import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
 import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import { checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
@@ -255,7 +255,9 @@ async function summarizeEntries(
   }
   if (summarizer.kind === "digest") {
     progress(options, "summarize", "Building the digest (no model)");
-    text = buildDigest({ messages: prepared.messages, files: abandonedFiles.files });
+    // The digest reads every abandoned entry, tool results included (pi's budgeted list leaves them out).
+    const messages = entries.map(getMessageFromEntry).filter((m): m is NonNullable<typeof m> => m !== undefined);
+    text = buildDigest({ messages, files: abandonedFiles.files });
   } else {
     const promptRef = options.promptFile === undefined ? pathRef(summarizer.resolved.config.branchSummaryPromptFile) : (options.promptFile ?? undefined);
     const prompt = await readPromptFile(promptRef, trustProject, warnings);

@@ -109,6 +109,8 @@ describe("leaving a branch for another entry", () => {
     expect(server.requests.length).toBe(start);
     expect(result.entry!.summary.startsWith(`${BRANCH_SUMMARY_PREAMBLE}> Digest (no model)`)).toBe(true);
     expect(result.entry!.summary).toContain("## Goal\nActually, try an archive file instead.");
+    expect(result.entry!.summary).toContain("- [x] 1 shell command run");
+    expect(result.entry!.summary).toContain("- [x] Files changed: src/archive.ts (M), src/store.ts (D)");
   });
 
   it("replaceInstructions: the instructions replace pi's prompt", async () => {
