@@ -49,13 +49,14 @@ describe("navigate", () => {
     expect(sha(path)).toBe(hash);
   });
 
-  it("a file without a session header is not a session: exit 1, unchanged", async () => {
+  it("a file without a session header: refused (exit 3), unchanged", async () => {
     const { path, ids } = branchedSession(dir);
     const { readFileSync, writeFileSync } = await import("node:fs");
     writeFileSync(path, readFileSync(path, "utf8").split("\n").slice(1).join("\n"));
     const hash = sha(path);
     const run = await cli(["navigate", path, "--target", ids.a1!]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/not a session header/);
     expect(sha(path)).toBe(hash);
   });
 });
