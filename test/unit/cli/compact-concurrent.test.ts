@@ -5,7 +5,7 @@
 // parses, no line is split, and every line the writer wrote is there.
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
@@ -33,14 +33,15 @@ afterAll(async () => {
 
 // Appends `{"type":"custom","customType":"writer",...}` lines (each one
 // appendFileSync of a complete line, as pi's _persist does), pausing between
-// lines, until `ms` have passed, then prints how many it wrote.
+// lines, until `ms` have passed or the stop file exists, then prints how
+// many it wrote.
 const WRITER = `
-const { appendFileSync } = require("node:fs");
-const [file, ms, leaf, pause] = [process.argv[1], Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
+const { appendFileSync, existsSync } = require("node:fs");
+const [file, ms, leaf, pause, stopFile] = [process.argv[1], Number(process.argv[2]), process.argv[3], Number(process.argv[4]), process.argv[5]];
 const end = Date.now() + ms;
 let parent = leaf, n = 0;
 const step = () => {
-  if (Date.now() >= end) { process.stdout.write(String(n)); return; }
+  if (Date.now() >= end || (stopFile && existsSync(stopFile))) { process.stdout.write(String(n)); return; }
   const id = "w" + String(n).padStart(7, "0");
   appendFileSync(file, JSON.stringify({ type: "custom", customType: "writer", data: { n, pad: "x".repeat(200) }, id, parentId: parent, timestamp: new Date().toISOString() }) + "\\n");
   parent = id; n++;
@@ -49,8 +50,8 @@ const step = () => {
 step();
 `;
 
-function startWriter(file: string, ms: number, leaf: string, pauseMs = 3): Promise<number> {
-  const child = spawn(process.execPath, ["-e", WRITER, file, String(ms), leaf, String(pauseMs)], { stdio: ["ignore", "pipe", "inherit"] });
+function startWriter(file: string, ms: number, leaf: string, pauseMs = 3, stopFile = ""): Promise<number> {
+  const child = spawn(process.execPath, ["-e", WRITER, file, String(ms), leaf, String(pauseMs), stopFile], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => {
@@ -73,8 +74,11 @@ describe("compact while another process appends", () => {
   it("a slow answer while the writer runs: refused (exit 3), writer's lines intact", async () => {
     const { path, ids } = longTurnSession(dir);
     server.respond = () => scenarios.slow("slow summary ".repeat(10), 10, 100);
-    const writer = startWriter(path, 1500, ids.a3end!);
+    // The writer runs until the CLI has finished (at most 30 s), so it surely appends while the answer streams.
+    const stopFile = join(dir, `stop-${Date.now()}`);
+    const writer = startWriter(path, 30_000, ids.a3end!, 3, stopFile);
     const run = await runCliProcess(cli, ["compact", path, "--model", "loopback-openai/summarizer", "--keep-recent-tokens", "1500", "--max-retries", "0"], cleanEnv({ HOME: home, PI_CODING_AGENT_DIR: agent.agentDir }));
+    writeFileSync(stopFile, "");
     const count = await writer;
     expect(count).toBeGreaterThan(0);
     expect(run.code).toBe(3);
