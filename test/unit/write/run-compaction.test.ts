@@ -142,6 +142,12 @@ describe("update summary", () => {
     sm.appendMessage(assistant(`Added --all. ${"details ".repeat(800)}`));
     sm.appendMessage(user("Thanks; now update the README."));
     sm.appendMessage(assistant(`README updated. ${"more ".repeat(800)}`));
+    // pi's next compaction carries our file lists over from details (they stay at its top level).
+    const firstDetails = first.entry!.details as { readFiles: string[]; modifiedFiles: string[] };
+    expect(firstDetails.modifiedFiles.length).toBeGreaterThan(0);
+    const piNext = pi.prepareCompaction(SessionManager.open(piOpen(path, dir).copy).getBranch() as never, settings(1000))!;
+    expect([...piNext.fileOps.edited]).toEqual(expect.arrayContaining(firstDetails.modifiedFiles));
+    expect([...piNext.fileOps.read]).toEqual(expect.arrayContaining(firstDetails.readFiles));
     const start = server.requests.length;
     const second = await runCompaction(base(path, { settings: settings(1000) }));
     const history = requestsSince(start).find((r) => r.promptText.includes(UPDATE_SUMMARIZATION_PROMPT))!;
