@@ -1,5 +1,5 @@
 import { buildContextFromPath, convertToLlm } from "../../core/context";
-import { estimateContextTokens, estimateTokens } from "../../core/tokens";
+import { contextUsage, estimateTokens } from "../../core/tokens";
 import { oneLine } from "../../core/tree/preview";
 import type { LlmMessage } from "../../core/session/types";
 import type { Command } from "../command";
@@ -26,16 +26,17 @@ export const contextCommand: Command = {
   async run(ctx) {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
-    const context = buildContextFromPath(session.pathTo(leafId));
+    const path = session.pathTo(leafId);
+    const context = buildContextFromPath(path);
     const messages = convertToLlm(context.messages);
     if (ctx.json) {
       printJson(ctx, { leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
       return 0;
     }
-    const tokens = estimateContextTokens(context.messages);
+    const usage = contextUsage(path);
+    const how = { usage: "from the last usage", estimate: "estimated", "estimate-after-compaction": "estimated: no answer since the last compaction" }[usage.source];
     const lines = [
-      `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${tokens.tokens} tokens` +
-        `${tokens.lastUsageIndex !== null ? ` (${tokens.usageTokens} from the last usage + ${tokens.trailingTokens} estimated)` : " (estimated)"}` +
+      `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${usage.tokens} tokens (${how})` +
         ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}`,
     ];
     context.messages.forEach((m, i) => {
