@@ -22,7 +22,7 @@ import type { OAuthProviderLookup } from "./oauth.js";
 import { loadPiAi } from "./pi-ai-loader.js";
 import { providerEnvVars, providerOtherAuth } from "./provider-env-vars.js";
 
-export type KeySource = "auth.json" | "oauth" | "environment" | "models.json";
+export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json";
 
 export interface RequestAuth {
   apiKey: string;
@@ -35,6 +35,12 @@ export interface ResolveRequestAuthOptions {
   registry: ModelRegistry;
   /** auth.json content when already read; read from agentDir otherwise. */
   authData?: AuthData;
+  /**
+   * Keys by provider that win over every file and variable, as pi's runtime
+   * overrides (AuthStorage.setRuntimeApiKey, `--api-key`) do; e.g. keys kept in
+   * VS Code's SecretStorage. Never written anywhere.
+   */
+  runtimeApiKeys?: Readonly<Record<string, string>>;
   /** Run "!command" values (pi does); default true. */
   allowCommands?: boolean;
   /** OAuth providers (default: pi-ai's). Tests inject one: no real provider is reachable offline. */
@@ -113,7 +119,8 @@ export async function resolveRequestAuth(model: SummaryModel, options: ResolveRe
   const providerConfig = registry.providerRequestConfig(model.provider);
   const modelsFile = registry.modelsJsonFile;
 
-  let found = await keyFromAuthStorage(model.provider, authData, options);
+  const runtimeKey = options.runtimeApiKeys?.[model.provider];
+  let found: FoundKey | undefined = runtimeKey ? { apiKey: runtimeKey, keySource: "runtime" } : await keyFromAuthStorage(model.provider, authData, options);
   if (found?.apiKey === undefined && providerConfig?.apiKey) {
     const resolved = await resolveConfigValue(providerConfig.apiKey, { allowCommands: options.allowCommands });
     if (!resolved.ok) {

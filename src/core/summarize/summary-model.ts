@@ -38,6 +38,8 @@ export interface ResolveSummaryModelOptions {
   /** Overrides the preset's / session's thinking level. */
   thinkingLevel?: ThinkingLevel;
   allowCommands?: boolean;
+  /** Keys by provider that win over auth.json, the environment and models.json (pi's runtime overrides). */
+  runtimeApiKeys?: Readonly<Record<string, string>>;
   oauthProviders?: OAuthProviderLookup;
   now?: () => number;
   lock?: FileLockOptions;
@@ -81,6 +83,7 @@ async function withAuth(
     registry: ctx.registry,
     authData: ctx.authData,
     allowCommands: ctx.options.allowCommands,
+    runtimeApiKeys: ctx.options.runtimeApiKeys,
     oauthProviders: ctx.options.oauthProviders,
     now: ctx.options.now,
     lock: ctx.options.lock,

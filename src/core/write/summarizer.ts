@@ -23,6 +23,8 @@ export interface SummarizerChoice {
   thinkingLevel?: ThinkingLevel;
   /** Allow `!command` key values in models.json/auth.json (pi does). Default: the resolver's. */
   allowCommands?: boolean;
+  /** Keys by provider that win over the key files and variables (e.g. VS Code SecretStorage). */
+  runtimeApiKeys?: Readonly<Record<string, string>>;
 }
 
 export type Summarizer =
@@ -61,6 +63,7 @@ export async function chooseSummarizer(options: {
       defaultPreset: choice.defaultPreset,
       thinkingLevel: choice.thinkingLevel,
       allowCommands: choice.allowCommands,
+      runtimeApiKeys: choice.runtimeApiKeys,
     });
     options.warnings.push(...resolved.warnings);
     return { kind: "model", resolved, label: resolved.label };
