@@ -2,6 +2,7 @@
 // views with placeholder trees and the refresh command; the real views replace the
 // placeholder providers.
 import * as vscode from "vscode";
+import { registerSummaryPanel, type SummaryPanelController } from "./summary-panel/index";
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 export const ENTRIES_VIEW_ID = "piSessions.entries";
@@ -12,6 +13,8 @@ export interface PiSessionsApi {
   readonly log: vscode.LogOutputChannel;
   readonly sessions: vscode.TreeDataProvider<vscode.TreeItem>;
   readonly entries: vscode.TreeDataProvider<vscode.TreeItem>;
+  /** The summary panel (issue 6): showEntry / preview / showResult, and a test hook. */
+  readonly summaryPanel: SummaryPanelController;
   refresh(): void;
 }
 
@@ -61,8 +64,15 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     vscode.window.registerTreeDataProvider(ENTRIES_VIEW_ID, entries),
     vscode.commands.registerCommand(REFRESH_COMMAND_ID, refresh),
   );
+  const summaryPanel = registerSummaryPanel(context, {
+    log,
+    // Until the Entries view can reveal entries (issue 5): say which entry.
+    revealEntry: async (_sessionPath, entryId) => log.info(`reveal entry ${entryId}`),
+    isTrusted: () => vscode.workspace.isTrusted,
+    workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+  });
   log.info(`activated (workspace trusted: ${vscode.workspace.isTrusted})`);
-  return { log, sessions, entries, refresh };
+  return { log, sessions, entries, summaryPanel, refresh };
 }
 
 export function deactivate(): void {}

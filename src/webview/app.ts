@@ -157,6 +157,7 @@ export class SummaryPanelApp {
         text: this.currentText(),
         showRendered: this.persisted?.showRendered ?? false,
         readOnly: panel.readOnly,
+        ...(panel.notice ? { readOnlyNote: "This summary cannot be applied: see the note above." } : {}),
         pending: this.pending,
       },
       {

@@ -62,6 +62,11 @@ export interface SummaryPanelState {
   mode: PanelMode;
   /** Untrusted workspace: nothing may be written. */
   readOnly: boolean;
+  /**
+   * Why the panel is not what it was (a preview restored after a reload, whose
+   * proposal is gone; an entry no longer in the session file). Shown above the summary.
+   */
+  notice?: string;
 }
 
 export type HostMessage =
@@ -157,7 +162,8 @@ export function isSummaryPanelState(x: unknown): x is SummaryPanelState {
     x.files.length <= LIMITS.files &&
     x.files.every(isSummaryFile) &&
     (x.mode === "view" || x.mode === "preview") &&
-    typeof x.readOnly === "boolean"
+    typeof x.readOnly === "boolean" &&
+    isOptionalString(x.notice, LIMITS.errorChars)
   );
 }
 

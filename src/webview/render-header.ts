@@ -90,5 +90,7 @@ export function renderHeader(state: SummaryPanelState, actions: HeaderActions, n
   facts.append(
     ...fact("Entry", state.entryId ? entryButton(state.entryId, actions) : h("span", { text: "not in the session yet" })),
   );
-  return h("header", { className: "panel-header" }, title, session, facts);
+  const header = h("header", { className: "panel-header" }, title, session, facts);
+  if (state.notice) header.append(h("p", { className: "read-only-note panel-notice", text: state.notice, attrs: { role: "note" } }));
+  return header;
 }

@@ -15,6 +15,8 @@ export interface SummaryEditorOptions {
   text: string;
   showRendered: boolean;
   readOnly: boolean;
+  /** Why Apply is missing when readOnly (default: the workspace is not trusted). */
+  readOnlyNote?: string;
   pending: boolean;
 }
 
@@ -57,7 +59,7 @@ export class SummaryEditor {
     const actionsBar = h("div", { className: "editor-actions" });
     if (options.readOnly) {
       actionsBar.append(
-        h("p", { className: "read-only-note", text: "This workspace is not trusted: the summary cannot be applied." }),
+        h("p", { className: "read-only-note", text: options.readOnlyNote ?? "This workspace is not trusted: the summary cannot be applied." }),
       );
     } else {
       this.applyButton = button("Apply", "primary apply", () => this.apply());
