@@ -6,7 +6,8 @@
 // complete line(s). Any refusal or error leaves the file byte-identical.
 
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { readRange } from "./read-range.js";
 import type { LoadedSession } from "./open-session.js";
 import { hashBytes } from "./fingerprint.js";
 import { asWritten, buildEntry, serializeEntry, type EntryDraft, type WrittenEntry } from "./serialize-entry.js";
@@ -132,17 +133,6 @@ export function planAppend(session: LoadedSession, drafts: readonly EntryDraft[]
     parentId = id;
   }
   return { session, entries, text };
-}
-
-function readRange(fd: number, offset: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, out, done, length - done, offset + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return out.subarray(0, done);
 }
 
 /** The file behind `fd` is byte-for-byte what `session` was read from, and ends with a complete line. */

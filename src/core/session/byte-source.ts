@@ -2,7 +2,8 @@
 // metas only, and bodies are parsed on demand from the line's bytes, read from
 // memory or from the file by offset. A small LRU cache keeps recent bodies.
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
+import { readRange } from "./read-range.js";
 import type { EntryMeta, LineLocation } from "./entry-meta.js";
 import { asBuffer } from "./jsonl-reader.js";
 import type { SessionEntry } from "./types.js";
@@ -53,24 +54,17 @@ export class FileByteSource implements ByteSource {
 
   /** Up to `length` bytes at `offset` (fewer at the end of the file). */
   private readUpTo(offset: number, length: number): Uint8Array {
-    const out = Buffer.allocUnsafe(length);
     let fd: number;
     try {
       fd = openSync(this.path, "r");
     } catch (e) {
       throw new Error(`${this.path}: cannot open session file: ${e instanceof Error ? e.message : String(e)}`);
     }
-    let done = 0;
     try {
-      while (done < length) {
-        const n = readSync(fd, out, done, length - done, offset + done);
-        if (n === 0) break;
-        done += n;
-      }
+      return readRange(fd, offset, length);
     } finally {
       closeSync(fd);
     }
-    return out.subarray(0, done);
   }
 }
 

@@ -3,7 +3,8 @@
 // it), or was rewritten.
 
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { readRange } from "./read-range.js";
 
 export const FINGERPRINT_TAIL_BYTES = 4096;
 
@@ -26,17 +27,6 @@ export function hashBytes(bytes: Uint8Array): string {
 /** Fingerprint of bytes already in memory (`tail` = their last ≤ 4 KiB). */
 export function fingerprintOf(size: number, tail: Uint8Array, mtimeMs = 0): FileFingerprint {
   return { size, mtimeMs, tailHash: hashBytes(tail), tailLength: tail.length };
-}
-
-function readRange(fd: number, offset: number, length: number): Uint8Array {
-  const out = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, out, done, length - done, offset + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return out.subarray(0, done);
 }
 
 function withFile<T>(path: string, use: (fd: number) => T): T {

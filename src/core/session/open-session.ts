@@ -4,6 +4,7 @@
 // read the file at all (missing, permission) throw, with the file named.
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { readRange } from "./read-range.js";
 import { open } from "node:fs/promises";
 import type { Diagnostic } from "../diagnostics.js";
 import { EntryBodies, FileByteSource, MemoryByteSource, type ByteSource } from "./byte-source.js";
@@ -181,14 +182,7 @@ function fingerprintFileAt(path: string, size: number, mtimeMs: number): FileFin
   const fd = openSync(path, "r");
   try {
     const tailLength = Math.min(FINGERPRINT_TAIL_BYTES, size);
-    const tail = Buffer.allocUnsafe(tailLength);
-    let done = 0;
-    while (done < tailLength) {
-      const n = readSync(fd, tail, done, tailLength - done, size - tailLength + done);
-      if (n === 0) break;
-      done += n;
-    }
-    return fingerprintOf(size, tail.subarray(0, done), mtimeMs);
+    return fingerprintOf(size, readRange(fd, size - tailLength, tailLength), mtimeMs);
   } finally {
     closeSync(fd);
   }

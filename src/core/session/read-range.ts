@@ -1,0 +1,13 @@
+import { readSync } from "node:fs";
+
+/** Up to `length` bytes at `offset` of an open file (fewer at its end); short reads are retried. */
+export function readRange(fd: number, offset: number, length: number): Buffer {
+  const out = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, out, done, length - done, offset + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return out.subarray(0, done);
+}
