@@ -41,8 +41,24 @@ export function describeInstall(root = cacheRoot()): CodeServerInstall {
   };
 }
 
-function withNodeFirst(env: NodeJS.ProcessEnv, nodeBinDir: string): NodeJS.ProcessEnv {
-  return { ...env, PATH: [nodeBinDir, env.PATH ?? ""].join(delimiter) };
+/**
+ * The environment without what an enclosing `npm run` exported: npm_config_user_agent
+ * says "node/v20" (code-server's postinstall reads its Node version from there) and
+ * npm_config_* would steer a nested npm.
+ */
+export function withoutNpmRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (/^npm_/i.test(key) || key === "NODE" || key === "INIT_CWD") continue;
+    clean[key] = value;
+  }
+  return clean;
+}
+
+/** The environment for Node 24 tools (code-server's install and run): Node 24 first on PATH. */
+export function withNodeFirst(env: NodeJS.ProcessEnv, nodeBinDir: string): NodeJS.ProcessEnv {
+  const clean = withoutNpmRunEnv(env);
+  return { ...clean, PATH: [nodeBinDir, clean.PATH ?? ""].join(delimiter) };
 }
 
 async function isMarked(dir: string, expected: string): Promise<boolean> {
@@ -76,7 +92,7 @@ export async function ensureCodeServer(log: (line: string) => void = (line) => c
   const started = Date.now();
   if (!nodeReady) {
     log(`installing node@${NODE_FOR_CODE_SERVER_VERSION} into ${nodeDir(root)}`);
-    await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], process.env, nodeMarker);
+    await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], withoutNpmRunEnv(process.env), nodeMarker);
   }
   log(`installing code-server@${CODE_SERVER_VERSION} into ${codeServerDir(root)} (about 1.5 minutes, 620 MB)`);
   const nodeHeaders = join(nodeDir(root), "node_modules", "node", "node_modules", `node-${process.platform}-${process.arch}`);

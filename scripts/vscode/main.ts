@@ -4,7 +4,8 @@
 //   package-test  package the .vsix, check its contents, install it into code-server, check it activates
 //   render-icon   redraw media/pi-sessions.png from media/pi-sessions.svg
 // Environment: PI_SESSIONS_VSCODE=auto|electron|code-server (launcher), PI_SESSIONS_CACHE
-// (cache folder), PI_SESSIONS_VSCODE_GREP (only tests whose title matches).
+// (cache folder), PI_SESSIONS_VSCODE_GREP (only tests whose title matches),
+// PI_SESSIONS_VSCODE_TIMEOUT_MS (one launch), PI_SESSIONS_VSCODE_TOTAL_TIMEOUT_MS (the command).
 import { join } from "node:path";
 import { cleanupAll, cleanupOnSignals } from "./cleanup";
 import { downloadVsCode, runElectronSuite } from "./electron";
@@ -74,9 +75,20 @@ function printSummary(title: string, results: readonly SuiteResult[]): boolean {
   return results.length > 0 && results.every((result) => result.ok);
 }
 
+/** Whole command, install included: a hang anywhere still ends, with everything stopped. */
+const TOTAL_TIMEOUT_MS = Number(process.env.PI_SESSIONS_VSCODE_TOTAL_TIMEOUT_MS) || 30 * 60_000;
+
+function exitAfter(ms: number): void {
+  setTimeout(() => {
+    console.error(`error: gave up after ${Math.round(ms / 1000)} s; stopping code-server and the browser`);
+    void cleanupAll().finally(() => process.exit(1));
+  }, ms).unref();
+}
+
 export async function main(root: string, args: string[]): Promise<number> {
   const [command] = args;
   cleanupOnSignals();
+  exitAfter(TOTAL_TIMEOUT_MS);
   const started = Date.now();
   try {
     switch (command) {
