@@ -3,7 +3,7 @@
 // written last makes the cached case a single stat, and an interrupted install is
 // thrown away and redone.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { ensureDebianPackages } from "./debian-packages";
 import { runChecked } from "./run-command";
@@ -78,28 +78,66 @@ async function installPackages(dir: string, specs: string[], env: NodeJS.Process
   await writeFile(join(dir, MARKER), marker);
 }
 
+const NODE_MARKER = JSON.stringify({ node: NODE_FOR_CODE_SERVER_VERSION });
+const CODE_SERVER_MARKER = JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_FOR_CODE_SERVER_VERSION });
+
+async function isInstalled(root: string, install: CodeServerInstall): Promise<boolean> {
+  return (
+    (await isMarked(nodeDir(root), NODE_MARKER)) &&
+    (await isMarked(codeServerDir(root), CODE_SERVER_MARKER)) &&
+    existsSync(install.codeServerEntry) &&
+    existsSync(install.nodeBin)
+  );
+}
+
+/**
+ * One installer at a time per cache (two test runs started together on a fresh machine):
+ * the others wait for the lock folder to go, then find the install done. A lock older
+ * than the longest install is taken to be left by a killed run.
+ */
+async function withInstallLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const lock = join(root, ".install-lock");
+  await mkdir(root, { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (age > 20 * 60_000) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
 export async function ensureCodeServer(log: (line: string) => void = (line) => console.log(line)): Promise<CodeServerInstall> {
   const root = cacheRoot();
   const install = describeInstall(root);
-  const nodeMarker = JSON.stringify({ node: NODE_FOR_CODE_SERVER_VERSION });
-  const codeServerMarker = JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_FOR_CODE_SERVER_VERSION });
-  const nodeReady = await isMarked(nodeDir(root), nodeMarker);
-  const codeServerReady = nodeReady && (await isMarked(codeServerDir(root), codeServerMarker));
-
   await ensureDebianPackages(log);
-  if (codeServerReady && existsSync(install.codeServerEntry) && existsSync(install.nodeBin)) return install;
+  if (await isInstalled(root, install)) return install;
+  return withInstallLock(root, async () => {
+    if (!(await isInstalled(root, install))) await installInto(root, install, log);
+    return install;
+  });
+}
 
+async function installInto(root: string, install: CodeServerInstall, log: (line: string) => void): Promise<void> {
+  const nodeReady = await isMarked(nodeDir(root), NODE_MARKER);
   const started = Date.now();
   if (!nodeReady) {
     log(`installing node@${NODE_FOR_CODE_SERVER_VERSION} into ${nodeDir(root)}`);
-    await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], withoutNpmRunEnv(process.env), nodeMarker);
+    await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], withoutNpmRunEnv(process.env), NODE_MARKER);
   }
   log(`installing code-server@${CODE_SERVER_VERSION} into ${codeServerDir(root)} (about 1.5 minutes, 620 MB)`);
   const nodeHeaders = join(nodeDir(root), "node_modules", "node", "node_modules", `node-${process.platform}-${process.arch}`);
   // The machine's ~/.npmrc may say nodedir=/usr (Node 20's headers): native modules must
   // build against Node 24, and npm's lifecycle scripts must run Node 24 from PATH.
   const env = { ...install.env, npm_config_nodedir: nodeHeaders };
-  await installPackages(codeServerDir(root), [`code-server@${CODE_SERVER_VERSION}`], env, codeServerMarker);
+  await installPackages(codeServerDir(root), [`code-server@${CODE_SERVER_VERSION}`], env, CODE_SERVER_MARKER);
   log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return install;
 }
