@@ -48,8 +48,9 @@ export class PanelController implements SummaryPanelController, vscode.Disposabl
     };
     this.subscriptions.push(vscode.window.tabGroups.onDidChangeTabs(() => this.syncTabs()));
     this.testing = {
-      panels: () => this.panels.map((panel) => ({ webviewPanel: panel.webviewPanel, state: panel.state(), phase: panel.phase })),
-      post: (message, index) => this.panelAt(index).receive(message),
+      panels: () =>
+        this.panels.map((panel) => ({ webviewPanel: panel.webviewPanel, state: panel.state(), phase: panel.phase, routed: panel.routedMessages() })),
+      post: (message, index) => this.panelAt(index).receive(message, "test"),
       setConfirmOutside: (answer) => {
         this.confirmOverride = answer;
       },

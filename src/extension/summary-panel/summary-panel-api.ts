@@ -32,6 +32,8 @@ export interface PanelSnapshot {
   webviewPanel: vscode.WebviewPanel;
   state: SummaryPanelState;
   phase: PanelPhase;
+  /** The last messages routed, oldest first, e.g. `webview "ready": init` (the page loaded and asked for its state). */
+  routed: string[];
 }
 
 /** For tests in the extension host: the same validated router the webview's messages go through. */

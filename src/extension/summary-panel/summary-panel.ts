@@ -45,6 +45,8 @@ export class SummaryPanel implements PanelMessageTarget {
   private waiter: ((text: string | null) => void) | undefined;
   private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The last messages routed and what came of them (logged, and read by the host tests). */
+  private readonly routed: string[] = [];
 
   constructor(
     readonly webviewPanel: vscode.WebviewPanel,
@@ -61,7 +63,7 @@ export class SummaryPanel implements PanelMessageTarget {
     webviewPanel.iconPath = vscode.Uri.joinPath(host.extensionUri, "media", "pi-sessions.svg");
     webviewPanel.title = panelTitle(state);
     this.subscriptions.push(
-      webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      webview.onDidReceiveMessage((message: unknown) => void this.receive(message, "webview")),
       webviewPanel.onDidDispose(() => this.closed()),
     );
     webview.html = this.html();
@@ -90,17 +92,25 @@ export class SummaryPanel implements PanelMessageTarget {
   }
 
   /** A message from the page (or from the test hook): validated and routed. */
-  async receive(message: unknown): Promise<RouteResult> {
+  async receive(message: unknown, origin: "webview" | "test"): Promise<RouteResult> {
+    let result: RouteResult;
     try {
-      const result = await routeWebviewMessage(message, this);
-      if (!result.done) this.host.log.warn(`summary panel: refused a webview message (${describe(message)}): ${result.reason}`);
-      return result;
+      result = await routeWebviewMessage(message, this);
+      if (!result.done) this.host.log.warn(`summary panel: refused a message (${describe(message)}): ${result.reason}`);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.host.log.error(`summary panel: ${describe(message)} failed: ${text}`);
       void vscode.window.showErrorMessage(`Pi Sessions: ${text}`);
-      return { done: false, reason: text };
+      result = { done: false, reason: text };
     }
+    this.routed.push(`${origin} ${describe(message)}: ${result.done ? result.action : `refused (${result.reason})`}`);
+    if (this.routed.length > 100) this.routed.shift();
+    return result;
+  }
+
+  /** What happened to the last messages, oldest first: `webview "ready": init`. */
+  routedMessages(): string[] {
+    return [...this.routed];
   }
 
   /** Shows a new state (same panel, e.g. the entry again with fresh marks). */
