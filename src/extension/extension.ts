@@ -1,78 +1,205 @@
-// Entry point of the VS Code extension. For now a skeleton: the log channel, the two
-// views with placeholder trees and the refresh command; the real views replace the
-// placeholder providers.
+// Entry point of the VS Code extension: builds the services (store, views,
+// status bar, watchers, hooks) and registers the commands. Activation reads
+// no session and loads no pi-ai: the Sessions view reads sessions when it is
+// shown, and the model registry (pi-ai) loads in the background after that.
 import * as vscode from "vscode";
-import { registerSummaryPanel, type SummaryPanelController } from "./summary-panel/index";
+import { SummaryHooks } from "../core/hooks/summary-hooks";
+import { piSessionDirForCwd } from "../core/session/discover";
+import { ActiveSession } from "./active-session";
+import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
+import { ApiKeys } from "./api-keys";
+import { AutoCompactionNotice } from "./auto-compaction-notice";
+import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
+import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
+import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
+import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
+import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
+import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
+import { INTERNALS_COMMAND_ID, internals } from "./internals";
+import { ModelWindows } from "./model-windows";
+import type { Services } from "./services";
+import { discoverSessionGroups } from "./session-discovery";
+import { SessionStore } from "./session-store";
+import { SessionWatcher } from "./session-watcher";
+import { SessionsModel } from "./sessions-model";
+import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
+import { SessionStatusBar } from "./status-bar";
+import { registerSummaryPanel } from "./summary-panel";
+import { panelPresenter } from "./summary-presenter";
+import { isTrusted } from "./trust";
+import { ENTRIES_VIEW_ID, EntriesTreeProvider } from "./views/entries-view";
+import type { EntryNode } from "./views/entries-model";
+import { SESSIONS_VIEW_ID, SessionsTreeProvider, isSessionNode, type SessionsNode } from "./views/sessions-view";
 
-export const SESSIONS_VIEW_ID = "piSessions.sessions";
-export const ENTRIES_VIEW_ID = "piSessions.entries";
+export type { PiSessionsApi } from "./api";
+export { ENTRIES_VIEW_ID, SESSIONS_VIEW_ID };
 export const REFRESH_COMMAND_ID = "piSessions.refresh";
-
-/** What `activate` returns: `vscode.extensions.getExtension(...).exports`. */
-export interface PiSessionsApi {
-  readonly log: vscode.LogOutputChannel;
-  readonly sessions: vscode.TreeDataProvider<vscode.TreeItem>;
-  readonly entries: vscode.TreeDataProvider<vscode.TreeItem>;
-  /** The summary panel (issue 6): showEntry / preview / showResult, and a test hook. */
-  readonly summaryPanel: SummaryPanelController;
-  refresh(): void;
-}
-
-/** Shows one explanatory row until the real tree arrives. */
-class PlaceholderTree implements vscode.TreeDataProvider<vscode.TreeItem> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-
-  constructor(private readonly message: string) {}
-
-  getTreeItem(item: vscode.TreeItem): vscode.TreeItem {
-    return item;
-  }
-
-  getChildren(parent?: vscode.TreeItem): vscode.TreeItem[] {
-    if (parent) return [];
-    const item = new vscode.TreeItem(this.message, vscode.TreeItemCollapsibleState.None);
-    item.iconPath = new vscode.ThemeIcon("info");
-    return [item];
-  }
-
-  refresh(): void {
-    this.changed.fire();
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
-}
 
 export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const log = vscode.window.createOutputChannel("Pi Sessions", { log: true });
-  const sessions = new PlaceholderTree("No pi sessions loaded yet");
-  const entries = new PlaceholderTree("Select a session to see its entries");
+  context.subscriptions.push(log);
+  let settings: ExtensionSettings = readExtensionSettings();
+  if (settings.presetsProblem) log.warn(settings.presetsProblem);
 
-  const refresh = (): void => {
-    log.info("refresh requested");
-    sessions.refresh();
-    entries.refresh();
-  };
-
-  context.subscriptions.push(
+  const store = new SessionStore(log);
+  const windows = new ModelWindows(settings.agentDir, log);
+  const sessions = new SessionsModel(
+    store,
+    () => ({
+      agentDir: settings.agentDir,
+      trusted: isTrusted(),
+      overrides: settingsOverrides(settings),
+      contextWindow: (model) => windows.window(model.provider, model.modelId),
+    }),
+    () => discoverSessionGroups(settings),
     log,
-    sessions,
-    entries,
-    vscode.window.registerTreeDataProvider(SESSIONS_VIEW_ID, sessions),
-    vscode.window.registerTreeDataProvider(ENTRIES_VIEW_ID, entries),
-    vscode.commands.registerCommand(REFRESH_COMMAND_ID, refresh),
   );
-  const summaryPanel = registerSummaryPanel(context, {
+  const active = new ActiveSession(sessions);
+  const sessionsTree = new SessionsTreeProvider(sessions, () => active.path);
+  const entriesTree = new EntriesTreeProvider(store);
+  const sessionsView = vscode.window.createTreeView<SessionsNode>(SESSIONS_VIEW_ID, { treeDataProvider: sessionsTree, showCollapseAll: true });
+  const entriesView = vscode.window.createTreeView<EntryNode>(ENTRIES_VIEW_ID, { treeDataProvider: entriesTree, showCollapseAll: true });
+  entriesView.message = "Select a session in the Sessions view to see its entries.";
+  const hooks = new SummaryHooks();
+  const didCompact = new vscode.EventEmitter<DidCompactEvent>();
+  const didBranchSummary = new vscode.EventEmitter<DidBranchSummaryEvent>();
+  context.subscriptions.push(store, windows, sessions, active, sessionsTree, entriesTree, sessionsView, entriesView, didCompact, didBranchSummary);
+
+  // The services object is complete before any command can run; the panel needs revealEntry, which needs it.
+  const services = { context, log, store, sessions, active, sessionsTree, sessionsView, entriesTree, entriesView, hooks, apiKeys: new ApiKeys(context), settings: () => settings, didCompact, didBranchSummary } as Omit<Services, "presenter"> as Services;
+  const panel = registerSummaryPanel(context, {
     log,
-    // Until the Entries view can reveal entries (issue 5): say which entry.
-    revealEntry: async (_sessionPath, entryId) => log.info(`reveal entry ${entryId}`),
-    isTrusted: () => vscode.workspace.isTrusted,
+    revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
+    isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
   });
+  services.presenter = panelPresenter(panel);
+
+  const statusBar = new SessionStatusBar(active, sessions);
+  const notice = new AutoCompactionNotice(sessions, () => settings, log);
+  const watcher = new SessionWatcher(
+    {
+      changed: (path) => void store.refresh(path),
+      listChanged: () => {
+        if (sessions.discovered) void sessions.rediscover();
+      },
+    },
+    log,
+  );
+  context.subscriptions.push(statusBar, notice, watcher);
+
+  const updateEntriesTitle = (): void => {
+    const path = entriesTree.path;
+    const facts = path ? sessions.factsOf(path) : undefined;
+    entriesView.description = path ? `${entriesTree.filter === "all" ? "" : `${entriesTree.filterLabel} · `}${facts?.title ?? ""}` : undefined;
+    entriesView.message = path ? undefined : "Select a session in the Sessions view to see its entries.";
+  };
+  const updateBadge = (): void => {
+    const count = sessionsTree.wouldCompactCount();
+    sessionsView.badge = count > 0 ? { value: count, tooltip: `${count} session(s) past pi's compaction threshold` } : undefined;
+  };
+  const watchSessions = (): void => {
+    const groups = vscode.workspace.workspaceFolders ?? [];
+    watcher.watch({ piDirs: groups.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir)), include: settings.include });
+  };
+  const showInEntries = (path: string | undefined): void => {
+    active.set(path);
+    entriesTree.show(path);
+    updateEntriesTitle();
+  };
+  const loadWindows = (): Promise<void> => windows.load();
+
+  context.subscriptions.push(
+    sessions.onDidChange(() => {
+      updateBadge();
+      updateEntriesTitle();
+      // The first session becomes active once the list is known, so the status bar has something to show.
+      if (!active.path) {
+        const newest = sessions.allPaths()[0];
+        if (newest) showInEntries(newest);
+      }
+    }),
+    windows.onDidLoad(() => sessions.recomputeAll()),
+    entriesTree.onDidChangeTreeData(() => updateEntriesTitle()),
+    sessionsView.onDidChangeSelection((event) => {
+      const node = event.selection[0];
+      if (node && isSessionNode(node)) showInEntries(node.path);
+    }),
+    sessionsView.onDidChangeVisibility((event) => {
+      if (event.visible) void loadWindows();
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
+      const before = settings;
+      settings = readExtensionSettings();
+      if (settings.presetsProblem) log.warn(settings.presetsProblem);
+      if (before.agentDir !== settings.agentDir) windows.reset(settings.agentDir);
+      watchSessions();
+      if (sessions.discovered) void sessions.rediscover().then(() => sessions.recomputeAll());
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      watchSessions();
+      if (sessions.discovered) void sessions.rediscover();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => sessions.recomputeAll()),
+  );
+  if (sessionsView.visible) void loadWindows();
+  watchSessions();
+
+  const refresh = async (): Promise<void> => {
+    log.info("refresh requested");
+    await sessions.rediscover();
+    await Promise.all(store.paths().map((path) => store.refresh(path)));
+    sessions.recomputeAll();
+    sessionsTree.refresh();
+    entriesTree.refresh();
+  };
+
+  const register = (id: string, run: (services: Services, raw: unknown) => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, (raw: unknown) => run(services, raw));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(REFRESH_COMMAND_ID, refresh),
+    register(COMPACT_COMMAND_ID, compactSession),
+    register(NAVIGATE_COMMAND_ID, navigateToEntry),
+    register(SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate),
+    register(UNDO_COMMAND_ID, undoLastCompaction),
+    register(SHOW_CONTEXT_COMMAND_ID, showContext),
+    register(SHOW_SUMMARY_COMMAND_ID, showSummary),
+    register(SET_API_KEY_COMMAND_ID, setApiKey),
+    register(SELECT_PRESET_COMMAND_ID, selectPreset),
+    register(MIGRATE_COMMAND_ID, migrateSession),
+    register("piSessions.navigateHere", navigateToEntry),
+    register("piSessions.compactUpToHere", compactSession),
+    register("piSessions.copyEntryJson", copyEntryJson),
+    register("piSessions.openRawLine", openRawLine),
+    register("piSessions.goToLeaf", goToLeaf),
+    register("piSessions.filterEntries", filterEntries),
+    vscode.commands.registerCommand("piSessions.openSession", async (raw: unknown) => {
+      const result = await openSession(services, raw);
+      updateEntriesTitle();
+      return result;
+    }),
+    vscode.commands.registerCommand(INTERNALS_COMMAND_ID, () =>
+      internals({ services, watcher, statusBar, notice, panel, loadModelWindows: loadWindows }),
+    ),
+  );
+
   log.info(`activated (workspace trusted: ${vscode.workspace.isTrusted})`);
-  return { log, sessions, entries, summaryPanel, refresh };
+  return {
+    log,
+    sessions: sessionsTree,
+    entries: entriesTree,
+    refresh,
+    onBeforeCompact: (handler, label) => toDisposable(hooks.on("before_compact", handler as never, label)),
+    onBeforeBranchSummary: (handler, label) => toDisposable(hooks.on("before_branch_summary", handler as never, label)),
+    onDidCompact: didCompact.event,
+    onDidBranchSummary: didBranchSummary.event,
+  };
+}
+
+function toDisposable(disposer: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => disposer.dispose());
 }
 
 export function deactivate(): void {}

@@ -28,3 +28,8 @@ export function loadPiAiOAuth(): Promise<PiAiOAuth> {
   }
   return piAiOAuth;
 }
+
+/** Whether anything has asked for pi-ai (or its OAuth part) yet; the extension checks it stays false during activation. */
+export function isPiAiRequested(): boolean {
+  return piAi !== undefined || piAiOAuth !== undefined;
+}

@@ -18,41 +18,39 @@ suite("smoke @restricted: the extension in a real extension host", () => {
     assert.ok(extension, `${EXTENSION_ID} is loaded`);
     assert.equal(extension.isActive, true);
     assert.equal(typeof api.refresh, "function");
+    assert.equal(typeof api.onBeforeCompact, "function");
+    assert.equal(typeof api.onBeforeBranchSummary, "function");
+    assert.equal(typeof api.onDidCompact, "function");
+    assert.equal(typeof api.onDidBranchSummary, "function");
     assert.equal(api.log.name, "Pi Sessions");
   });
 
   test("registers the Pi Sessions commands declared in package.json", async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     const declared = (extension?.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-    assert.ok(declared.length > 0, "package.json declares commands");
+    assert.ok(declared.length >= 10, "package.json declares the commands");
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const { command } of declared) assert.ok(registered.has(command), `${command} is registered`);
   });
 
-  test("both views answer with tree items", async () => {
-    for (const provider of [api.sessions, api.entries]) {
-      const children = await provider.getChildren(undefined);
-      assert.ok(Array.isArray(children) && children.length > 0, "the root has rows");
-      const item = await provider.getTreeItem(children[0]!);
-      assert.equal(typeof item.label === "string" ? item.label.length > 0 : Boolean(item.label?.label), true);
-    }
+  test("every palette command has the category Pi Sessions", () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    const declared = (extension?.packageJSON as { contributes?: { commands?: { command: string; category?: string }[] } }).contributes?.commands ?? [];
+    for (const command of declared) assert.equal(command.category, "Pi Sessions", command.command);
   });
 
-  test("the refresh command reloads both trees", async () => {
-    const fired: string[] = [];
-    const subscriptions = [
-      api.sessions.onDidChangeTreeData?.(() => fired.push("sessions")),
-      api.entries.onDidChangeTreeData?.(() => fired.push("entries")),
-    ];
+  test("the refresh command reloads the Sessions tree", async () => {
+    let fired = 0;
+    const subscription = api.sessions.onDidChangeTreeData?.(() => fired++);
     try {
       await vscode.commands.executeCommand("piSessions.refresh");
-      assert.deepEqual(fired.sort(), ["entries", "sessions"]);
+      assert.ok(fired > 0);
     } finally {
-      for (const subscription of subscriptions) subscription?.dispose();
+      subscription?.dispose();
     }
   });
 
-  test("the pi agent dir holds the fixture session where pi keeps this workspace's sessions", () => {
+  test("the pi agent dir holds the fixture sessions where pi keeps this workspace's sessions", () => {
     const agentDir = process.env.PI_CODING_AGENT_DIR;
     const workspace = process.env.PI_SESSIONS_TEST_WORKSPACE;
     assert.ok(agentDir && workspace);
@@ -60,9 +58,11 @@ suite("smoke @restricted: the extension in a real extension host", () => {
     // slash, every "/" "\\" ":" turned into "-", + "--".
     const folder = join(agentDir, "sessions", `--${workspace.slice(1).replace(/[/\\:]/g, "-")}--`);
     const files = readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
-    assert.equal(files.length, 1);
-    const header = JSON.parse(readFileSync(join(folder, files[0]!), "utf8").split("\n")[0]!) as { type: string; cwd: string };
-    assert.deepEqual([header.type, header.cwd], ["session", workspace]);
+    assert.ok(files.length >= 2);
+    for (const file of files) {
+      const header = JSON.parse(readFileSync(join(folder, file), "utf8").split("\n")[0]!) as { type: string; cwd: string };
+      assert.deepEqual([header.type, header.cwd], ["session", workspace]);
+    }
   });
 
   test("runs in the workspace and trust mode the launcher asked for", () => {

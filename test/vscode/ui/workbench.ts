@@ -151,6 +151,39 @@ export class Workbench {
     );
   }
 
+  /** Picks the row labelled exactly `label` in the quick pick a command opened. */
+  async pickQuickInputItem(label: string): Promise<void> {
+    const row = this.exactQuickInputRow(label);
+    await row.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    await row.click();
+    // Done when the picked row is gone (the widget closed, or the command asked its next question).
+    await row.waitFor({ state: "hidden", timeout: STEP_TIMEOUT_MS });
+  }
+
+  /** Types into the input box a command opened (showInputBox) and presses Enter. */
+  async submitInputBox(text: string): Promise<void> {
+    await this.typeInQuickInput(text);
+    await this.page.keyboard.press("Enter");
+    await this.page.waitForFunction(
+      () => {
+        const widget = document.querySelector<HTMLElement>(".quick-input-widget");
+        return !widget || widget.style.display === "none" || widget.offsetParent === null;
+      },
+      undefined,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+  }
+
+  /** Writes settings into the user settings.json and reloads the window (see setColorTheme). */
+  async setUserSettings(values: Record<string, unknown>): Promise<void> {
+    const settingsPath = join(this.paths.userDataDir, "User", "settings.json");
+    const settings = existsSync(settingsPath) ? (JSON.parse(await readFile(settingsPath, "utf8")) as Record<string, unknown>) : {};
+    Object.assign(settings, values);
+    await writeFile(settingsPath, JSON.stringify(settings, null, 2) + "\n");
+    await this.page.reload();
+    await this.ready();
+  }
+
   /** Opens a workspace file in an editor through Quick Open (Ctrl+P), as a user would. */
   async openFile(relativePath: string): Promise<void> {
     await this.page.keyboard.press("Control+P");

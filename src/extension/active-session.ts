@@ -1,0 +1,47 @@
+// The session the palette commands and the status bar work on: the one picked
+// in the Sessions view (or passed to a command). Its state is mirrored into
+// context keys for `when` clauses.
+import * as vscode from "vscode";
+import type { SessionsModel } from "./sessions-model";
+
+export const CONTEXT_KEYS = {
+  hasActiveSession: "piSessions.hasActiveSession",
+  activeSessionHasCompaction: "piSessions.activeSessionHasCompaction",
+  activeSessionNeedsMigration: "piSessions.activeSessionNeedsMigration",
+  entriesFilter: "piSessions.entriesFilter",
+} as const;
+
+export class ActiveSession implements vscode.Disposable {
+  private current: string | undefined;
+  private readonly changed = new vscode.EventEmitter<string | undefined>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly sessions: SessionsModel) {
+    this.subscription = sessions.onDidChange(() => this.updateContextKeys());
+    this.updateContextKeys();
+  }
+
+  get path(): string | undefined {
+    return this.current;
+  }
+
+  set(path: string | undefined): void {
+    if (path === this.current) return;
+    this.current = path;
+    this.updateContextKeys();
+    this.changed.fire(path);
+  }
+
+  private updateContextKeys(): void {
+    const facts = this.current ? this.sessions.factsOf(this.current) : undefined;
+    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.hasActiveSession, this.current !== undefined);
+    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.activeSessionHasCompaction, facts?.hasCompaction === true);
+    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.activeSessionNeedsMigration, facts?.needsMigration === true);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

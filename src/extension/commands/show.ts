@@ -1,0 +1,49 @@
+// Read-only views: Show Context (what the model sees from a leaf, as a
+// markdown document) and Show Last Summary (the newest compaction or branch
+// summary on the branch, in the summary panel).
+import * as vscode from "vscode";
+import { commandArgs } from "../command-args";
+import { notDone, ok, type CommandResult } from "../command-result";
+import { contextDocument } from "../context-document";
+import { reportError } from "../error-actions";
+import type { Services } from "../services";
+import { isNotDone, sessionTarget } from "./session-target";
+
+export const SHOW_CONTEXT_COMMAND_ID = "piSessions.showContext";
+export const SHOW_SUMMARY_COMMAND_ID = "piSessions.showSummary";
+
+export async function showContext(services: Services, raw: unknown): Promise<CommandResult<{ document: vscode.TextDocument }>> {
+  const args = commandArgs(raw);
+  const target = await sessionTarget(services, args);
+  if (isNotDone(target)) return target;
+  try {
+    const leafId = args.entryId ?? target.session.index.leafId;
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: contextDocument(target.session, leafId) });
+    await vscode.window.showTextDocument(document, { preview: true });
+    return ok({ document });
+  } catch (error) {
+    return reportError(error, "Show Context", { log: services.log, sessionPath: target.path });
+  }
+}
+
+export async function showSummary(services: Services, raw: unknown): Promise<CommandResult<{ entryId: string }>> {
+  const args = commandArgs(raw);
+  const target = await sessionTarget(services, args);
+  if (isNotDone(target)) return target;
+  const { session } = target;
+  let entryId = args.entryId;
+  if (!entryId || !["compaction", "branch_summary"].includes(session.index.get(entryId)?.type ?? "")) {
+    const path = session.pathTo(entryId ?? session.index.leafId);
+    entryId = [...path].reverse().find((e) => e.type === "compaction" || e.type === "branch_summary")?.id;
+  }
+  if (!entryId) {
+    void vscode.window.showInformationMessage("This branch has no compaction or branch summary yet.");
+    return notDone("not-applicable", "No summary on this branch.");
+  }
+  try {
+    await services.presenter.showEntry(session, entryId);
+    return ok({ entryId });
+  } catch (error) {
+    return reportError(error, "Show Last Summary", { log: services.log, sessionPath: target.path });
+  }
+}

@@ -1,0 +1,27 @@
+// A hidden command (`_piSessions.internals`, not in package.json) that gives
+// the extension-host tests what they check and cannot see through the UI:
+// whether pi-ai was loaded, how sessions were read, the watchers' events, the
+// status bar's state, and the summary panel's test hook.
+import { isPiAiRequested } from "../core/summarize/pi-ai-loader";
+import type { AutoCompactionNotice } from "./auto-compaction-notice";
+import type { Services } from "./services";
+import type { SessionWatcher } from "./session-watcher";
+import type { SessionStatusBar } from "./status-bar";
+import type { SummaryPanelController } from "./summary-panel";
+
+export const INTERNALS_COMMAND_ID = "_piSessions.internals";
+
+export interface Internals {
+  piAiRequested(): boolean;
+  services: Services;
+  watcher: SessionWatcher;
+  statusBar: SessionStatusBar;
+  notice: AutoCompactionNotice;
+  panel: SummaryPanelController;
+  /** Loads the model registry now (the Sessions view does this when it becomes visible). */
+  loadModelWindows(): Promise<void>;
+}
+
+export function internals(parts: Omit<Internals, "piAiRequested">): Internals {
+  return { piAiRequested: isPiAiRequested, ...parts };
+}

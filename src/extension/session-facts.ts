@@ -1,0 +1,113 @@
+// What a list row and the status bar say about one session: its title, size,
+// context tokens against the model's window, and whether pi would auto-compact.
+// No vscode here: plain data from the core.
+import { basename } from "node:path";
+import type { LoadedSession } from "../core/session/open-session";
+import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
+import { sessionModel, type SessionModelRef } from "../core/summarize/session-model";
+import { contextUsage, shouldCompact, type ContextUsage } from "../core/tokens";
+import { oneLine } from "../core/tree/preview";
+
+export interface SessionFacts {
+  path: string;
+  title: string;
+  /** session_info name, when set. */
+  name: string | null;
+  entryCount: number;
+  leafId: string | null;
+  usage: ContextUsage;
+  model: SessionModelRef | null;
+  /** The model's context window; undefined while the registry is not loaded or the model is unknown. */
+  contextWindow: number | undefined;
+  compaction: CompactionSettings;
+  /** pi would compact this branch before the next prompt. */
+  wouldCompact: boolean;
+  /** Tokens at which pi compacts (window − reserve), when the window is known. */
+  threshold: number | undefined;
+  hasCompaction: boolean;
+  needsMigration: boolean;
+  headerMissing: boolean;
+  problems: number;
+  modified: Date;
+}
+
+export interface FactsContext {
+  agentDir: string;
+  trusted: boolean;
+  overrides: SettingsObject;
+  contextWindow(model: SessionModelRef): number | undefined;
+}
+
+function firstUserText(session: LoadedSession): string | null {
+  for (const meta of session.index.entries) {
+    if (meta.type !== "message" || meta.role !== "user") continue;
+    const message = (session.entryAt(meta) as { message?: { content?: unknown } }).message;
+    const content = message?.content;
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content
+              .filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string")
+              .map((b) => b.text)
+              .join(" ")
+          : "";
+    if (text.trim()) return text;
+  }
+  return null;
+}
+
+function lastActivity(session: LoadedSession, mtime: Date | undefined): Date {
+  let last = 0;
+  for (const meta of session.index.entries) if (meta.activityTime !== undefined && meta.activityTime > last) last = meta.activityTime;
+  if (last > 0) return new Date(last);
+  const headerTime = typeof session.header?.timestamp === "string" ? Date.parse(session.header.timestamp) : NaN;
+  if (!Number.isNaN(headerTime)) return new Date(headerTime);
+  return mtime ?? new Date(0);
+}
+
+export function sessionFacts(session: LoadedSession, context: FactsContext, mtime?: Date): SessionFacts {
+  const path = session.path ?? "";
+  const name = session.index.sessionName ?? null;
+  const title = oneLine(name ?? firstUserText(session) ?? basename(path), 80);
+  const pathEntries = session.pathTo();
+  const usage = contextUsage(pathEntries);
+  const model = sessionModel(pathEntries).model;
+  const contextWindow = model ? context.contextWindow(model) : undefined;
+  const cwd = typeof session.header?.cwd === "string" && session.header.cwd ? session.header.cwd : process.cwd();
+  const compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
+  const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
+  return {
+    path,
+    title,
+    name,
+    entryCount: session.index.size,
+    leafId: session.index.leafId,
+    usage,
+    model,
+    contextWindow,
+    compaction,
+    wouldCompact,
+    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    hasCompaction: pathEntries.some((e) => e.type === "compaction"),
+    needsMigration: session.needsMigration,
+    headerMissing: session.headerMissing,
+    problems: session.diagnostics.length,
+    modified: lastActivity(session, mtime),
+  };
+}
+
+/** 12345 → "12.3k". */
+export function compactNumber(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, "")}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** "12.3k / 200k (6%)" or "~12.3k tokens" without a window. */
+export function tokensText(facts: Pick<SessionFacts, "usage" | "contextWindow">): string {
+  const approx = facts.usage.source === "usage" ? "" : "~";
+  if (facts.contextWindow === undefined) return `${approx}${compactNumber(facts.usage.tokens)} tokens`;
+  const percent = Math.round((facts.usage.tokens / facts.contextWindow) * 100);
+  return `${approx}${compactNumber(facts.usage.tokens)} / ${compactNumber(facts.contextWindow)} (${percent}%)`;
+}

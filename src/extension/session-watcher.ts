@@ -1,0 +1,99 @@
+// Live updates: a watched session file that changes is brought up to date
+// (only the appended bytes are read when it grew); a created or deleted file
+// makes the list look again. pi's folders are outside the workspace, so they
+// are watched both with VS Code's watcher on an absolute RelativePattern and
+// with Node's fs.watch (whichever the host delivers; refreshing twice reads
+// nothing the second time). Events are debounced per file.
+import { watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+
+export interface WatchTargets {
+  /** Folders outside the workspace holding *.jsonl sessions (pi's). */
+  piDirs: string[];
+  /** Globs inside the workspace folders. */
+  include: string[];
+}
+
+export type WatchSource = "vscode" | "fs.watch";
+
+export interface SessionWatcherEvents {
+  changed(path: string): void;
+  /** A file was created or deleted. */
+  listChanged(): void;
+}
+
+const DEBOUNCE_MS = 150;
+
+export class SessionWatcher implements vscode.Disposable {
+  private disposables: vscode.Disposable[] = [];
+  private fsWatchers: FSWatcher[] = [];
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  readonly eventCounts: Record<WatchSource, number> = { vscode: 0, "fs.watch": 0 };
+
+  constructor(
+    private readonly events: SessionWatcherEvents,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  watch(targets: WatchTargets): void {
+    this.stop();
+    for (const dir of targets.piDirs) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), "*.jsonl"));
+      this.hook(watcher);
+      try {
+        const fsWatcher = watch(dir, { persistent: false }, (event, name) => {
+          if (typeof name === "string" && name.endsWith(".jsonl")) this.schedule(join(dir, name), "fs.watch", event === "change" ? "change" : "unknown");
+        });
+        fsWatcher.on("error", (error) => this.log.debug(`fs.watch ${dir}: ${error.message}`));
+        this.fsWatchers.push(fsWatcher);
+      } catch (error) {
+        // The folder does not exist yet (no pi session for this folder so far).
+        this.log.debug(`fs.watch ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const include of targets.include) this.hook(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, include)));
+    }
+  }
+
+  private hook(watcher: vscode.FileSystemWatcher): void {
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange((uri) => this.schedule(uri.fsPath, "vscode", "change")),
+      watcher.onDidCreate((uri) => this.schedule(uri.fsPath, "vscode", "create")),
+      watcher.onDidDelete((uri) => this.schedule(uri.fsPath, "vscode", "delete")),
+    );
+  }
+
+  private schedule(path: string, source: WatchSource, kind: "change" | "create" | "delete" | "unknown"): void {
+    this.eventCounts[source]++;
+    if (kind === "create" || kind === "delete" || kind === "unknown") this.scheduleKey("list", () => this.events.listChanged());
+    if (kind !== "delete") this.scheduleKey(path, () => this.events.changed(path));
+  }
+
+  private scheduleKey(key: string, run: () => void): void {
+    const pending = this.timers.get(key);
+    if (pending) clearTimeout(pending);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        run();
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private stop(): void {
+    for (const d of this.disposables) d.dispose();
+    for (const w of this.fsWatchers) w.close();
+    this.disposables = [];
+    this.fsWatchers = [];
+  }
+
+  dispose(): void {
+    this.stop();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,50 @@
+// The status bar item of the active session: context tokens against the
+// model's window, in the warning colour past pi's compaction threshold; a
+// click runs Compact Session.
+import * as vscode from "vscode";
+import type { ActiveSession } from "./active-session";
+import type { SessionsModel } from "./sessions-model";
+import { tokensText } from "./session-facts";
+import { sessionTooltip } from "./views/sessions-view";
+
+export class SessionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("piSessions.context", vscode.StatusBarAlignment.Left, 50);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly active: ActiveSession,
+    private readonly sessions: SessionsModel,
+  ) {
+    this.item.name = "Pi Sessions: context";
+    this.item.command = { command: "piSessions.compactSession", title: "Compact Session" };
+    this.subscriptions = [active.onDidChange(() => this.update()), sessions.onDidChange(() => this.update())];
+    this.update();
+  }
+
+  /** What the item shows now (for tests). */
+  get state(): { visible: boolean; text: string; warning: boolean } {
+    const facts = this.active.path ? this.sessions.factsOf(this.active.path) : undefined;
+    return { visible: facts !== undefined, text: this.item.text, warning: facts?.wouldCompact === true };
+  }
+
+  update(): void {
+    const path = this.active.path;
+    const facts = path ? this.sessions.factsOf(path) : undefined;
+    if (!facts) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(comment-discussion) ${tokensText(facts)}`;
+    this.item.backgroundColor = facts.wouldCompact ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    const tooltip = sessionTooltip(facts);
+    tooltip.appendMarkdown(`\n\n${facts.wouldCompact ? "**Past pi's compaction threshold.** " : ""}Click to compact this session.`);
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: `Pi session context ${tokensText(facts)}${facts.wouldCompact ? ", past the compaction threshold" : ""}` };
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.item.dispose();
+  }
+}

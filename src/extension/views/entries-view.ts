@@ -1,0 +1,154 @@
+// The Entries view: the tree of the selected session's entries (see
+// entries-model.ts for the node model), the current leaf marked, labels,
+// compactions and branch summaries as distinct rows, a filter shown in the
+// view's description, and reveal() through getParent.
+import * as vscode from "vscode";
+import type { LoadedSession } from "../../core/session/open-session";
+import { entryKind, entryPreview } from "../../core/tree/preview";
+import type { SessionStore } from "../session-store";
+import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode } from "./entries-model";
+import { entryIcon } from "./entry-icons";
+
+export const ENTRIES_VIEW_ID = "piSessions.entries";
+
+export function isEntryNode(value: unknown): value is Extract<EntryNode, { kind: "entry" }> {
+  return typeof value === "object" && value !== null && (value as EntryNode).kind === "entry" && typeof (value as { entryId?: unknown }).entryId === "string";
+}
+
+export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<EntryNode | undefined | void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private sessionPath: string | undefined;
+  private filterValue: EntryFilter = "all";
+  private model: EntriesModel | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: SessionStore) {
+    this.subscription = store.onDidChange(({ path }) => {
+      if (path !== this.sessionPath) return;
+      this.model = undefined;
+      this.changed.fire();
+    });
+  }
+
+  get path(): string | undefined {
+    return this.sessionPath;
+  }
+
+  get filter(): EntryFilter {
+    return this.filterValue;
+  }
+
+  get filterLabel(): string {
+    return ENTRY_FILTERS.find((f) => f.id === this.filterValue)?.label ?? this.filterValue;
+  }
+
+  show(sessionPath: string | undefined): void {
+    if (sessionPath === this.sessionPath) return;
+    this.sessionPath = sessionPath;
+    this.model = undefined;
+    this.changed.fire();
+  }
+
+  setFilter(filter: EntryFilter): void {
+    this.filterValue = filter;
+    this.model = undefined;
+    this.changed.fire();
+  }
+
+  refresh(): void {
+    this.model = undefined;
+    this.changed.fire();
+  }
+
+  /** The node model of the shown session (read when first needed). */
+  async current(): Promise<EntriesModel | undefined> {
+    if (!this.sessionPath) return undefined;
+    const session = await this.store.get(this.sessionPath);
+    if (!this.model || this.model.session !== session || this.model.filter !== this.filterValue) this.model = new EntriesModel(session, this.filterValue);
+    return this.model;
+  }
+
+  async getChildren(parent?: EntryNode): Promise<EntryNode[]> {
+    const model = await this.current();
+    if (!model) return [];
+    return parent ? model.children(parent) : model.roots();
+  }
+
+  async getParent(node: EntryNode): Promise<EntryNode | undefined> {
+    return (await this.current())?.parent(node);
+  }
+
+  async getTreeItem(node: EntryNode): Promise<vscode.TreeItem> {
+    const model = await this.current();
+    if (!model) return new vscode.TreeItem("(no session)");
+    const session = model.session;
+    if (node.kind === "cycle") {
+      const item = new vscode.TreeItem("Entries in a parent cycle", vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = node.key;
+      item.description = `${session.index.unreachable.length} entries no root reaches`;
+      item.iconPath = new vscode.ThemeIcon("warning");
+      return item;
+    }
+    if (node.kind === "branch") return branchItem(node, model, session);
+    return entryItem(node, model, session);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function branchItem(node: Extract<EntryNode, { kind: "branch" }>, model: EntriesModel, session: LoadedSession): vscode.TreeItem {
+  const head = session.entry(node.headId);
+  const holdsLeaf = model.branchHoldsLeaf(node.headId);
+  const item = new vscode.TreeItem(
+    `Branch ${node.position} of ${node.count}`,
+    holdsLeaf ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+  );
+  item.id = node.key;
+  const length = model.runLength(node.headId);
+  item.description = `${holdsLeaf ? "current · " : ""}${length} ${length === 1 ? "entry" : "entries"} · ${head ? entryPreview(head, 60) : node.headId}`;
+  item.iconPath = new vscode.ThemeIcon("git-branch", holdsLeaf ? new vscode.ThemeColor("charts.green") : undefined);
+  item.contextValue = "branch";
+  return item;
+}
+
+function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesModel, session: LoadedSession): vscode.TreeItem {
+  const meta = session.index.get(node.entryId);
+  const entry = meta ? session.entryAt(meta) : undefined;
+  const hasChildren = model.hasChildren(node);
+  const isLeaf = node.entryId === model.leafId;
+  const onPath = model.isOnLeafPath(node.entryId);
+  const item = new vscode.TreeItem(
+    entry ? entryPreview(entry, 100) : node.entryId,
+    hasChildren ? (onPath ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = node.key;
+  if (!meta) return item;
+  const message = (entry as { message?: { isError?: unknown; stopReason?: unknown } } | undefined)?.message;
+  const isError = message?.isError === true || message?.stopReason === "error";
+  const label = session.index.labelOf(node.entryId);
+  const marks: string[] = [];
+  if (isLeaf) marks.push("● leaf");
+  if (label) marks.push(`🏷 ${label}`);
+  if (hasChildren) marks.push(`⑂ ${session.index.childCount(node.entryId)} branches`);
+  marks.push(entryKind(meta));
+  item.description = marks.join(" · ");
+  item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
+  if (label) tooltip.appendMarkdown(`label: **${label}**\n\n`);
+  tooltip.appendMarkdown(`line ${meta.line}${meta.timestamp ? ` · ${meta.timestamp}` : ""}\n\n`);
+  if (entry) tooltip.appendText(entryPreview(entry, 400));
+  item.tooltip = tooltip;
+  const context = ["entry", `type-${meta.type}`];
+  if (isLeaf) context.push("leaf");
+  if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
+  item.contextValue = context.join(" ");
+  if (meta.type === "compaction" || meta.type === "branch_summary") {
+    item.command = { command: "piSessions.showSummary", title: "Show Summary", arguments: [{ sessionPath: node.sessionPath, entryId: node.entryId }] };
+  }
+  return item;
+}

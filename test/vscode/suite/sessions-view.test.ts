@@ -1,0 +1,104 @@
+// The Sessions view lists the workspace's sessions: pi's folder for the
+// workspace under the agent dir (the harness put the fixtures there) and a
+// session file inside the workspace; newest first; titles, entry counts and
+// context tokens as derived by hand from the fixtures; the window once the
+// model registry is loaded; the auto-compaction warning, view badge and status bar.
+import * as assert from "node:assert/strict";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { SessionsNode } from "../../../src/extension/views/sessions-view";
+import type { Internals } from "../../../src/extension/internals";
+import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, run, setSetting, waitFor, workspaceDir } from "./helpers";
+
+function label(item: vscode.TreeItem): string {
+  return typeof item.label === "string" ? item.label : (item.label?.label ?? "");
+}
+
+suite("Sessions view @restricted: the workspace's sessions", () => {
+  let internals: Internals;
+  let groups: SessionsNode[];
+  let rows: SessionsNode[];
+
+  suiteSetup(async () => {
+    internals = await extensionInternals();
+    const tree = internals.services.sessionsTree;
+    groups = await tree.getChildren();
+    rows = groups.length > 0 ? await tree.getChildren(groups[0]) : [];
+  });
+
+  suiteTeardown(async () => {
+    await setSetting("compaction.reserveTokens", undefined);
+  });
+
+  test("one group for the workspace folder", async () => {
+    assert.equal(groups.length, 1);
+    const item = await internals.services.sessionsTree.getTreeItem(groups[0]!);
+    assert.equal(label(item), vscode.workspace.workspaceFolders![0]!.name);
+    assert.equal(item.description, "3 sessions");
+  });
+
+  test("pi's sessions and the workspace's session file, newest activity first", () => {
+    const paths = rows.map((row) => (row.kind === "session" ? row.path : ""));
+    assert.deepEqual(paths, [fixturePath(BRANCHED_ID), fixturePath(LINEAR_ID), join(workspaceDir(), "recorded", "explain-hello.jsonl")]);
+  });
+
+  test("titles: the session_info name, else the first user message", async () => {
+    const titles = await Promise.all(rows.map(async (row) => label(await internals.services.sessionsTree.getTreeItem(row))));
+    assert.deepEqual(titles, ["List command: --json flag", "Rename greeting", "Explain what hello.ts exports."]);
+  });
+
+  test("entry counts and context tokens (the last answer's usage: 2300+30, 180+12, 300+20)", async () => {
+    const facts = rows.map((row) => internals.services.sessions.factsOf(row.kind === "session" ? row.path : "")!);
+    assert.deepEqual(
+      facts.map((f) => [f.entryCount, f.usage.tokens, f.usage.source]),
+      [
+        [16, 2330, "usage"],
+        [5, 192, "usage"],
+        [2, 320, "usage"],
+      ],
+    );
+    const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
+    assert.match(String(item.description), /16 entries · 2\.3k/);
+  });
+
+  test("with the model registry loaded, tokens are shown against the model's window (claude-sonnet-4-5: 200k)", async () => {
+    await internals.loadModelWindows();
+    const path = fixturePath(BRANCHED_ID);
+    await waitFor("the window", () => internals.services.sessions.factsOf(path)?.contextWindow === 200_000);
+    const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
+    assert.match(String(item.description), /2\.3k \/ 200k \(1%\)/);
+    assert.equal(internals.services.sessions.factsOf(path)!.wouldCompact, false);
+  });
+
+  test("past the threshold (window − reserve): warning icon, view badge and a warning status bar", async () => {
+    await internals.loadModelWindows();
+    // 200000 − 199000 = 1000 tokens: only the branched session (2330) is past it.
+    await setSetting("compaction.reserveTokens", 199_000);
+    const path = fixturePath(BRANCHED_ID);
+    await waitFor("the threshold setting", () => internals.services.sessions.factsOf(path)?.threshold === 1000);
+    assert.deepEqual(
+      rows.map((row) => internals.services.sessions.factsOf(row.kind === "session" ? row.path : "")!.wouldCompact),
+      [true, false, false],
+    );
+    const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, "warning");
+    assert.equal(internals.services.sessionsView.badge?.value, 1);
+
+    await run("piSessions.openSession", { sessionPath: path });
+    await waitFor("the status bar", () => internals.statusBar.state.warning);
+    assert.match(internals.statusBar.state.text, /2\.3k \/ 200k \(1%\)/);
+
+    await setSetting("compaction.reserveTokens", undefined);
+    await waitFor("the threshold back to pi's default", () => internals.services.sessions.factsOf(path)?.threshold === 200_000 - 16384);
+    assert.equal(internals.statusBar.state.warning, false);
+    assert.equal(internals.services.sessionsView.badge, undefined);
+  });
+
+  test("context keys follow the active session", async () => {
+    const path = fixturePath(LINEAR_ID);
+    const result = await run("piSessions.openSession", { sessionPath: path });
+    assert.equal(result.ok, true);
+    assert.equal(internals.services.active.path, path);
+    assert.equal(internals.services.entriesTree.path, path);
+  });
+});
