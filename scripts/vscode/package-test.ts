@@ -20,7 +20,7 @@ export const ALLOWED_IN_VSIX: readonly RegExp[] = [
   /^media\/[\w.-]+\.(svg|png|css)$/,
 ];
 
-export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "LICENSE", "dist/extension.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
+export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
 
 /** What is wrong with a .vsix file list: files it must not carry, files it lacks. */
 export function vsixListProblems(files: readonly string[]): string[] {
@@ -50,9 +50,12 @@ async function writeHarnessExtension(dir: string): Promise<void> {
   await writeFile(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 
-/** vsce stores LICENSE as LICENSE.txt; everything else keeps its `vsce ls` path. */
+/** vsce renames three files inside the .vsix (package.js: readme.md, changelog.md, LICENSE.txt). */
 export function installedPathOf(listed: string): string {
-  return listed === "LICENSE" ? "LICENSE.txt" : listed;
+  if (listed === "README.md") return "readme.md";
+  if (listed === "CHANGELOG.md") return "changelog.md";
+  if (listed === "LICENSE") return "LICENSE.txt";
+  return listed;
 }
 
 async function installVsix(install: CodeServerInstall, vsix: string, folder: RunFolder): Promise<void> {
