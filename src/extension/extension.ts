@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     log,
   );
   const active = new ActiveSession(sessions);
-  const sessionsTree = new SessionsTreeProvider(sessions, () => active.path);
+  const sessionsTree = new SessionsTreeProvider(sessions);
   const entriesTree = new EntriesTreeProvider(store);
   const sessionsView = vscode.window.createTreeView<SessionsNode>(SESSIONS_VIEW_ID, { treeDataProvider: sessionsTree, showCollapseAll: true });
   const entriesView = vscode.window.createTreeView<EntryNode>(ENTRIES_VIEW_ID, { treeDataProvider: entriesTree, showCollapseAll: true });

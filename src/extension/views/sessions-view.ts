@@ -21,10 +21,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly nodes = new Map<string, SessionsNode>();
   private readonly subscription: vscode.Disposable;
 
-  constructor(
-    private readonly model: SessionsModel,
-    private readonly activePath: () => string | undefined,
-  ) {
+  constructor(private readonly model: SessionsModel) {
     this.subscription = model.onDidChange(() => this.changed.fire());
   }
 
@@ -82,7 +79,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     item.id = node.id;
     item.resourceUri = vscode.Uri.file(node.path);
     item.command = { command: "piSessions.openSession", title: "Show Entries", arguments: [{ sessionPath: node.path }] };
-    const active = this.activePath() === node.path;
     if (error || !facts) {
       item.description = error ? "cannot be read" : "reading…";
       item.iconPath = new vscode.ThemeIcon(error ? "error" : "loading~spin");
@@ -93,7 +89,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     const parts = [`${facts.entryCount} entries`, tokensText(facts)];
     if (facts.wouldCompact) parts.push("would auto-compact");
     if (facts.needsMigration) parts.push("old format");
-    item.description = (active ? "● " : "") + parts.join(" · ");
+    item.description = parts.join(" · ");
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : "comment-discussion");

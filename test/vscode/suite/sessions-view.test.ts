@@ -94,6 +94,25 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
     assert.equal(internals.services.sessionsView.badge, undefined);
   });
 
+  test("auto-compaction notice: offered once when a session crosses the threshold and stays idle", async () => {
+    await internals.loadModelWindows();
+    const path = fixturePath(BRANCHED_ID);
+    await setSetting("autoCompactionNotice.idleSeconds", 0);
+    await setSetting("autoCompactionNotice.enabled", true);
+    try {
+      await setSetting("compaction.reserveTokens", 199_000);
+      await waitFor("the offer", () => internals.notice.offers.includes(path));
+      internals.services.sessions.recomputeAll();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(internals.notice.offers.filter((p) => p === path).length, 1, "once per crossing");
+      assert.ok(!internals.notice.offers.includes(fixturePath(LINEAR_ID)), "a session below the threshold is not offered");
+    } finally {
+      await setSetting("autoCompactionNotice.enabled", undefined);
+      await setSetting("autoCompactionNotice.idleSeconds", undefined);
+      await setSetting("compaction.reserveTokens", undefined);
+    }
+  });
+
   test("context keys follow the active session", async () => {
     const path = fixturePath(LINEAR_ID);
     const result = await run("piSessions.openSession", { sessionPath: path });

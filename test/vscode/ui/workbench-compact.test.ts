@@ -1,12 +1,24 @@
 // Compact Session from the palette, as a user runs it: pick "Digest (no
 // model)" in the quick pick, Enter through the focus question, see the
-// result (notification, a compaction row in the Entries view); then
+// result (the summary panel on the written entry, a compaction row at the
+// leaf of the Entries view); then
 // screenshots of the sidebar in a light and a dark theme for the README.
 import * as assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { workbench } from "./context";
 
 const BRANCHED_TITLE = "List command: --json flag";
+
+/** Drags the side bar's edge so rows show their descriptions (for the README screenshots). */
+async function widenSideBar(wb: ReturnType<typeof workbench>): Promise<void> {
+  const box = await wb.sideBar().boundingBox();
+  if (!box) return;
+  const edge = box.x + box.width + 1;
+  await wb.page.mouse.move(edge, box.y + box.height / 2);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move(edge + 260, box.y + box.height / 2, { steps: 8 });
+  await wb.page.mouse.up();
+}
 
 suite("workbench: Compact Session from the palette", () => {
   suiteSetup(async () => {
@@ -25,12 +37,13 @@ suite("workbench: Compact Session from the palette", () => {
     await wb.runCommand("Pi Sessions: Compact Session");
     await wb.pickQuickInputItem("Digest (no model)");
     await wb.submitInputBox("");
-    await wb.page
-      .locator(".notification-toast .notification-list-item-message", { hasText: /^Compacted: / })
-      .first()
-      .waitFor({ timeout: 30_000 });
-    const toast = (await wb.notifications()).find((text) => text.startsWith("Compacted: "));
-    assert.match(toast ?? "", /tokens with digest/);
+    // The result: the summary panel opens on the written entry (tokens before: the last answer's usage, 2300 + 30).
+    const frame = await wb.webviewFrame();
+    const heading = frame.locator("h1");
+    await heading.waitFor({ timeout: 30_000 });
+    assert.equal((await heading.textContent())?.trim(), "Compaction summary");
+    await frame.getByText(/^2,330 → \d/).first().waitFor({ timeout: 10_000 });
+    await frame.getByText("digest (no model)").first().waitFor({ timeout: 10_000 });
     await wb.treeRow("Entries", /^compaction of \d+ tokens/).first().waitFor({ timeout: 20_000 });
     const row = wb.treeRow("Entries", /^compaction of \d+ tokens/).first();
     assert.match((await row.textContent()) ?? "", /● leaf/);
@@ -48,6 +61,9 @@ suite("workbench: Compact Session from the palette", () => {
       await wb.expandView("Entries");
       await wb.treeRow("Entries", "Branch 2 of 2").first().waitFor({ timeout: 20_000 });
       await wb.page.keyboard.press("Escape");
+      await widenSideBar(wb);
+      await wb.runCommand("Pi Sessions: Show Last Summary");
+      await (await wb.webviewFrame()).locator("h1").waitFor({ timeout: 20_000 });
       shots.push(await wb.screenshot(`readme/pi-sessions-${kind}`));
     }
     const [light, dark] = shots as [string, string];
