@@ -18,6 +18,8 @@ export const PANEL_SESSION_IDS = {
   /** withTail only: a new turn after the compactions. */
   u3: "u3000003",
   a5: "a5000005",
+  /** name only: the session_info entry, last in the file (the leaf). */
+  info: "1nf00001",
 } as const;
 
 export const OUR_MODEL = "loopback-openai/summarizer";
@@ -115,6 +117,6 @@ export function panelSessionText(options: PanelSessionOptions): string {
       assistant(ids.a5, ids.u3, 13, [{ type: "text", text: "A test would import hello.ts and check the greeting." }]),
     );
   }
-  if (options.name) lines.push({ type: "session_info", id: "1nf00001", parentId: lines.at(-1)!.id, timestamp: at(14), name: options.name });
+  if (options.name) lines.push({ type: "session_info", id: ids.info, parentId: lines.at(-1)!.id, timestamp: at(14), name: options.name });
   return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 }
