@@ -188,6 +188,20 @@ suite("summary panel @restricted: viewing a summary and its files", () => {
     assert.deepEqual(await panel.testing.post({ type: "revealEntry", entryId: fixture.ids.a1 }), { done: false, reason: "not an entry of this summary" });
   });
 
+  test("hidden behind another tab and shown again, the page (not kept alive) loads again and is sent the current state", async () => {
+    await showOurCompaction();
+    const shown = panel.testing.panels()[0]!;
+    const readyCount = (): number => panel.testing.panels()[0]!.routed.filter((line) => line === 'webview "ready": init').length;
+    assert.equal(readyCount(), 1);
+    await vscode.window.showTextDocument(vscode.Uri.file(join(fixture.workspace, "README.md")), { viewColumn: shown.webviewPanel.viewColumn, preview: false });
+    await waitFor("the panel hidden", () => !shown.webviewPanel.visible);
+    // Marks change while the page is gone: it gets them with the state when it is back.
+    await vscode.window.showTextDocument(vscode.Uri.file(join(fixture.workspace, "hello.ts")), { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    await waitFor("the hello.ts row marked open", () => (fileRow(panel.testing.panels()[0]!.state, "hello.ts").open ? true : undefined));
+    shown.webviewPanel.reveal(shown.webviewPanel.viewColumn);
+    await waitFor("the page to load again", () => readyCount() === 2);
+  });
+
   test("closing the panel forgets it", async () => {
     await showOurCompaction();
     panel.testing.panels()[0]!.webviewPanel.dispose();
