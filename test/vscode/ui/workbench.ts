@@ -174,12 +174,16 @@ export class Workbench {
     );
   }
 
-  /** Writes settings into the user settings.json and reloads the window (see setColorTheme). */
-  async setUserSettings(values: Record<string, unknown>): Promise<void> {
+  /**
+   * Writes settings into the user settings.json and reloads the window (see setColorTheme);
+   * `{ reload: false }` leaves the reload to a later step (e.g. setColorTheme).
+   */
+  async setUserSettings(values: Record<string, unknown>, options: { reload?: boolean } = {}): Promise<void> {
     const settingsPath = join(this.paths.userDataDir, "User", "settings.json");
     const settings = existsSync(settingsPath) ? (JSON.parse(await readFile(settingsPath, "utf8")) as Record<string, unknown>) : {};
     Object.assign(settings, values);
     await writeFile(settingsPath, JSON.stringify(settings, null, 2) + "\n");
+    if (options.reload === false) return;
     await this.page.reload();
     await this.ready();
   }
