@@ -32,7 +32,14 @@ export async function runUiSuite(install: CodeServerInstall, name: string, optio
         });
         await workbench.ready();
         setWorkbench(workbench);
-        return runMochaFolder(options.testsDir, { timeoutMs: 60_000, grep: process.env.PI_SESSIONS_VSCODE_GREP });
+        return runMochaFolder(options.testsDir, {
+          timeoutMs: 60_000,
+          grep: process.env.PI_SESSIONS_VSCODE_GREP,
+          afterFailure: async (title) => {
+            const path = await workbench.screenshot(`failed-${title.replace(/[^\w-]+/g, "-").slice(0, 80)}`);
+            console.log(`    screenshot of the failure: ${path}`);
+          },
+        });
       })(),
       options.timeoutMs,
       name,

@@ -35,7 +35,14 @@ export function parseCounts(text: string): MochaCounts | undefined {
 }
 
 /** Runs every *.test.js in `dir`; `grep` keeps only tests whose full title matches (a regular expression). */
-export function runMochaFolder(dir: string, options: { timeoutMs: number; grep?: string | undefined }): Promise<MochaCounts> {
+export interface MochaFolderOptions {
+  timeoutMs: number;
+  grep?: string | undefined;
+  /** Runs after each failed test, before the next one (e.g. a screenshot of the page). */
+  afterFailure?: (fullTitle: string) => Promise<void>;
+}
+
+export function runMochaFolder(dir: string, options: MochaFolderOptions): Promise<MochaCounts> {
   const outputFile = process.env[OUTPUT_FILE_ENV];
   if (outputFile) {
     Mocha.reporters.Base.consoleLog = (...args: unknown[]): void => {
@@ -46,6 +53,13 @@ export function runMochaFolder(dir: string, options: { timeoutMs: number; grep?:
   }
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: options.timeoutMs, reporter: "spec" });
   if (options.grep) mocha.grep(new RegExp(options.grep));
+  const afterFailure = options.afterFailure;
+  if (afterFailure) {
+    mocha.suite.afterEach(async function () {
+      const test = this.currentTest;
+      if (test?.state === "failed") await afterFailure(test.fullTitle()).catch(() => undefined);
+    });
+  }
   const files = readdirSync(dir).filter((name) => name.endsWith(".test.js")).sort();
   for (const name of files) mocha.addFile(join(dir, name));
   return new Promise((resolve, reject) => {
