@@ -42,7 +42,7 @@ async function pickTarget(session: LoadedSession, title: string): Promise<string
       const label = session.index.labelOf(meta.id);
       return {
         label: entryPreview(session.entryAt(meta), 90),
-        description: `${label ? `🏷 ${label} · ` : ""}${entryKind(meta)} · ${meta.id}`,
+        description: `${label ? `[${label}] · ` : ""}${entryKind(meta)} · ${meta.id}`,
         id: meta.id,
       };
     });

@@ -132,8 +132,8 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const label = session.index.labelOf(node.entryId);
   const marks: string[] = [];
   if (isLeaf) marks.push("● leaf");
-  if (label) marks.push(`🏷 ${label}`);
-  if (hasChildren) marks.push(`⑂ ${session.index.childCount(node.entryId)} branches`);
+  if (label) marks.push(`[${label}]`);
+  if (hasChildren) marks.push(`${session.index.childCount(node.entryId)} branches`);
   marks.push(entryKind(meta));
   item.description = marks.join(" · ");
   item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);
