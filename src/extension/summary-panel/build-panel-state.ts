@@ -72,7 +72,8 @@ export interface StateParts {
 
 /** Assembles the state from parts already worked out. */
 export function assemblePanelState(parts: StateParts, options: PanelStateOptions): SummaryPanelState {
-  const { facts, extras } = { facts: parts.facts, extras: options.extras ?? {} };
+  const facts = parts.facts;
+  const extras = options.extras ?? {};
   const timestamp = [facts.timestamp, parts.fallbackTimestamp].find(isIsoTimestamp) ?? EPOCH;
   const model = extras.model && extras.model.length > 0 ? extras.model : facts.model;
   const state: SummaryPanelState = {

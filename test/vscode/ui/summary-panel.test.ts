@@ -63,6 +63,18 @@ suite("workbench: the summary panel", () => {
     assert.equal(await workbench().page.locator(".tabs-container .tab", { hasText: "Compaction summary" }).count(), 1, "an editor tab titled Compaction summary");
   });
 
+  test("the Kept-from link reveals that entry in the Entries view", async () => {
+    const frame = await openPanel();
+    await frame.locator(".entry-link", { hasText: PANEL_SESSION_IDS.u2 }).click();
+    const row = workbench().treeRow("Entries", "Now explain it.").first();
+    await row.waitFor({ timeout: STEP_MS });
+    await workbench().page.waitForFunction(
+      (element) => (element as Element).getAttribute("aria-selected") === "true",
+      await row.elementHandle({ timeout: STEP_MS }),
+      { timeout: STEP_MS },
+    );
+  });
+
   test("a deleted file's row is struck through and a click opens nothing", async () => {
     const frame = await openPanel();
     const row = fileRow(frame, "old.ts");
