@@ -5,7 +5,7 @@
 // text, the panel turns into the view of the written entry, and a reload
 // restores it.
 import * as assert from "node:assert/strict";
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenarios, startModelServer, type ModelServer } from "../../support/model-server";
 import { TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir";
@@ -22,6 +22,8 @@ suite("workbench: the summary panel after Compact Session from the palette", () 
   let loopback: LoopbackAgentDir;
   let session: { path: string; outsideFile: string };
   let before: string;
+  let settingsBefore: string;
+  const settingsPath = (): string => join(workbench().paths.userDataDir, "User", "settings.json");
 
   suiteSetup(async () => {
     const wb = workbench();
@@ -31,6 +33,7 @@ suite("workbench: the summary panel after Compact Session from the palette", () 
     session = placePanelSession(wb, "compact", true);
     before = readFileSync(session.path, "utf8");
     // The fixture is small: keep only the last turn, so there is something to compact. Preview on.
+    settingsBefore = readFileSync(settingsPath(), "utf8");
     await wb.setUserSettings({ "piSessions.compaction.keepRecentTokens": 1, "piSessions.compaction.confirm": true });
   });
 
@@ -41,6 +44,10 @@ suite("workbench: the summary panel after Compact Session from the palette", () 
     for (const name of ["models.json", "auth.json"]) rmSync(join(wb.paths.agentDir, name), { force: true });
     await server.close();
     await loopback.cleanup();
+    // The suites after this one get the settings they had (code-server reads them when the window loads).
+    writeFileSync(settingsPath(), settingsBefore);
+    await wb.page.reload();
+    await wb.ready();
   });
 
   test("the preview shows the model's summary and the manifest; edit, Apply writes the edited text; the panel views the entry; a reload restores it", async () => {

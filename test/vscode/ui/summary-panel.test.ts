@@ -120,8 +120,9 @@ suite("workbench: the summary panel", () => {
     await row.click();
     await editorTab(workbench(), "hello.ts").waitFor({ timeout: STEP_MS });
     await waitForClass(frame, row, "is-open");
-    await editorTab(workbench(), "hello.ts").click();
-    await workbench().runCommand("View: Close Editor");
+    // A middle click closes a tab.
+    await editorTab(workbench(), "hello.ts").click({ button: "middle" });
+    await editorTab(workbench(), "hello.ts").waitFor({ state: "detached", timeout: STEP_MS });
     await waitForClass(frame, row, "is-open", false);
   });
 
