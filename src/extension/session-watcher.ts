@@ -2,8 +2,9 @@
 // (only the appended bytes are read when it grew); a created or deleted file
 // makes the list look again. pi's folders are outside the workspace, so they
 // are watched both with VS Code's watcher on an absolute RelativePattern and
-// with Node's fs.watch (whichever the host delivers; refreshing twice reads
-// nothing the second time). Events are debounced per file.
+// with Node's fs.watch (refreshing twice reads nothing the second time). In
+// code-server 4.139 each of the two alone keeps the live-updates suite green;
+// both stay on for hosts where one of them is missing. Events are debounced per file.
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";

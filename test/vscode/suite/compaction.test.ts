@@ -77,6 +77,28 @@ suite("Compact Session (trusted workspace, loopback model)", () => {
     assert.equal((context.messages[0] as { summary: string }).summary, entry.summary);
     // The views were refreshed from the file at once.
     assert.equal(internals.services.store.peek(path)?.index.size, 17);
+    // Show Last Summary finds it on the branch.
+    const shown = await run<{ entryId: string }>("piSessions.showSummary", { sessionPath: path });
+    assert.equal(shown.value?.entryId, entry.id);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  test("presets from piSessions.presets; Select Compaction Preset… sets the default", async () => {
+    const path = copySession(BRANCHED_ID);
+    await setSetting("presets", { "loop-fast": { model: "loopback-anthropic/summarizer" } });
+    try {
+      const index = loopback.server.requests.length;
+      const result = await run<CompactValue>("piSessions.compactSession", { sessionPath: path, preset: "loop-fast", focus: "", confirm: false });
+      assert.equal(result.ok, true, result.message);
+      assert.equal(result.value!.model, "loopback-anthropic/summarizer");
+      assert.ok(loopback.server.requests.slice(index).every((request) => request.protocol === "anthropic"));
+      const selected = await run<{ preset: string }>("piSessions.selectPreset", { preset: "loop-fast" });
+      assert.equal(selected.value?.preset, "loop-fast");
+      assert.equal(vscode.workspace.getConfiguration("piSessions").get("defaultPreset"), "loop-fast");
+    } finally {
+      await setSetting("presets", undefined);
+      await setSetting("defaultPreset", undefined);
+    }
   });
 
   test("cancel mid-stream aborts the request and writes nothing", async () => {
