@@ -120,6 +120,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
         if (newest) showInEntries(newest);
       }
     }),
+    store.onDidChange(({ path, change }) => {
+      // The active session's file went away: nothing to show for it any more.
+      if (change === "removed" && active.path === path) showInEntries(undefined);
+    }),
     windows.onDidLoad(() => sessions.recomputeAll()),
     entriesTree.onDidChangeTreeData(() => updateEntriesTitle()),
     sessionsView.onDidChangeSelection((event) => {
