@@ -3,7 +3,7 @@
 // Node 20 cannot run TypeScript, so this bundles the runner and the test suites with
 // esbuild (a fraction of a second) and then hands over to scripts/vscode/main.ts.
 import { build } from "esbuild";
-import { readdirSync, existsSync } from "node:fs";
+import { readdirSync, existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,9 @@ const node = { bundle: true, platform: "node", format: "cjs", target: "node20", 
 // mocha and playwright-core load parts of themselves dynamically: they stay in node_modules.
 const runnerExternals = ["playwright-core", "@vscode/test-electron", "mocha", "esbuild"];
 
+// Compiled suites of deleted or renamed test files must not run again.
+rmSync(join(out, "test/vscode"), { recursive: true, force: true });
+
 await Promise.all([
   build({ ...node, entryPoints: ["scripts/vscode/main.ts"], outfile: join(out, "vscode-runner/main.js"), external: runnerExternals }),
   // Suites that run inside the extension host: one bundle per file, `vscode` is the host's.
@@ -31,7 +34,7 @@ await Promise.all([
     entryPoints: [...typeScriptFiles("test/vscode/suite"), ...typeScriptFiles("test/vscode/installed")],
     outdir: join(out, "test/vscode"),
     outbase: "test/vscode",
-    external: ["vscode", "mocha"],
+    external: ["vscode", "mocha", "@opentelemetry/api"],
   }),
   // Suites that drive the browser page from outside the host.
   build({
