@@ -3,6 +3,7 @@
 // No vscode here: plain data from the core.
 import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open-session";
+import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
 import { sessionModel, type SessionModelRef } from "../core/summarize/session-model";
 import { contextUsage, shouldCompact, type ContextUsage } from "../core/tokens";
@@ -38,43 +39,15 @@ export interface FactsContext {
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
-function firstUserText(session: LoadedSession): string | null {
-  for (const meta of session.index.entries) {
-    if (meta.type !== "message" || meta.role !== "user") continue;
-    const message = (session.entryAt(meta) as { message?: { content?: unknown } }).message;
-    const content = message?.content;
-    const text =
-      typeof content === "string"
-        ? content
-        : Array.isArray(content)
-          ? content
-              .filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string")
-              .map((b) => b.text)
-              .join(" ")
-          : "";
-    if (text.trim()) return text;
-  }
-  return null;
-}
-
-function lastActivity(session: LoadedSession, mtime: Date | undefined): Date {
-  let last = 0;
-  for (const meta of session.index.entries) if (meta.activityTime !== undefined && meta.activityTime > last) last = meta.activityTime;
-  if (last > 0) return new Date(last);
-  const headerTime = typeof session.header?.timestamp === "string" ? Date.parse(session.header.timestamp) : NaN;
-  if (!Number.isNaN(headerTime)) return new Date(headerTime);
-  return mtime ?? new Date(0);
-}
-
 export function sessionFacts(session: LoadedSession, context: FactsContext, mtime?: Date): SessionFacts {
   const path = session.path ?? "";
   const name = session.index.sessionName ?? null;
-  const title = oneLine(name ?? firstUserText(session) ?? basename(path), 80);
+  const title = oneLine(name ?? firstUserMessageText(session, { skipBlank: true }) ?? basename(path), 80);
   const pathEntries = session.pathTo();
   const usage = contextUsage(pathEntries);
   const model = sessionModel(pathEntries).model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const cwd = typeof session.header?.cwd === "string" && session.header.cwd ? session.header.cwd : process.cwd();
+  const cwd = recordedCwd(session) ?? process.cwd();
   const compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
   const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
   return {
@@ -93,7 +66,7 @@ export function sessionFacts(session: LoadedSession, context: FactsContext, mtim
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
     problems: session.diagnostics.length,
-    modified: lastActivity(session, mtime),
+    modified: sessionModifiedDate(session, () => mtime ?? new Date(0)),
   };
 }
 

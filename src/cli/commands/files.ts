@@ -4,6 +4,7 @@ import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { stringFlag } from "../args";
+import { recordedCwd } from "../../core/session/session-info";
 import { resolve } from "node:path";
 
 export const filesCommand: Command = {
@@ -16,7 +17,7 @@ export const filesCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     // Relative paths in a session mean what they meant where the agent ran: the header's cwd.
     const flagCwd = stringFlag(ctx.args, "cwd");
-    const cwd = flagCwd ? resolve(ctx.io.processCwd, flagCwd) : session.header?.cwd || ctx.io.processCwd;
+    const cwd = flagCwd ? resolve(ctx.io.processCwd, flagCwd) : recordedCwd(session) ?? ctx.io.processCwd;
     await initFilesTouched();
     const touched = collectFilesTouched(session.pathTo(leafId), { cwd });
     for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);

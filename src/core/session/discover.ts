@@ -1,10 +1,11 @@
 // Finding session files: pi's folder for a project, *.jsonl session files
 // under directories, and a cheap summary of one file for lists.
 
-import { closeSync, openSync, readSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { firstUserMessageText, sessionModifiedDate } from "./session-info.js";
 import { openSession } from "./open-session.js";
 
 /** pi's agent dir: `$PI_CODING_AGENT_DIR` (a leading `~` or `~/` expanded, as pi does) or `~/.pi/agent`. */
@@ -127,41 +128,13 @@ export interface SessionFileSummary {
   firstUserMessage: string | null;
 }
 
-function textOfContent(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  // Array.join turns undefined/null text into "", as in pi's extractTextContent.
-  return content
-    .filter((b): b is { type: "text"; text: unknown } => typeof b === "object" && b !== null && b.type === "text")
-    .map((b) => b.text)
-    .join(" ");
-}
-
 /** A list row for one session file (metas only, plus the first user message's body); null if it has no header. */
 export async function summarizeSessionFile(path: string): Promise<SessionFileSummary | null> {
   const session = await openSession(path);
   const header = session.header;
   if (!header || session.headerMissing) return null;
-  let lastActivity: number | undefined;
   let messageCount = 0;
-  let firstUserMessage: string | null = null;
-  for (const meta of session.index.entries) {
-    if (meta.type !== "message") continue;
-    messageCount++;
-    if (meta.activityTime !== undefined) lastActivity = Math.max(lastActivity ?? 0, meta.activityTime);
-    if (firstUserMessage === null && meta.role === "user") {
-      const message: unknown = (session.entryAt(meta) as { message?: unknown }).message;
-      const text = typeof message === "object" && message !== null && "content" in message ? textOfContent(message.content) : "";
-      if (text) firstUserMessage = text;
-    }
-  }
-  let modified: Date;
-  if (lastActivity !== undefined && lastActivity > 0) {
-    modified = new Date(lastActivity);
-  } else {
-    const headerTime = typeof header.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
-    modified = !Number.isNaN(headerTime) ? new Date(headerTime) : (await stat(path)).mtime;
-  }
+  for (const meta of session.index.entries) if (meta.type === "message") messageCount++;
   return {
     path,
     id: header.id,
@@ -169,7 +142,7 @@ export async function summarizeSessionFile(path: string): Promise<SessionFileSum
     name: session.index.sessionName ?? null,
     entries: session.index.size,
     messageCount,
-    modified,
-    firstUserMessage,
+    modified: sessionModifiedDate(session, () => statSync(path).mtime),
+    firstUserMessage: firstUserMessageText(session),
   };
 }

@@ -1,12 +1,13 @@
 // Options every runner call shares: agent dir, trust, resolved settings (pi's
 // files, then piSessions.* overrides), prompt files, files-touched, hooks.
 import type { LoadedSession } from "../../core/session/open-session";
+import { recordedCwd } from "../../core/session/session-info";
 import { resolveBranchSummarySettings, resolveCompactionSettings } from "../../core/settings";
 import { settingsOverrides, type ExtensionSettings } from "../settings";
 import { isTrusted } from "../trust";
 
 export function sessionCwd(session: LoadedSession): string {
-  return typeof session.header?.cwd === "string" && session.header.cwd ? session.header.cwd : process.cwd();
+  return recordedCwd(session) ?? process.cwd();
 }
 
 export function compactionSettingsFor(session: LoadedSession, settings: ExtensionSettings) {
