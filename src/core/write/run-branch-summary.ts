@@ -21,48 +21,30 @@ import {
 } from "../branch/index.js";
 import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import { checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
-import type { LoadedSession } from "../session/open-session.js";
 import type { BranchSummaryDraft, EntryDraft } from "../session/serialize-entry.js";
 import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry } from "../session/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
 import { completeSummary } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
+import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
-import { diagnosticMessages, requireEntry, throwIfAborted, type ModelCallSettings, type ProgressListener, type RunOutcome } from "./run-common.js";
+import { diagnosticMessages, requireEntry, throwIfAborted, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
 import { persistLeafMove } from "./run-navigate.js";
-import { chooseSummarizer, type SummarizerChoice } from "./summarizer.js";
+import { chooseSummarizer } from "./summarizer.js";
 
-export interface RunBranchSummaryOptions extends ModelCallSettings {
-  session: LoadedSession;
+/** `leafId` is the leaf being left. */
+export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummaryProposal> {
   /** The entry picked in the tree. */
   targetId: string;
-  /** The leaf being left; default the file's last entry. */
-  leafId?: string;
   /** false: move without a summary (hooks still run, as in pi). Default true. */
   summarize?: boolean;
-  agentDir: string;
-  cwd?: string;
-  trustProject?: boolean;
   settings?: BranchSummarySettings;
-  summarizer?: SummarizerChoice;
   /** Focus text ("Additional focus: …"), or the whole instructions with replaceInstructions. */
   instructions?: string;
   replaceInstructions?: boolean;
   /** Label for the summary entry (or the target when there is no summary). */
   label?: string;
-  /** Replaces pi's branch-summary instructions; default pi-sessions.json's branchSummaryPromptFile. */
-  promptFile?: PromptFileRef | null;
-  filesTouched?: Partial<FilesTouchedOptions>;
-  signal?: AbortSignal;
-  hooks?: SummaryHooks;
-  onProgress?: ProgressListener;
-  dryRun?: boolean;
-  /** Preview-and-edit: the final summary text, or null to write nothing. */
-  confirm?: (proposal: BranchSummaryProposal) => Promise<string | null>;
-  now?: () => Date;
 }
 
 export interface BranchSummaryProposal {

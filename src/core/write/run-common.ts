@@ -4,6 +4,10 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSession } from "../session/open-session.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
+import type { SummaryHooks } from "../hooks/summary-hooks.js";
+import type { FilesTouchedOptions } from "./files-for-summary.js";
+import type { PromptFileRef } from "./prompt-file.js";
+import type { SummarizerChoice } from "./summarizer.js";
 
 /** Bad input for a runner (unknown entry, nothing to compact): CLI exit 1. Nothing was written. */
 export class RunInputError extends Error {
@@ -33,6 +37,31 @@ export interface ModelCallSettings {
   timeoutMs?: number;
   /** Client-side retries on 429/5xx/connection errors (SDK default when unset). */
   maxRetries?: number;
+}
+
+/** What every summarising runner (compaction, branch summary) takes. */
+export interface SummaryRunOptions<Proposal> extends ModelCallSettings {
+  session: LoadedSession;
+  /** The leaf of the branch the run starts from; default the file's last entry (where pi resumes). */
+  leafId?: string;
+  /** pi's agent dir (models, keys, settings, pi-sessions.json). */
+  agentDir: string;
+  /** Project dir for settings; default the session header's cwd. */
+  cwd?: string;
+  /** false: an untrusted workspace (its .pi/settings.json and project prompt files are not read). Default true. */
+  trustProject?: boolean;
+  summarizer?: SummarizerChoice;
+  /** Replaces pi's instructions; default pi-sessions.json's prompt file for this kind of summary. */
+  promptFile?: PromptFileRef | null;
+  filesTouched?: Partial<FilesTouchedOptions>;
+  signal?: AbortSignal;
+  hooks?: SummaryHooks;
+  onProgress?: ProgressListener;
+  /** Work everything out (model call included), write nothing. */
+  dryRun?: boolean;
+  /** Preview-and-edit: the final summary text, or null to write nothing. */
+  confirm?: (proposal: Proposal) => Promise<string | null>;
+  now?: () => Date;
 }
 
 export function requireEntry(session: LoadedSession, id: string, what: string): void {

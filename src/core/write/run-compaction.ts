@@ -10,9 +10,7 @@ import { buildContextFromPath } from "../context/index.js";
 import { computeFileLists, formatFileOperations, mergeSplitTurnSummary, NO_PRIOR_HISTORY, planCompaction, summaryMaxTokens } from "../compaction/index.js";
 import type { CompactionPreparation, SummaryRequest } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import { checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
-import type { LoadedSession } from "../session/open-session.js";
 import type { CompactionDraft } from "../session/serialize-entry.js";
 import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import { resolveCompactionSettings, type CompactionSettings } from "../settings/index.js";
@@ -20,7 +18,7 @@ import { completeSummary } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
 import { estimateTokens } from "../tokens/index.js";
 import { compactionCalls, compactionSpans } from "./compaction-calls.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
+import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import {
   allOrAbort,
@@ -28,38 +26,17 @@ import {
   requireEntry,
   RunInputError,
   throwIfAborted,
-  type ModelCallSettings,
+  type SummaryRunOptions,
   type ProgressListener,
   type RunOutcome,
 } from "./run-common.js";
-import { chooseSummarizer, type Summarizer, type SummarizerChoice } from "./summarizer.js";
+import { chooseSummarizer, type Summarizer } from "./summarizer.js";
 
-export interface RunCompactionOptions extends ModelCallSettings {
-  session: LoadedSession;
-  /** The branch to compact ends here; default the file's last entry (where pi resumes). */
-  leafId?: string;
-  /** pi's agent dir (models, keys, settings, pi-sessions.json). */
-  agentDir: string;
-  /** Project dir for settings; default the session header's cwd. */
-  cwd?: string;
-  /** false: an untrusted workspace (its .pi/settings.json and project prompt files are not read). Default true. */
-  trustProject?: boolean;
+export interface RunCompactionOptions extends SummaryRunOptions<CompactionProposal> {
   /** Default: resolved from the settings files. */
   settings?: CompactionSettings;
-  summarizer?: SummarizerChoice;
   /** Focus text, appended to pi's instructions as "Additional focus: …". */
   instructions?: string;
-  /** Replaces pi's compaction instructions; default pi-sessions.json's compactionPromptFile. */
-  promptFile?: PromptFileRef | null;
-  filesTouched?: Partial<FilesTouchedOptions>;
-  signal?: AbortSignal;
-  hooks?: SummaryHooks;
-  onProgress?: ProgressListener;
-  /** Work everything out (model call included), write nothing. */
-  dryRun?: boolean;
-  /** Preview-and-edit: the final summary text, or null to write nothing. */
-  confirm?: (proposal: CompactionProposal) => Promise<string | null>;
-  now?: () => Date;
 }
 
 export interface CompactionProposal {
