@@ -10,6 +10,7 @@ import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./ap
 import { ApiKeys } from "./api-keys";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
+import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
 import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
 import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
@@ -71,6 +72,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const panel = registerSummaryPanel(context, {
     log,
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
+    showChanges: async (sessionPath, path) => {
+      await vscode.commands.executeCommand(SESSION_CHANGES_TO_FILE_COMMAND_ID, { sessionPath, path });
+    },
     isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
   });
@@ -184,6 +188,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       updateEntriesTitle();
       return result;
     }),
+    registerFileSessionCommands(services),
     vscode.commands.registerCommand(INTERNALS_COMMAND_ID, () =>
       internals({ services, watcher, statusBar, notice, panel, loadModelWindows: loadWindows }),
     ),

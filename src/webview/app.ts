@@ -142,6 +142,7 @@ export class SummaryPanelApp {
     this.manifest = new FileManifest(panel.files, {
       openFile: (path, preview) => this.post({ type: "openFile", path, preview }),
       openAllModified: () => this.post({ type: "openAllModified" }),
+      showChanges: (path) => this.post({ type: "showChanges", path }),
     });
     this.root.replaceChildren(header, this.status, this.error, summary, this.manifest.element);
     restoreFocus(this.root, focusKey);

@@ -83,7 +83,8 @@ export type WebviewMessage =
   | { type: "apply"; text: string }
   | { type: "discard" }
   | { type: "copyMarkdown"; text: string }
-  | { type: "revealEntry"; entryId: string };
+  | { type: "revealEntry"; entryId: string }
+  | { type: "showChanges"; path: string };
 
 /** What the webview passes to `vscode.setState` (and a WebviewPanelSerializer receives). */
 export interface PersistedWebviewState {
@@ -92,6 +93,11 @@ export interface PersistedWebviewState {
   draft?: string;
   /** Preview mode: showing the rendered draft instead of the editor. */
   showRendered: boolean;
+}
+
+/** A file whose content the session changed (written, edited, moved or deleted): "Show changes" applies. */
+export function isChangedFile(file: SummaryFile): boolean {
+  return /[WEMD]/.test(file.ops);
 }
 
 /** A file "Open all modified" opens: written, edited or moved, and still there. */
@@ -199,6 +205,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return true;
     case "openFile":
       return isString(x.path, LIMITS.pathChars, false) && typeof x.preview === "boolean";
+    case "showChanges":
+      return isString(x.path, LIMITS.pathChars, false);
     case "apply":
       return isString(x.text, LIMITS.summaryChars) && x.text.trim().length > 0;
     case "copyMarkdown":

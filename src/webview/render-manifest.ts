@@ -2,11 +2,12 @@
 // unless Ctrl/Cmd/Alt is held); deleted files cannot be opened; open files
 // are marked and the marks follow `tabsChanged` without rebuilding the table.
 import { button, h, screenReaderText } from "./dom";
-import { FILE_OPS, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
+import { FILE_OPS, isChangedFile, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
 
 export interface ManifestActions {
   openFile(path: string, preview: boolean): void;
   openAllModified(): void;
+  showChanges(path: string): void;
 }
 
 const OP_NAMES: Record<FileOp, string> = {
@@ -107,6 +108,14 @@ export class FileManifest {
           attrs: { title: "Outside the workspace and the session folder: you will be asked before it opens" },
         }),
       );
+    }
+    if (isChangedFile(file)) {
+      const changes = button("Show changes", "link show-changes", () => this.actions.showChanges(file.path));
+      changes.setAttribute("title", `What the session did to ${file.displayPath}, in the diff editor`);
+      changes.dataset.focusKey = `changes:${file.path}`;
+      changes.addEventListener("click", (event) => event.stopPropagation());
+      changes.addEventListener("keydown", (event) => event.stopPropagation());
+      status.append(changes);
     }
     const path = h("td", { className: "path" }, h("span", { className: "display-path", text: file.displayPath }));
     path.setAttribute("title", file.path);

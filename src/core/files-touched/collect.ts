@@ -84,16 +84,34 @@ function collectResults(entries: readonly SessionEntry[]): Map<string, ToolResul
   return results;
 }
 
-/** The actions of every entry in order; exported for the bench and for per-span use. */
-export function collectFileActions(entries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): { actions: FileAction[]; diagnostics: Diagnostic[] } {
+/** Where a group of file actions came from: one tool call, or one `!` command the user ran. */
+export interface ActionSource {
+  entryId: string;
+  /** The tool's name as the session wrote it; `bashExecution` for the user's `!` commands. */
+  tool: string;
+  /** The shell command, for bash-like tools and `!` commands. */
+  command?: string;
+  /** The tool call's arguments (pi's read/write/edit keep path, content, edits here). */
+  args?: Record<string, unknown>;
+  /** The call's id, when it has one. */
+  toolCallId?: string;
+}
+
+function commandOf(args: Record<string, unknown>): string | undefined {
+  const command = args.command ?? args.cmd;
+  if (typeof command === "string") return command;
+  if (Array.isArray(command) && command.every((w) => typeof w === "string")) return command.join(" ");
+  return undefined;
+}
+
+/** Every tool call and `!` command of `entries`, in order, with the file actions it took. */
+export function forEachFileActionSource(
+  entries: readonly SessionEntry[],
+  opts: CollectFilesTouchedOptions,
+  visit: (found: { actions: FileAction[]; diagnostics: Diagnostic[] }, source: ActionSource) => void,
+): void {
   const ctx: PathContext = { sessionCwd: normalizeAbsolute(opts.cwd) };
   const results = collectResults(entries);
-  const actions: FileAction[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const add = (found: { actions: FileAction[]; diagnostics: Diagnostic[] }, entryId: string) => {
-    actions.push(...found.actions);
-    for (const d of found.diagnostics) diagnostics.push({ ...d, entryId });
-  };
   for (const entry of entries) {
     const message = messageOf(entry);
     if (!message) continue;
@@ -101,12 +119,29 @@ export function collectFileActions(entries: readonly SessionEntry[], opts: Colle
       for (const block of message.content) {
         const call = toolCallOf(block);
         if (!call) continue;
-        add(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), entry.id);
+        const command = commandOf(call.args);
+        visit(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), {
+          entryId: entry.id,
+          tool: call.name,
+          args: call.args,
+          ...(command !== undefined ? { command } : {}),
+          ...(call.id ? { toolCallId: call.id } : {}),
+        });
       }
     } else if (message.role === "bashExecution" && typeof message.command === "string") {
-      add(analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }), entry.id);
+      visit(analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }), { entryId: entry.id, tool: "bashExecution", command: message.command });
     }
   }
+}
+
+/** The actions of every entry in order; exported for the bench and for per-span use. */
+export function collectFileActions(entries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): { actions: FileAction[]; diagnostics: Diagnostic[] } {
+  const actions: FileAction[] = [];
+  const diagnostics: Diagnostic[] = [];
+  forEachFileActionSource(entries, opts, (found, source) => {
+    actions.push(...found.actions);
+    for (const d of found.diagnostics) diagnostics.push({ ...d, entryId: source.entryId });
+  });
   return { actions, diagnostics };
 }
 

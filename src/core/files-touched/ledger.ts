@@ -17,10 +17,20 @@ export interface LedgerRecord {
   seq: number;
 }
 
+/** Told of every letter an action gives a file (not of letters a move carries over from its source). */
+export type LedgerObserver = (path: string, op: FileOp) => void;
+
 export class FilesLedger {
   private readonly files = new Map<string, LedgerRecord>();
   private readonly directories = new Set<string>();
   private seq = 0;
+
+  constructor(private readonly observe?: LedgerObserver) {}
+
+  private mark(rec: LedgerRecord, op: FileOp): void {
+    rec.ops.add(op);
+    this.observe?.(rec.path, op);
+  }
 
   private record(path: string): LedgerRecord {
     let rec = this.files.get(path);
@@ -43,17 +53,17 @@ export class FilesLedger {
   apply(action: FileAction): void {
     switch (action.kind) {
       case "touch":
-        this.record(action.path).ops.add(action.op);
+        this.mark(this.record(action.path), action.op);
         return;
       case "directory":
         if (!this.files.has(action.path)) this.directories.add(action.path);
         return;
       case "delete-tree":
         if (this.files.has(action.path)) {
-          this.record(action.path).ops.add("D");
+          this.mark(this.record(action.path), "D");
           return;
         }
-        for (const rec of this.under(action.path)) this.record(rec.path).ops.add("D");
+        for (const rec of this.under(action.path)) this.mark(this.record(rec.path), "D");
         return;
       case "move": {
         let to = action.to;
@@ -78,10 +88,11 @@ export class FilesLedger {
     if (from === to) return;
     const source = this.record(from);
     const carried = [...source.ops].filter((op) => op !== "D");
-    source.ops = new Set(["D"]);
+    source.ops = new Set();
+    this.mark(source, "D");
     const dest = this.record(to);
     for (const op of carried) dest.ops.add(op);
-    dest.ops.add("M");
+    this.mark(dest, "M");
   }
 
   /** Records newest first. */

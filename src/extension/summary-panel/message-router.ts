@@ -4,7 +4,7 @@
 // (isWebviewMessage), and a path is only opened when it is one of the
 // panel's manifest rows: a webview page could post anything.
 
-import { isModifiedFile, isWebviewMessage, type SummaryFile, type SummaryPanelState } from "../../webview/protocol";
+import { isChangedFile, isModifiedFile, isWebviewMessage, type SummaryFile, type SummaryPanelState } from "../../webview/protocol";
 
 export interface PanelMessageTarget {
   /** The state the panel shows now. */
@@ -21,6 +21,8 @@ export interface PanelMessageTarget {
   discard(): boolean;
   copyMarkdown(text: string): Promise<void>;
   revealEntry(entryId: string): Promise<void>;
+  /** What the session did to one manifest file (the diff editor). */
+  showChanges(file: SummaryFile): Promise<void>;
 }
 
 export type RouteResult =
@@ -77,6 +79,13 @@ export async function routeWebviewMessage(message: unknown, target: PanelMessage
     case "copyMarkdown":
       await target.copyMarkdown(message.text);
       return { done: true, action: "copyMarkdown" };
+    case "showChanges": {
+      const file = state.files.find((candidate) => candidate.path === message.path);
+      if (!file) return refused("not a file of this summary");
+      if (!isChangedFile(file)) return refused("the session did not change this file");
+      await target.showChanges(file);
+      return { done: true, action: "showChanges" };
+    }
     case "revealEntry":
       if (!revealableIds(state).includes(message.entryId)) return refused("not an entry of this summary");
       await target.revealEntry(message.entryId);

@@ -43,6 +43,7 @@ export class PanelController implements SummaryPanelController, vscode.Disposabl
       extensionUri,
       log: deps.log,
       revealEntry: (sessionPath, entryId) => deps.revealEntry(sessionPath, entryId),
+      showChanges: (sessionPath, path) => deps.showChanges(sessionPath, path),
       confirmOutside: (files) => (this.confirmOverride ?? askBeforeOpening)(files),
       panelClosed: (panel) => this.forget(panel),
     };

@@ -11,6 +11,8 @@ export interface SummaryPanelDeps {
   log: vscode.LogOutputChannel;
   /** Reveal an entry in the Entries view (the panel's entry links). */
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
+  /** What the session did to a file (Session Changes to This File). */
+  showChanges(sessionPath: string, path: string): Promise<void>;
   /** Workspace trust: untrusted → previews cannot be applied. */
   isTrusted(): boolean;
   /** Absolute paths of the workspace folders (files elsewhere ask before opening). */

@@ -23,6 +23,7 @@ export interface PanelHost {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
+  showChanges(sessionPath: string, path: string): Promise<void>;
   confirmOutside(files: readonly SummaryFile[]): Promise<boolean>;
   panelClosed(panel: SummaryPanel): void;
 }
@@ -193,6 +194,10 @@ export class SummaryPanel implements PanelMessageTarget {
 
   revealEntry(entryId: string): Promise<void> {
     return this.host.revealEntry(this.current.sessionPath, entryId);
+  }
+
+  showChanges(file: SummaryFile): Promise<void> {
+    return this.host.showChanges(this.current.sessionPath, file.path);
   }
 
   private answer(text: string | null): void {

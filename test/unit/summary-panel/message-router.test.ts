@@ -83,6 +83,9 @@ class FakeTarget implements PanelMessageTarget {
   async revealEntry(entryId: string): Promise<void> {
     this.calls.push(`reveal ${entryId}`);
   }
+  async showChanges(file: SummaryFile): Promise<void> {
+    this.calls.push(`changes ${file.path}`);
+  }
 }
 
 describe("routeWebviewMessage", () => {
@@ -103,6 +106,23 @@ describe("routeWebviewMessage", () => {
     const target = new FakeTarget(state({ mode: "preview", entryId: undefined }));
     expect(await routeWebviewMessage(message, target)).toEqual({ done: false, reason: "invalid message" });
     expect(target.calls).toEqual([]);
+  });
+
+  describe("showChanges", () => {
+    it("asks the host for the diff of a file the session changed, deleted ones included", async () => {
+      const target = new FakeTarget(state());
+      expect(await routeWebviewMessage({ type: "showChanges", path: "/work/project/src/app.ts" }, target)).toEqual({ done: true, action: "showChanges" });
+      expect(await routeWebviewMessage({ type: "showChanges", path: "/work/project/old.txt" }, target)).toEqual({ done: true, action: "showChanges" });
+      expect(target.calls).toEqual(["changes /work/project/src/app.ts", "changes /work/project/old.txt"]);
+    });
+
+    it("refuses a file that is not in the manifest, or one the session only read", async () => {
+      const target = new FakeTarget(state());
+      expect(await routeWebviewMessage({ type: "showChanges", path: "/etc/passwd" }, target)).toEqual({ done: false, reason: "not a file of this summary" });
+      expect(await routeWebviewMessage({ type: "showChanges", path: "/work/project/README.md" }, target)).toEqual({ done: false, reason: "the session did not change this file" });
+      expect(await routeWebviewMessage({ type: "showChanges", path: 7 }, target)).toEqual({ done: false, reason: "invalid message" });
+      expect(target.calls).toEqual([]);
+    });
   });
 
   describe("openFile", () => {

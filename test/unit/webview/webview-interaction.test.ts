@@ -117,6 +117,19 @@ describe("manifest rows", () => {
     expect(actions(page)).toEqual([]);
   });
 
+  it("Show changes posts showChanges for files the session changed (deleted ones too), without opening the file", () => {
+    const page = show(panelState({ files: [...FILES, file("/work/project/notes.md", { ops: "R" })] }));
+    const buttons = (row: HTMLTableRowElement) => Array.from(row.querySelectorAll("button.show-changes"));
+    expect(rows(page).map((row) => buttons(row).length)).toEqual([1, 1, 1, 0]);
+    click(page, buttons(rows(page)[0]!)[0]!);
+    key(page, buttons(rows(page)[2]!)[0]!, { key: "Enter" });
+    (buttons(rows(page)[2]!)[0] as HTMLButtonElement).click();
+    expect(actions(page)).toEqual([
+      { type: "showChanges", path: "/work/project/src/a.ts" },
+      { type: "showChanges", path: "/work/project/old.ts" },
+    ]);
+  });
+
   it("Open all modified posts openAllModified", () => {
     const page = show(panelState({ files: FILES }));
     buttonNamed(page, "Open all modified")!.click();

@@ -1,0 +1,128 @@
+// Pi Sessions: Session Changes to This File — VS Code's diff editor on the
+// file before and after one session's changes (replayed from pi write/edit
+// calls), and each change on its own; bash changes are listed without a diff.
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import * as vscode from "vscode";
+import { fileChangeSteps, reconstructFileVersions, type FileChangeStep, type FileVersions, type StepVersions } from "../../core/file-history";
+import { recordedCwd } from "../../core/session/session-info";
+import { notDone, ok, type CommandResult } from "../command-result";
+import { revealEntry } from "../commands/entry-actions";
+import type { Services } from "../services";
+import type { ChangeDocuments } from "./change-documents";
+import { fileCommandArgs } from "./file-target";
+import type { FileTouchIndex } from "./file-touch-index";
+import { describeTouch, fileTouchRows } from "./sessions-touching-file";
+
+export const SESSION_CHANGES_TO_FILE_COMMAND_ID = "piSessions.sessionChangesToFile";
+
+export interface ChangesShown {
+  sessionPath: string;
+  steps: number;
+  beforeKnown: boolean;
+  afterKnown: boolean;
+  /** What was opened: the whole session's diff, one step's, or the step's entry. */
+  opened: "all" | "step" | "entry";
+}
+
+type Step = FileChangeStep & StepVersions;
+
+interface StepItem extends vscode.QuickPickItem {
+  choice: "all" | number;
+}
+
+function stepLabel(step: Step): string {
+  if (step.kind === "write") return `$(new-file) write`;
+  if (step.kind === "edit") return `$(edit) edit · ${step.edits.length} replacement${step.edits.length === 1 ? "" : "s"}`;
+  return `$(terminal) ${step.ops} ${describeTouch(step)}`.slice(0, 160);
+}
+
+function items(versions: FileVersions): StepItem[] {
+  const all: StepItem = {
+    label: "$(diff) All changes of this session",
+    description: versions.before === undefined ? "content before the session is not in it: compared with an empty file" : "before → after",
+    choice: "all",
+  };
+  return [
+    all,
+    ...versions.steps.map((step, i): StepItem => ({
+      label: stepLabel(step),
+      description: step.kind === "other" ? "no diff: the session does not hold the content (opens the entry)" : undefined,
+      detail: [step.timestamp ? new Date(step.timestamp).toLocaleString() : "", step.entryId].filter(Boolean).join(" · "),
+      choice: i,
+    })),
+  ];
+}
+
+async function diskContent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+export async function sessionChangesToFile(services: Services, index: FileTouchIndex, documents: ChangeDocuments, raw: unknown): Promise<CommandResult<ChangesShown>> {
+  const args = fileCommandArgs(raw);
+  if (!args.path) {
+    void vscode.window.showInformationMessage("Open a file (or pick one in the Explorer) to see what a pi session changed in it.");
+    return notDone("not-applicable", "No file.");
+  }
+  const path = args.path;
+  const name = basename(path);
+
+  let sessionPath = args.sessionPath;
+  if (!sessionPath) {
+    const changing = (await fileTouchRows(services, index, path, args.scope ?? "workspace")).filter((row) => /[WEMD]/.test(row.ops));
+    const sessions = [...new Map(changing.map((row) => [row.sessionPath, row])).values()];
+    if (sessions.length === 0) {
+      void vscode.window.showInformationMessage(`No pi session of this workspace changed ${name}.`);
+      return notDone("not-applicable", "No session changed the file.");
+    }
+    if (sessions.length === 1) sessionPath = sessions[0]!.sessionPath;
+    else {
+      const picked = await vscode.window.showQuickPick(
+        sessions.map((row) => ({ label: row.sessionTitle, description: row.timestamp ? new Date(row.timestamp).toLocaleString() : "", sessionPath: row.sessionPath })),
+        { title: `Sessions that changed ${name}`, placeHolder: "Pick a session (newest first)" },
+      );
+      if (!picked) return notDone("cancelled", "No session chosen.");
+      sessionPath = picked.sessionPath;
+    }
+  }
+
+  const session = await services.store.get(sessionPath);
+  const steps = fileChangeSteps(session.entries(), path, { cwd: recordedCwd(session) ?? "/" });
+  const versions = reconstructFileVersions(steps, await diskContent(path));
+  const shown = (opened: ChangesShown["opened"]): CommandResult<ChangesShown> =>
+    ok({ sessionPath: sessionPath!, steps: steps.length, beforeKnown: versions.before !== undefined, afterKnown: versions.after !== undefined, opened });
+  if (steps.length === 0) {
+    void vscode.window.showInformationMessage(`This session did not touch ${name}.`);
+    return notDone("not-applicable", "The session did not touch the file.");
+  }
+
+  let choice = args.step;
+  if (choice === undefined) {
+    const picked = await vscode.window.showQuickPick(items(versions), { title: `${name}: what the session did`, placeHolder: "The whole session, or one change" });
+    if (!picked) return notDone("cancelled", "Nothing chosen.");
+    choice = picked.choice;
+  }
+  const title = services.sessions.factsOf(sessionPath)?.title ?? basename(sessionPath);
+  if (choice === "all") {
+    const left = documents.uriFor(name, "before", versions.before ?? "");
+    const right = versions.after !== undefined ? documents.uriFor(name, "after", versions.after) : vscode.Uri.file(path);
+    const note = versions.after === undefined ? " (after: the file on disk)" : "";
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${name}: before ↔ after “${title}”${note}`);
+    return shown("all");
+  }
+  const step = versions.steps[choice];
+  if (!step) return notDone("not-applicable", "No such change.");
+  if (step.kind === "other") {
+    await revealEntry(services, sessionPath, step.entryId);
+    return shown("entry");
+  }
+  const before = step.before ?? (step.kind === "edit" ? step.edits.map((e) => e.oldText).join("\n⋯\n") : "");
+  const after = step.after ?? (step.kind === "edit" ? step.edits.map((e) => e.newText).join("\n⋯\n") : step.content);
+  const partial = step.kind === "edit" && step.before === undefined ? " (replaced text only)" : "";
+  await vscode.commands.executeCommand("vscode.diff", documents.uriFor(name, "before", before), documents.uriFor(name, "after", after), `${name}: ${step.kind} ${step.entryId}${partial}`);
+  return shown("step");
+}

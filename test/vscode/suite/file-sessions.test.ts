@@ -1,0 +1,119 @@
+// Files ⇄ sessions in the real extension host: a session written into pi's
+// folder for the workspace (write then edit of one file, a bash move of
+// another) — which sessions touched a file, and the diff editor on what the
+// session did to it. Read-only, so it runs in Restricted Mode too.
+import * as assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { activateExtension } from "./extension-under-test";
+import { piDir, run, waitFor, workspaceDir } from "./helpers";
+
+const SESSION_ID = "0f1e2d3c-4b5a-4968-8776-65544332211f";
+
+interface Row {
+  sessionPath: string;
+  entryId: string;
+  ops: string;
+  tool: string;
+  command?: string;
+}
+
+function line(entry: Record<string, unknown>): string {
+  return JSON.stringify(entry);
+}
+
+function sessionText(cwd: string): string {
+  let n = 0;
+  let parent: string | null = null;
+  const entry = (body: Record<string, unknown>): string => {
+    n++;
+    const id = `f${n.toString().padStart(7, "0")}`;
+    const text = line({ type: "message", id, parentId: parent, timestamp: new Date(Date.UTC(2026, 0, 20, 10, n)).toISOString(), message: body });
+    parent = id;
+    return text;
+  };
+  const assistant = (id: string, name: string, args: Record<string, unknown>) =>
+    entry({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }], provider: "test", model: "test", api: "openai-completions", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: n });
+  const result = (id: string, name: string) => entry({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text: "ok" }], isError: false, timestamp: n });
+  return [
+    line({ type: "session", version: 3, id: SESSION_ID, timestamp: "2026-01-20T10:00:00.000Z", cwd }),
+    entry({ role: "user", content: [{ type: "text", text: "Create changed.ts, then fix it" }], timestamp: 1 }),
+    assistant("c1", "write", { path: "changed.ts", content: "export const a = 1;\nexport const b = 2;\n" }),
+    result("c1", "write"),
+    assistant("c2", "edit", { path: "changed.ts", edits: [{ oldText: "export const b = 2;", newText: "export const b = 3;" }] }),
+    result("c2", "edit"),
+    assistant("c3", "bash", { command: "cat README.md && mv moved-from.txt moved-to.txt" }),
+    result("c3", "bash"),
+  ].join("\n") + "\n";
+}
+
+suite("Files ⇄ sessions @restricted", () => {
+  let sessionPath: string;
+  let changed: string;
+
+  suiteSetup(async () => {
+    await activateExtension();
+    mkdirSync(piDir(), { recursive: true });
+    sessionPath = join(piDir(), `2026-01-20T10-00-00-000Z_${SESSION_ID}.jsonl`);
+    writeFileSync(sessionPath, sessionText(workspaceDir()));
+    changed = join(workspaceDir(), "changed.ts");
+    writeFileSync(changed, "export const a = 1;\nexport const b = 3;\n");
+    await vscode.commands.executeCommand("piSessions.refresh");
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(sessionPath, { force: true });
+    rmSync(changed, { force: true });
+    await vscode.commands.executeCommand("piSessions.refresh");
+  });
+
+  test("Sessions That Touched This File lists the session's write and edit, newest first, and bash's read and move", async () => {
+    const rows = await waitFor("rows", async () => {
+      const result = await run<{ rows: Row[] }>("piSessions.sessionsTouchingFile", { path: changed, list: true });
+      return result.ok && result.value!.rows.length > 0 ? result.value!.rows : undefined;
+    });
+    assert.deepEqual(rows.map((r) => [r.sessionPath, r.tool, r.ops]), [
+      [sessionPath, "edit", "E"],
+      [sessionPath, "write", "W"],
+    ]);
+    const readme = await run<{ rows: Row[] }>("piSessions.sessionsTouchingFile", { path: join(workspaceDir(), "README.md"), list: true });
+    assert.deepEqual(readme.value!.rows.filter((r) => r.sessionPath === sessionPath).map((r) => [r.tool, r.ops, r.command]), [
+      ["bash", "R", "cat README.md && mv moved-from.txt moved-to.txt"],
+    ]);
+    const moved = await run<{ rows: Row[] }>("piSessions.sessionsTouchingFile", { path: join(workspaceDir(), "moved-to.txt"), list: true });
+    assert.deepEqual(moved.value!.rows.map((r) => r.ops), ["M"]);
+  });
+
+  test("Session Changes to This File opens the diff editor: empty before the write, the edited content after", async () => {
+    const result = await run<{ steps: number; beforeKnown: boolean; afterKnown: boolean; opened: string }>("piSessions.sessionChangesToFile", { path: changed, sessionPath, step: "all" });
+    assert.equal(result.ok, true, result.message);
+    assert.deepEqual(result.value, { sessionPath, steps: 2, beforeKnown: true, afterKnown: true, opened: "all" });
+    const input = await waitFor("a diff tab", () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab.input : undefined;
+    });
+    assert.equal(input.original.scheme, "pi-sessions-change");
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "");
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), "export const a = 1;\nexport const b = 3;\n");
+  });
+
+  test("one change on its own: the edit's before and after", async () => {
+    const result = await run<{ opened: string }>("piSessions.sessionChangesToFile", { path: changed, sessionPath, step: 1 });
+    assert.equal(result.ok, true, result.message);
+    assert.equal(result.value!.opened, "step");
+    const input = await waitFor("the edit's diff tab", () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff && tab.label.includes("edit") ? tab.input : undefined;
+    });
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "export const a = 1;\nexport const b = 2;\n");
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), "export const a = 1;\nexport const b = 3;\n");
+  });
+
+  test("a file no session changed: says so, opens nothing", async () => {
+    const result = await run("piSessions.sessionChangesToFile", { path: join(workspaceDir(), "nobody-touched-this.ts"), step: "all" });
+    assert.equal(result.ok, false);
+    assert.equal(result.reason, "not-applicable");
+  });
+});
