@@ -3,7 +3,7 @@ import type { Command } from "./command";
 export function helpText(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = [
-    "pi-sessions — read, compact, summarise, rename, label and fork pi coding agent sessions (appends only; never deletes)",
+    "pi-sessions — read, compact, summarise, rename, label and fork pi coding agent sessions",
     "",
     "usage: pi-sessions <command> [options]",
     "",
