@@ -72,7 +72,11 @@ async function trashFiles(services: Services, files: SizedFile[], confirmed: boo
     }
   }
   for (const { path } of moved) services.store.forget(path);
-  if (moved.length > 0) await services.sessions.rediscover();
+  if (moved.length > 0) {
+    await services.sessions.rediscover();
+    // A discovery already running before the move may still list them: look once more.
+    if (moved.some(({ path }) => services.sessions.allPaths().includes(path))) await services.sessions.rediscover();
+  }
   const size = totalBytes(files.filter((f) => moved.some((m) => m.path === f.path)));
   if (failure) {
     void vscode.window.showErrorMessage(`Move to Trash: ${moved.length > 0 ? `${moved.length} moved (${formatBytes(size)}); then ` : ""}${failure}`);
@@ -141,7 +145,8 @@ async function cleanupInputs(services: Services) {
 
 /**
  * Scripts pass `{empty, olderThanDays, largerThanMB}` to skip the criteria
- * question, `selectAll: true` to take every proposal, and `confirmed: true`.
+ * question, `selectAll: true` to take every proposal, and `confirmed: true`;
+ * `dryRun: true` returns the proposal (and its total size) and moves nothing.
  */
 export async function cleanUp(services: Services, raw: unknown): Promise<CommandResult<TrashOutcome & { proposed: string[] }>> {
   const refused = refuseUntrusted("Clean Up", services.log);
@@ -161,6 +166,7 @@ export async function cleanUp(services: Services, raw: unknown): Promise<Command
     void vscode.window.showInformationMessage("Clean Up: no session matches; nothing to move.");
     return ok({ moved: [], totalBytes: 0, proposed: [] });
   }
+  if (given.dryRun === true) return ok({ moved: [], totalBytes: totalBytes(proposals), proposed: proposals.map((p) => p.path) });
   let chosen: CleanupProposal[] = proposals;
   if (given.selectAll !== true) {
     const items = proposals.map((p) => ({ label: services.sessions.factsOf(p.path)?.title ?? basename(p.path), description: describeProposal(p), detail: p.path, picked: true, proposal: p }));
