@@ -91,14 +91,14 @@ function record(raw: unknown): Record<string, unknown> {
   return typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
 }
 
-/** Session rows (the clicked one and the selection), `{sessionPaths}`, `{sessionPath}`, else the active session or a pick. */
+/** Session rows (the clicked one and the selection), `{sessionPaths}`, `{sessionPath}`, else a pick (never silently the active session). */
 async function pathsFrom(services: Services, raw: unknown, selected: unknown): Promise<string[]> {
   if (Array.isArray(selected) && selected.some(isSessionNode)) return selected.filter(isSessionNode).map((n) => n.path);
   if (isSessionNode(raw)) return [raw.path];
   const given = record(raw);
   if (Array.isArray(given.sessionPaths)) return given.sessionPaths.filter((p): p is string => typeof p === "string");
   if (typeof given.sessionPath === "string") return [given.sessionPath];
-  const picked = services.active.path ?? (await pickSessionPath(services, "Which session should move to the trash?"));
+  const picked = await pickSessionPath(services, "Which session should move to the trash?");
   return picked ? [picked] : [];
 }
 
