@@ -86,7 +86,10 @@ async function launchPi(services: Services, raw: unknown, action: PiAction, what
   const shellArgs = piArgs(action, target.path);
   const cwd = launchCwd(target.session);
   const terminalName = `pi${action === "fork" ? " (fork)" : ""}: ${sessionTitle(services, target.path)}`;
-  const terminal = vscode.window.createTerminal({ name: terminalName, shellPath, shellArgs, ...(cwd ? { cwd } : {}), iconPath: new vscode.ThemeIcon("terminal") });
+  // pi uses the agent dir these views read when piSessions.agentDir names one (its forks land there too).
+  const agentDirSet = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>("agentDir", "").trim() !== "";
+  const env = agentDirSet ? { PI_CODING_AGENT_DIR: services.settings().agentDir } : undefined;
+  const terminal = vscode.window.createTerminal({ name: terminalName, shellPath, shellArgs, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), iconPath: new vscode.ThemeIcon("terminal") });
   terminal.show();
   const commandLine = piCommandLine(shellPath, shellArgs);
   services.log.info(`${what}: ${commandLine}${cwd ? ` (in ${cwd})` : ""}`);
