@@ -13,6 +13,7 @@ import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
 import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
 import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
 import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
+import { registerSessionActions } from "./commands/session-actions";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
 import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
@@ -59,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const active = new ActiveSession(sessions);
   const sessionsTree = new SessionsTreeProvider(sessions);
   const entriesTree = new EntriesTreeProvider(store);
-  const sessionsView = vscode.window.createTreeView<SessionsNode>(SESSIONS_VIEW_ID, { treeDataProvider: sessionsTree, showCollapseAll: true });
+  const sessionsView = vscode.window.createTreeView<SessionsNode>(SESSIONS_VIEW_ID, { treeDataProvider: sessionsTree, showCollapseAll: true, canSelectMany: true });
   const entriesView = vscode.window.createTreeView<EntryNode>(ENTRIES_VIEW_ID, { treeDataProvider: entriesTree, showCollapseAll: true });
   entriesView.message = "Select a session in the Sessions view to see its entries.";
   const hooks = new SummaryHooks();
@@ -189,6 +190,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       return result;
     }),
     registerFileSessionCommands(services),
+    ...registerSessionActions(services),
     vscode.commands.registerCommand(INTERNALS_COMMAND_ID, () =>
       internals({ services, watcher, statusBar, notice, panel, loadModelWindows: loadWindows }),
     ),

@@ -8,5 +8,8 @@ import { compactCommand } from "./compact";
 import { branchSummaryCommand } from "./branch-summary";
 import { navigateCommand } from "./navigate";
 import { migrateCommand } from "./migrate";
+import { renameCommand } from "./rename";
+import { labelCommand } from "./label";
+import { forkCommand } from "./fork";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand];

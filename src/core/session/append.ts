@@ -10,6 +10,7 @@ import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, wr
 import { readRange } from "./read-range.js";
 import type { LoadedSession } from "./open-session.js";
 import { hashBytes } from "./fingerprint.js";
+import { assertSimpleChain } from "./chain-guard.js";
 import { asWritten, buildEntry, serializeEntry, type EntryDraft, type WrittenEntry } from "./serialize-entry.js";
 
 export type WriteRefusalReason =
@@ -17,7 +18,8 @@ export type WriteRefusalReason =
   | "incomplete-last-line"
   | "missing-header"
   | "needs-migration"
-  | "not-a-file";
+  | "not-a-file"
+  | "parent-cycle";
 
 /** Writing was refused and nothing was written (CLI exit 3). */
 export class WriteRefusedError extends Error {
@@ -120,6 +122,7 @@ export function planAppend(session: LoadedSession, drafts: readonly EntryDraft[]
   if (drafts.length === 0) throw new Error("planAppend: no entries to append");
   let parentId = options.parentId === undefined ? session.index.leafId : options.parentId;
   if (parentId !== null && !session.index.get(parentId)) throw new Error(`${session.path ?? "session"}: no entry ${parentId} to append under`);
+  assertSimpleChain(session.index, parentId, session.path);
   const now = options.now ?? (() => new Date());
   const fresh = new Set<string>();
   const entries: WrittenEntry[] = [];

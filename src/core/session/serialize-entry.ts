@@ -1,10 +1,10 @@
 // New entry objects with the key order pi's SessionManager writes
 // (session-manager.js appendCompaction, branchWithSummary, appendCustomEntry,
-// appendLabelChange), and their JSONL lines. Object literals are built field
+// appendLabelChange, appendSessionInfo), and their JSONL lines. Object literals are built field
 // by field so the order never depends on the caller's objects; fields that
 // are undefined disappear in JSON.stringify, as they do when pi writes them.
 
-import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry } from "./types.js";
+import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry, SessionInfoEntry } from "./types.js";
 
 /** The fields the writer assigns: a fresh id, the parent (the leaf), the time. */
 export interface EntryPlacement {
@@ -43,10 +43,15 @@ export interface LabelDraft {
   label: string | undefined;
 }
 
-/** What a runner asks the writer to append. */
-export type EntryDraft = CompactionDraft | BranchSummaryDraft | CustomDraft | LabelDraft;
+export interface SessionInfoDraft {
+  type: "session_info";
+  name: string;
+}
 
-export type WrittenEntry = CompactionEntry | BranchSummaryEntry | CustomEntry | LabelEntry;
+/** What a runner asks the writer to append. */
+export type EntryDraft = CompactionDraft | BranchSummaryDraft | CustomDraft | LabelDraft | SessionInfoDraft;
+
+export type WrittenEntry = CompactionEntry | BranchSummaryEntry | CustomEntry | LabelEntry | SessionInfoEntry;
 
 /** The entry object exactly as pi would build it for this draft and placement. */
 export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry {
@@ -91,6 +96,14 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
         timestamp: at.timestamp,
         targetId: draft.targetId,
         label: draft.label,
+      };
+    case "session_info":
+      return {
+        type: "session_info",
+        id: at.id,
+        parentId: at.parentId,
+        timestamp: at.timestamp,
+        name: draft.name,
       };
   }
 }

@@ -145,6 +145,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   item.tooltip = tooltip;
   const context = ["entry", `type-${meta.type}`];
   if (isLeaf) context.push("leaf");
+  if (label) context.push("labelled");
   if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
   item.contextValue = context.join(" ");
   if (meta.type === "compaction" || meta.type === "branch_summary") {

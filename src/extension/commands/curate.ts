@@ -1,0 +1,135 @@
+// Curating without pi: Rename Session… (a session_info entry), Set Label… /
+// Clear Label (a label entry), Fork Session Here (a new session file holding
+// root→entry) and Clone Branch (the same at the leaf, pi's /clone). All write
+// through the core's safe writers; the views update from the store at once.
+import { basename } from "node:path";
+import * as vscode from "vscode";
+import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
+import { commandArgs, type CommandArgs } from "../command-args";
+import { notDone, ok, type CommandResult } from "../command-result";
+import { reportError } from "../error-actions";
+import type { Services } from "../services";
+import { refuseUntrusted } from "../trust";
+import { isNotDone, sessionTarget } from "./session-target";
+
+export const RENAME_COMMAND_ID = "piSessions.renameSession";
+export const SET_LABEL_COMMAND_ID = "piSessions.setLabel";
+export const CLEAR_LABEL_COMMAND_ID = "piSessions.clearLabel";
+export const FORK_HERE_COMMAND_ID = "piSessions.forkSessionHere";
+export const CLONE_BRANCH_COMMAND_ID = "piSessions.cloneBranch";
+
+/** Scripts pass `name` (rename) or `label` (set label) to skip the input box. */
+function argString(raw: unknown, key: string): string | undefined {
+  const value = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+export async function renameSessionCommand(services: Services, raw: unknown): Promise<CommandResult<{ name: string; entryId: string }>> {
+  const refused = refuseUntrusted("Rename Session", services.log);
+  if (refused) return refused;
+  const target = await sessionTarget(services, commandArgs(raw));
+  if (isNotDone(target)) return target;
+  const { path, session } = target;
+  const name =
+    argString(raw, "name") ??
+    (await vscode.window.showInputBox({
+      title: "Pi Sessions: Rename Session",
+      prompt: "The session's name, as pi's /name sets it (shown in pi's /resume and here).",
+      value: session.index.sessionName ?? "",
+      validateInput: (value) => (sanitizeSessionName(value) ? undefined : "pi does not set an empty name"),
+    }));
+  if (name === undefined) return notDone("cancelled", "Cancelled.");
+  try {
+    const result = renameSession({ session, name });
+    await services.store.refresh(path);
+    services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})`);
+    return ok({ name: result.name, entryId: result.entry.id });
+  } catch (error) {
+    return reportError(error, "Rename Session", { log: services.log, sessionPath: path });
+  }
+}
+
+async function label(services: Services, raw: unknown, clear: boolean): Promise<CommandResult<{ targetId: string; label: string | null; entryId: string }>> {
+  const what = clear ? "Clear Label" : "Set Label";
+  const refused = refuseUntrusted(what, services.log);
+  if (refused) return refused;
+  const args = commandArgs(raw);
+  if (!args.entryId) return notDone("not-applicable", "No entry given.");
+  const target = await sessionTarget(services, args);
+  if (isNotDone(target)) return target;
+  const { path, session } = target;
+  const targetId = args.entryId;
+  let text: string | undefined;
+  if (!clear) {
+    text =
+      args.label ??
+      (await vscode.window.showInputBox({
+        title: "Pi Sessions: Set Label",
+        prompt: `A label for ${targetId}, as pi's /tree sets it (empty clears it).`,
+        value: session.index.labelOf(targetId) ?? "",
+      }));
+    if (text === undefined) return notDone("cancelled", "Cancelled.");
+  }
+  try {
+    const result = setLabel({ session, targetId, label: text });
+    await services.store.refresh(path);
+    services.log.info(`label ${path} ${targetId}: ${result.label === null ? "cleared" : `"${result.label}"`} (entry ${result.entry.id})`);
+    return ok({ targetId, label: result.label, entryId: result.entry.id });
+  } catch (error) {
+    return reportError(error, what, { log: services.log, sessionPath: path });
+  }
+}
+
+export function setLabelCommand(services: Services, raw: unknown): ReturnType<typeof label> {
+  return label(services, raw, false);
+}
+
+export function clearLabelCommand(services: Services, raw: unknown): ReturnType<typeof label> {
+  return label(services, raw, true);
+}
+
+export interface ForkOutcome {
+  path: string;
+  id: string;
+  atId: string;
+  entries: number;
+}
+
+async function fork(services: Services, args: CommandArgs, atLeaf: boolean): Promise<CommandResult<ForkOutcome>> {
+  const what = atLeaf ? "Clone Branch" : "Fork Session Here";
+  const refused = refuseUntrusted(what, services.log);
+  if (refused) return refused;
+  if (!atLeaf && !args.entryId) return notDone("not-applicable", "No entry given.");
+  const target = await sessionTarget(services, args);
+  if (isNotDone(target)) return target;
+  const { path, session } = target;
+  try {
+    const result = forkSession({ session, agentDir: services.settings().agentDir, ...(atLeaf ? {} : { atId: args.entryId }) });
+    services.log.info(`${what} ${path} at ${result.atId} → ${result.path}`);
+    await services.sessions.rediscover();
+    // A discovery already running when the file was written returns without it: look once more.
+    if (!services.sessions.allPaths().includes(result.path)) await services.sessions.rediscover();
+    const listed = services.sessions.allPaths().includes(result.path);
+    void vscode.window
+      .showInformationMessage(
+        `${what}: new session ${basename(result.path)} (${result.entries.length} entries, root → ${result.atId})${listed ? "" : `, in ${result.path}`}.`,
+        "Show Entries",
+        "Open in pi",
+      )
+      .then((choice) => {
+        if (choice === "Show Entries") void vscode.commands.executeCommand("piSessions.openSession", { sessionPath: result.path });
+        if (choice === "Open in pi") void vscode.commands.executeCommand("piSessions.openInPi", { sessionPath: result.path });
+      });
+    return ok({ path: result.path, id: result.header.id, atId: result.atId, entries: result.entries.length });
+  } catch (error) {
+    return reportError(error, what, { log: services.log, sessionPath: path });
+  }
+}
+
+export function forkSessionHere(services: Services, raw: unknown): Promise<CommandResult<ForkOutcome>> {
+  return fork(services, commandArgs(raw), false);
+}
+
+export function cloneBranch(services: Services, raw: unknown): Promise<CommandResult<ForkOutcome>> {
+  return fork(services, commandArgs(raw), true);
+}
