@@ -33,6 +33,8 @@ const sessionArb = fc.record({
   crlf: fc.boolean(),
 });
 
+type SessionSpec = { cwd: string; name: string | undefined; messages: { role: string; text: string; blocks: boolean }[]; badLine: boolean; crlf: boolean };
+
 const queryArb = fc.oneof(
   fc.constantFrom(...WORDS),
   fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" ")),
@@ -41,7 +43,7 @@ const queryArb = fc.oneof(
   fc.constantFrom("prs", "rsc", "pf", "wrk", "/tmp", "s1", "S2-", "release notes", '"release   notes"', "re:^parser", "re:bug$", "re:p.rser\\s+bug", "re:(", "re:", "re:\\bv2\\b", "re:cache|quote", "re:ΣΟΦ", '""', "   ", "naive", "NAÏVE", "σοφος"),
 );
 
-function sessionLines(id: string, s: fc.TypeOf<typeof sessionArb>, t0: number): string[] {
+function sessionLines(id: string, s: SessionSpec, t0: number): string[] {
   const lines = [header(id, s.cwd, new Date(t0).toISOString())];
   let parent: string | null = null;
   s.messages.forEach((m, i) => {
