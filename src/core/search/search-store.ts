@@ -60,16 +60,20 @@ export class SearchStore {
     return join(this.dir, `${key}.${kind}`);
   }
 
-  /** Writes `bytes` at `position` of the data file (created when missing). */
+  /** Writes `bytes` at `position` of the data file (created when missing; nothing is created for no bytes). */
   write(key: string, kind: DataKind, position: number, bytes: Buffer): void {
-    if (bytes.length === 0 && position > 0) return;
-    mkdirSync(this.dir, { recursive: true });
+    if (bytes.length === 0) return;
     const file = this.path(key, kind);
     let fd: number;
-    try {
+    if (position === 0) {
+      try {
+        fd = openSync(file, "w");
+      } catch {
+        mkdirSync(this.dir, { recursive: true });
+        fd = openSync(file, "w");
+      }
+    } else {
       fd = openSync(file, "r+");
-    } catch {
-      fd = openSync(file, "w");
     }
     try {
       let done = 0;
