@@ -35,7 +35,7 @@ function searchIndex(services: Services): SearchIndex {
 }
 
 async function scopeFiles(services: Services, scope: SearchScope): Promise<string[]> {
-  const workspace = services.sessions.allPaths();
+  const workspace = (await services.sessions.sessionGroups()).flatMap((group) => group.files);
   if (scope === "workspace") return workspace;
   const all = await jsonlFilesIn(await allSessionFolders(services.settings().agentDir));
   return [...new Set([...workspace, ...all])];
