@@ -16,15 +16,30 @@ suite("Search Sessions @restricted: pi's /resume query language, read-only", () 
     internals = await extensionInternals();
   });
 
+  test("a name match comes first and reveals the session_info entry", async () => {
+    const out = await run<{ result: SearchResult; opened: string }>("piSessions.searchSessions", { query: "rename" });
+    assert.equal(out.ok, true, out.message);
+    assert.deepEqual(out.value?.result.sessions[0]?.matches.map((m) => [m.entryId, m.role, m.snippet]), [
+      ["e5f6a7b8", "session_info", "Rename greeting"],
+      ["a1b2c3d4", "user", "Rename greeting to salutation in hello.ts"],
+    ]);
+    await waitFor("the name entry selected", () => {
+      const node = internals.services.entriesView.selection[0];
+      return node?.kind === "entry" && node.entryId === "e5f6a7b8" ? node : undefined;
+    });
+  });
+
   test("a phrase finds the session; its matching entry is revealed and selected in the Entries view", async () => {
-    const out = await run<{ result: SearchResult; opened: string }>("piSessions.searchSessions", { query: '"rename  GREETING"' });
+    const out = await run<{ result: SearchResult; opened: string }>("piSessions.searchSessions", { query: '"greeting  TO salutation"' });
     assert.equal(out.ok, true, out.message);
     assert.equal(out.value?.opened, fixturePath(LINEAR_ID));
     assert.deepEqual(out.value?.result.sessions.map((s) => s.path), [fixturePath(LINEAR_ID)]);
     assert.deepEqual(out.value?.result.sessions[0]?.matches.map((m) => [m.entryId, m.role, m.snippet]), [["a1b2c3d4", "user", "Rename greeting to salutation in hello.ts"]]);
     assert.equal(internals.services.entriesTree.path, fixturePath(LINEAR_ID));
-    const selected = await waitFor("the selection", () => internals.services.entriesView.selection[0]);
-    assert.equal(selected.kind === "entry" ? selected.entryId : selected.kind, "a1b2c3d4");
+    await waitFor("the entry selected", () => {
+      const node = internals.services.entriesView.selection[0];
+      return node?.kind === "entry" && node.entryId === "a1b2c3d4" ? node : undefined;
+    });
   });
 
   test("re: finds an assistant entry by regex and reveals it", async () => {

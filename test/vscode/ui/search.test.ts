@@ -10,10 +10,10 @@ suite("workbench: Search Sessions from the palette", () => {
     await wb.openViewContainer("Pi Sessions");
     await wb.runCommand("Pi Sessions: Search Sessions…");
     const widget = wb.page.locator(".quick-input-widget");
-    await widget.locator(".quick-input-box input").fill('"rename greeting"');
-    const row = widget.locator(".monaco-list-row", { hasText: "«Rename greeting»" }).first();
+    await widget.locator(".quick-input-box input").fill('"greeting to salutation"');
+    const row = widget.locator(".monaco-list-row", { hasText: "«greeting to salutation»" }).first();
     await row.waitFor({ state: "visible", timeout: 30_000 });
-    assert.match((await row.textContent()) ?? "", /user · .*«Rename greeting» to salutation in hello\.ts/);
+    assert.match((await row.textContent()) ?? "", /user · .*Rename «greeting to salutation» in hello\.ts/);
     await row.click();
     await wb.expandView("Entries");
     const selected = wb.view("Entries").locator(".monaco-list-row.selected");
