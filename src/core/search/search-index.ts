@@ -11,7 +11,7 @@ import { isListed, modifiedMs, readSessionText, type FileState, type TextEntry }
 import { compareRanked, literalNeedles, matchSession, type MatchedField, type SearchableSession } from "./match-session";
 import { isEmptyQuery, parseSearchQuery, type ParsedQuery } from "./query";
 import { runRegex, type RegexRunOptions } from "./regex-runner";
-import { SearchStore, type Row } from "./search-store";
+import { SearchStore, type NormPack, type Row } from "./search-store";
 import { findNormalized, snippetAround } from "./snippet";
 
 export interface EntryMatch {
@@ -68,6 +68,9 @@ export interface UpdateStats {
 class MissingData extends Error {}
 
 const NORM_CACHE_BYTES = 256 * 1024 * 1024;
+/** The pack is rewritten once more than this many rows (and this share of them) read their own files. */
+const PACK_SLACK_ROWS = 64;
+const PACK_SLACK_SHARE = 0.1;
 
 export class SearchIndex {
   readonly store: SearchStore;
@@ -76,8 +79,13 @@ export class SearchIndex {
   private readonly normCache = new Map<string, Buffer>();
   private normCacheBytes = 0;
   private collectOnSave = false;
+  /** undefined: not loaded yet; null: none on disk. */
+  private pack: NormPack | null | undefined;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly options: { packSlackRows?: number } = {},
+  ) {
     this.store = new SearchStore(dir);
   }
 
@@ -157,6 +165,7 @@ export class SearchIndex {
         this.store.collectGarbage(rows);
       }
     }
+    if (!signal?.aborted) this.refreshPack(rows);
     return stats;
   }
 
@@ -171,7 +180,33 @@ export class SearchIndex {
     return { ...state, entsBytes: base.entsBytes + ents.length, key };
   }
 
+  private packed(row: Row): Buffer | null {
+    if (this.pack === undefined) this.pack = this.store.loadPack();
+    const at = this.pack?.entries.get(row.key);
+    return at && at[1] === row.normBytes ? this.pack!.bytes.subarray(at[0], at[0] + at[1]) : null;
+  }
+
+  /** Rewrites the pack when many rows are not in it (new, grown or rewritten sessions). */
+  private refreshPack(rows: ReadonlyMap<string, Row>): void {
+    if (this.pack === undefined) this.pack = this.store.loadPack();
+    let stale = 0;
+    let texts = 0;
+    for (const row of rows.values()) {
+      if (row.normBytes === 0) continue;
+      texts++;
+      const at = this.pack?.entries.get(row.key);
+      if (!at || at[1] !== row.normBytes) stale++;
+    }
+    if (stale > Math.max(this.options.packSlackRows ?? PACK_SLACK_ROWS, texts * PACK_SLACK_SHARE)) {
+      this.pack = this.store.writePack(rows);
+      this.normCache.clear();
+      this.normCacheBytes = 0;
+    }
+  }
+
   private norm(row: Row): Buffer | null {
+    const fromPack = this.packed(row);
+    if (fromPack) return fromPack;
     const cacheKey = `${row.key}:${row.normBytes}`;
     const cached = this.normCache.get(cacheKey);
     if (cached) return cached;

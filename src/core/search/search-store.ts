@@ -24,6 +24,19 @@ export interface Row extends FileState {
 
 export type DataKind = "norm" | "orig" | "ents";
 
+/**
+ * All rows' normalized texts in one file (norm-pack-<id>.bin, indexed by norm-pack.json):
+ * a read-optimised copy, so a search reads one file instead of one per session. A row
+ * uses it only while its key and size still match; the per-session files stay the truth.
+ */
+export interface NormPack {
+  id: string;
+  bytes: Buffer;
+  entries: Map<string, [number, number]>;
+}
+
+const PACK_INDEX = "norm-pack.json";
+
 export class SearchStore {
   constructor(readonly dir: string) {}
 
@@ -130,6 +143,53 @@ export class SearchStore {
     return ents.map((e) => `${JSON.stringify([e.id, e.role, e.line, e.normStart, e.origUnit, e.origByte, e.origByteLength])}\n`).join("");
   }
 
+  loadPack(): NormPack | null {
+    try {
+      const index = JSON.parse(readFileSync(join(this.dir, PACK_INDEX), "utf8")) as { version?: unknown; id?: unknown; size?: unknown; entries?: Record<string, [number, number]> };
+      if (index.version !== MANIFEST_VERSION || typeof index.id !== "string" || !/^[0-9a-f]{16}$/.test(index.id) || !index.entries) return null;
+      const bytes = readFileSync(join(this.dir, `norm-pack-${index.id}.bin`));
+      if (bytes.length !== index.size) return null;
+      return { id: index.id, bytes, entries: new Map(Object.entries(index.entries)) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Writes a new pack of the rows' normalized texts (rows whose files are missing are left out). */
+  writePack(rows: ReadonlyMap<string, Row>): NormPack {
+    mkdirSync(this.dir, { recursive: true });
+    const id = this.newKey();
+    const parts: Buffer[] = [];
+    const entries = new Map<string, [number, number]>();
+    let size = 0;
+    for (const row of rows.values()) {
+      if (row.normBytes === 0 || entries.has(row.key)) continue;
+      const bytes = this.read(row.key, "norm", row.normBytes);
+      if (!bytes) continue;
+      entries.set(row.key, [size, bytes.length]);
+      parts.push(bytes);
+      size += bytes.length;
+    }
+    const bytes = Buffer.concat(parts, size);
+    const bin = join(this.dir, `norm-pack-${id}.bin`);
+    writeFileSync(`${bin}.tmp`, bytes);
+    renameSync(`${bin}.tmp`, bin);
+    const tmp = join(this.dir, `${PACK_INDEX}.${process.pid}.${id}.tmp`);
+    writeFileSync(tmp, JSON.stringify({ version: MANIFEST_VERSION, id, size, entries: Object.fromEntries(entries) }));
+    renameSync(tmp, join(this.dir, PACK_INDEX));
+    // Older packs: readers that loaded one hold its bytes in memory already.
+    for (const name of readdirSync(this.dir)) {
+      if (/^norm-pack-[0-9a-f]{16}\.bin$/.test(name) && name !== `norm-pack-${id}.bin`) {
+        try {
+          unlinkSync(join(this.dir, name));
+        } catch {
+          // Gone already.
+        }
+      }
+    }
+    return { id, bytes, entries };
+  }
+
   remove(key: string): void {
     for (const kind of ["norm", "orig", "ents"] as const) {
       try {
@@ -152,7 +212,7 @@ export class SearchStore {
     }
     let removed = 0;
     for (const name of names) {
-      const m = /^([0-9a-f]{16})\.(norm|orig|ents)$/.exec(name) ?? /^(manifest\.json\.).*\.tmp$/.exec(name);
+      const m = /^([0-9a-f]{16})\.(norm|orig|ents)$/.exec(name) ?? /^((?:manifest|norm-pack)\.json\.|norm-pack-).*\.tmp$/.exec(name);
       if (!m || live.has(m[1]!)) continue;
       const file = join(this.dir, name);
       try {

@@ -1,6 +1,6 @@
 // The search index: appended bytes only, rewrites, deletions, a corrupt cache,
 // pi's matching quirks, snippets, and the regex time limit.
-import { appendFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/core/search/search-index";
@@ -170,6 +170,25 @@ describe("search index", () => {
     const path = join(dir, "v1.jsonl");
     writeFileSync(path, `${JSON.stringify({ type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "legacy words", timestamp: 1 } })}\n`);
     expect((await index.search([path], "legacy")).sessions[0]?.matches).toEqual([{ entryId: null, line: 2, role: "user", snippet: "legacy words", highlight: [0, 6] }]);
+  });
+
+  it("the one-file pack of normalized texts is used only while a row still matches it", async () => {
+    const { dir, cache } = fresh();
+    const index = new SearchIndex(cache, { packSlackRows: 0 });
+    const a = writeSession(dir, { messages: [{ role: "user", text: "packed words" }] });
+    const b = writeSession(dir, { messages: [{ role: "user", text: "other words" }] });
+    await index.update([a.path, b.path]);
+    const packs = readdirSync(cache).filter((f) => /^norm-pack-.*\.bin$/.test(f));
+    expect(packs).toHaveLength(1);
+    expect(readFileSync(join(cache, packs[0]!), "utf8")).toContain("packed words");
+    appendLines(a.path, [messageLine("e5", "e1", { role: "assistant", text: "later addition" }, Date.UTC(2026, 5, 1))]);
+    // A second process, reading the old pack: the grown row no longer matches it and reads its own file.
+    const other = new SearchIndex(cache, { packSlackRows: 1000 });
+    expect((await other.search([a.path, b.path], "addition")).sessions.map((h) => h.path)).toEqual([a.path]);
+    expect((await other.search([a.path, b.path], "words")).total).toBe(2);
+    // A broken pack is ignored.
+    writeFileSync(join(cache, packs[0]!), "garbage");
+    expect((await new SearchIndex(cache).search([a.path, b.path], "packed")).total).toBe(1);
   });
 
   it("nameLine helper writes what pi reads as a name", () => {
