@@ -67,6 +67,7 @@ export interface UpdateStats {
 
 class MissingData extends Error {}
 
+const PRUNE_EVERY_MS = 60_000;
 const NORM_CACHE_BYTES = 256 * 1024 * 1024;
 /** The pack is rewritten once more than this many rows (and this share of them) read their own files. */
 const PACK_SLACK_ROWS = 64;
@@ -78,7 +79,7 @@ export class SearchIndex {
   /** Normalized text held in memory between searches (the extension searches on every keystroke). */
   private readonly normCache = new Map<string, Buffer>();
   private normCacheBytes = 0;
-  private collectOnSave = false;
+  private prunedAt = 0;
   /** undefined: not loaded yet; null: none on disk. */
   private pack: NormPack | null | undefined;
 
@@ -90,11 +91,7 @@ export class SearchIndex {
   }
 
   private loaded(): Map<string, Row> {
-    if (!this.rows) {
-      this.rows = this.store.load();
-      // A new or unreadable manifest: data files left from before belong to nobody.
-      this.collectOnSave = this.rows.size === 0;
-    }
+    this.rows ??= this.store.load();
     return this.rows;
   }
 
@@ -148,22 +145,23 @@ export class SearchIndex {
         }
       }
     }
-    // Rows of files that no longer exist (found by any scope's update).
-    const wanted = new Set(paths);
-    for (const [path, row] of rows) {
-      if (!wanted.has(path) && !existsSync(path)) {
-        rows.delete(path);
-        dropped.push(row.key);
-        stats.removed++;
+    // Rows of files that no longer exist, outside the paths asked for (at most once a minute: a search per keystroke should not stat them all).
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      const wanted = new Set(paths);
+      for (const [path, row] of rows) {
+        if (!wanted.has(path) && !existsSync(path)) {
+          rows.delete(path);
+          dropped.push(row.key);
+          stats.removed++;
+        }
       }
     }
     if (stats.appended + stats.rebuilt + stats.removed > 0) {
       this.store.save(rows);
       for (const key of dropped) this.store.remove(key);
-      if (this.collectOnSave) {
-        this.collectOnSave = false;
-        this.store.collectGarbage(rows);
-      }
+      // Data files of rows another process replaced, or left by a crash, once they are old enough.
+      this.store.collectGarbage(rows);
     }
     if (!signal?.aborted) this.refreshPack(rows);
     return stats;
