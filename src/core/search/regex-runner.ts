@@ -11,9 +11,8 @@ export interface RegexJob {
   name: string | undefined;
   id: string;
   cwd: string;
-  /** The session's original message text (UTF-8 file) and its committed size. */
-  textPath: string;
-  textBytes: number;
+  /** Where the session's original message text is (UTF-8), in order. */
+  text: { path: string; off: number; len: number }[];
 }
 
 export interface RegexOutcome {
@@ -42,25 +41,28 @@ export interface RegexRun {
 // Plain JavaScript, evaluated as the worker (no bundling or file lookup needed in the extension host).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { openSync, readSync, closeSync } = require("node:fs");
+const { openSync, readSync } = require("node:fs");
 const { pattern, jobs, first, maxPositions } = workerData;
 const once = new RegExp(pattern, "i");
 const all = new RegExp(pattern, "gi");
-function read(path, length) {
-  if (length === 0) return "";
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.allocUnsafe(length);
+const fds = new Map();
+function read(chunks) {
+  const parts = [];
+  for (const c of chunks) {
+    let fd = fds.get(c.path);
+    if (fd === undefined) { fd = openSync(c.path, "r"); fds.set(c.path, fd); }
+    const buf = Buffer.allocUnsafe(c.len);
     let done = 0;
-    while (done < length) { const n = readSync(fd, buf, done, length - done, done); if (n === 0) break; done += n; }
-    return buf.toString("utf8", 0, done);
-  } finally { closeSync(fd); }
+    while (done < c.len) { const n = readSync(fd, buf, done, c.len - done, c.off + done); if (n === 0) break; done += n; }
+    parts.push(buf.subarray(0, done));
+  }
+  return Buffer.concat(parts).toString("utf8");
 }
 for (let i = first; i < jobs.length; i++) {
   const job = jobs[i];
   parentPort.postMessage({ started: i });
   let text = "";
-  try { text = read(job.textPath, job.textBytes); } catch {}
+  try { text = read(job.text); } catch {}
   const positions = [];
   all.lastIndex = 0;
   for (let m; positions.length < maxPositions && (m = all.exec(text)) !== null; ) {

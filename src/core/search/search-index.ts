@@ -11,7 +11,7 @@ import { isListed, modifiedMs, readSessionText, type FileState, type TextEntry }
 import { compareRanked, literalNeedles, matchSession, type MatchedField, type SearchableSession } from "./match-session";
 import { isEmptyQuery, parseSearchQuery, type ParsedQuery } from "./query";
 import { runRegex, type RegexRunOptions } from "./regex-runner";
-import { SearchStore, type NormPack, type Row } from "./search-store";
+import { SearchStore, SegmentWriter, type Chunk, type Row } from "./search-store";
 import { findNormalized, snippetAround } from "./snippet";
 
 export interface EntryMatch {
@@ -69,9 +69,11 @@ class MissingData extends Error {}
 
 const PRUNE_EVERY_MS = 60_000;
 const NORM_CACHE_BYTES = 256 * 1024 * 1024;
-/** The pack is rewritten once more than this many rows (and this share of them) read their own files. */
-const PACK_SLACK_ROWS = 64;
-const PACK_SLACK_SHARE = 0.1;
+/** An update writes a segment at least every this many bytes (bounds memory during a cold build). */
+const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
+/** More segments than this are compacted: rows with several chunks or in small segments are copied into one. */
+const MAX_SEGMENTS = 16;
+const SMALL_SEGMENT_BYTES = 8 * 1024 * 1024;
 
 export class SearchIndex {
   readonly store: SearchStore;
@@ -80,12 +82,10 @@ export class SearchIndex {
   private readonly normCache = new Map<string, Buffer>();
   private normCacheBytes = 0;
   private prunedAt = 0;
-  /** undefined: not loaded yet; null: none on disk. */
-  private pack: NormPack | null | undefined;
 
   constructor(
     dir: string,
-    private readonly options: { packSlackRows?: number } = {},
+    private readonly options: { maxSegments?: number } = {},
   ) {
     this.store = new SearchStore(dir);
   }
@@ -99,7 +99,7 @@ export class SearchIndex {
   async update(paths: readonly string[], signal?: AbortSignal): Promise<UpdateStats> {
     const rows = this.loaded();
     const stats: UpdateStats = { unchanged: 0, appended: 0, rebuilt: 0, removed: 0, bytesRead: 0 };
-    const dropped: string[] = [];
+    const writer = new SegmentWriter(this.store);
     for (const path of paths) {
       if (signal?.aborted) break;
       const row = rows.get(path);
@@ -113,7 +113,6 @@ export class SearchIndex {
       } catch {
         if (row) {
           rows.delete(path);
-          dropped.push(row.key);
           stats.removed++;
         }
         continue;
@@ -131,84 +130,82 @@ export class SearchIndex {
         }
       }
       try {
-        const next = await this.index(path, from);
+        const next = await this.index(path, from, writer);
         stats.bytesRead += next.fingerprint.size - (from ? from.resume! : 0);
         if (from) stats.appended++;
         else stats.rebuilt++;
-        if (row && row.key !== next.key) dropped.push(row.key);
         rows.set(path, next);
       } catch {
         // Cannot read it (permissions, vanished mid-read): not searchable now.
-        if (row) {
-          rows.delete(path);
-          dropped.push(row.key);
-        }
+        rows.delete(path);
       }
+      if (writer.bytes >= SEGMENT_FLUSH_BYTES) writer.flush();
     }
     // Rows of files that no longer exist, outside the paths asked for (at most once a minute: a search per keystroke should not stat them all).
     if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
       this.prunedAt = Date.now();
       const wanted = new Set(paths);
-      for (const [path, row] of rows) {
+      for (const path of rows.keys()) {
         if (!wanted.has(path) && !existsSync(path)) {
           rows.delete(path);
-          dropped.push(row.key);
           stats.removed++;
         }
       }
     }
     if (stats.appended + stats.rebuilt + stats.removed > 0) {
+      writer.flush();
+      this.compact(rows);
       this.store.save(rows);
-      for (const key of dropped) this.store.remove(key);
-      // Data files of rows another process replaced, or left by a crash, once they are old enough.
+      // Segments of rows replaced here or by another process, or left by a crash, once they are old enough.
       this.store.collectGarbage(rows);
     }
-    if (!signal?.aborted) this.refreshPack(rows);
     return stats;
   }
 
-  private async index(path: string, from: Row | null): Promise<Row> {
+  private async index(path: string, from: Row | null, writer: SegmentWriter): Promise<Row> {
     const { state, appended } = await readSessionText(path, from);
-    const key = from ? from.key : this.store.newKey();
-    const base = from ?? { normBytes: 0, origBytes: 0, entsBytes: 0 };
     const ents = Buffer.from(SearchStore.encodeEntries(appended.ents));
-    this.store.write(key, "norm", base.normBytes, Buffer.from(appended.norm));
-    this.store.write(key, "orig", base.origBytes, Buffer.from(appended.orig));
-    this.store.write(key, "ents", base.entsBytes, ents);
-    return { ...state, entsBytes: base.entsBytes + ents.length, key };
+    const add = (old: Chunk[] | undefined, chunk: Chunk | null): Chunk[] => (chunk ? [...(old ?? []), chunk] : [...(old ?? [])]);
+    return {
+      ...state,
+      entsBytes: (from?.entsBytes ?? 0) + ents.length,
+      norm: add(from?.norm, writer.add("norm", Buffer.from(appended.norm))),
+      orig: add(from?.orig, writer.add("orig", Buffer.from(appended.orig))),
+      ents: add(from?.ents, writer.add("ents", ents)),
+    };
   }
 
-  private packed(row: Row): Buffer | null {
-    if (this.pack === undefined) this.pack = this.store.loadPack();
-    const at = this.pack?.entries.get(row.key);
-    return at && at[1] === row.normBytes ? this.pack!.bytes.subarray(at[0], at[0] + at[1]) : null;
-  }
-
-  /** Rewrites the pack when many rows are not in it (new, grown or rewritten sessions). */
-  private refreshPack(rows: ReadonlyMap<string, Row>): void {
-    if (this.pack === undefined) this.pack = this.store.loadPack();
-    let stale = 0;
-    let texts = 0;
-    for (const row of rows.values()) {
-      if (row.normBytes === 0) continue;
-      texts++;
-      const at = this.pack?.entries.get(row.key);
-      if (!at || at[1] !== row.normBytes) stale++;
+  /** When rows are spread over too many segments, copies the rows that have more than one chunk, or sit in small segments, into one new segment. */
+  private compact(rows: Map<string, Row>): void {
+    const segSizes = new Map<string, number>();
+    for (const row of rows.values()) for (const c of [...row.norm, ...row.orig, ...row.ents]) segSizes.set(c.seg, (segSizes.get(c.seg) ?? 0) + c.len);
+    if (segSizes.size <= (this.options.maxSegments ?? MAX_SEGMENTS)) return;
+    const writer = new SegmentWriter(this.store);
+    for (const [path, row] of rows) {
+      const chunks = [...row.norm, ...row.orig, ...row.ents];
+      if (chunks.length <= 3 && chunks.every((c) => segSizes.get(c.seg)! >= SMALL_SEGMENT_BYTES)) continue;
+      const norm = this.store.read(row.norm, row.normBytes);
+      const orig = this.store.read(row.orig, row.origBytes);
+      const ents = this.store.read(row.ents, row.entsBytes);
+      if (!norm || !orig || !ents) {
+        rows.delete(path);
+        continue;
+      }
+      const one = (chunk: Chunk | null): Chunk[] => (chunk ? [chunk] : []);
+      rows.set(path, { ...row, norm: one(writer.add("norm", norm)), orig: one(writer.add("orig", orig)), ents: one(writer.add("ents", ents)) });
     }
-    if (stale > Math.max(this.options.packSlackRows ?? PACK_SLACK_ROWS, texts * PACK_SLACK_SHARE)) {
-      this.pack = this.store.writePack(rows);
-      this.normCache.clear();
-      this.normCacheBytes = 0;
-    }
+    writer.flush();
+    this.normCache.clear();
+    this.normCacheBytes = 0;
   }
 
   private norm(row: Row): Buffer | null {
-    const fromPack = this.packed(row);
-    if (fromPack) return fromPack;
-    const cacheKey = `${row.key}:${row.normBytes}`;
+    if (row.normBytes === 0) return Buffer.alloc(0);
+    const first = row.norm[0];
+    const cacheKey = `${first?.seg}:${first?.off}:${row.norm.length}:${row.normBytes}`;
     const cached = this.normCache.get(cacheKey);
     if (cached) return cached;
-    const bytes = this.store.read(row.key, "norm", row.normBytes);
+    const bytes = this.store.read(row.norm, row.normBytes);
     if (bytes && bytes.length <= NORM_CACHE_BYTES / 8) {
       while (this.normCacheBytes + bytes.length > NORM_CACHE_BYTES && this.normCache.size > 0) {
         const [oldest, buf] = this.normCache.entries().next().value as [string, Buffer];
@@ -235,7 +232,7 @@ export class SearchIndex {
     const result: SearchResult = { query, sessions: [], total: 0, notSearched: [] };
     const hits: { path: string; row: Row; score: number; modifiedMs: number; fields: Set<MatchedField>; positions?: [number, number][] }[] = [];
     if (parsed.mode === "regex") {
-      const jobs = candidates.map(([, row]) => ({ name: row.name ?? undefined, id: row.id, cwd: row.cwd, textPath: this.store.path(row.key, "orig"), textBytes: row.origBytes }));
+      const jobs = candidates.map(([, row]) => ({ name: row.name ?? undefined, id: row.id, cwd: row.cwd, text: row.orig.map((c) => ({ path: this.store.segmentPath(c.seg), off: c.off, len: c.len })) }));
       const run = await runRegex(parsed.pattern, jobs, { ...options.regex, signal: options.signal });
       candidates.forEach(([path, row], i) => {
         const outcome = run.outcomes[i];
@@ -336,11 +333,11 @@ export class SearchIndex {
         if (!found.has(i)) found.set(i, { at: start - ents[i]!.origUnit, end: end - ents[i]!.origUnit });
       }
     }
+    const orig = found.size > 0 ? this.store.read(row.orig, row.origBytes) : null;
     for (const i of [...found.keys()].sort((a, b) => a - b).slice(0, Math.max(0, max - out.length))) {
       const e = ents[i]!;
       const f = found.get(i)!;
-      const bytes = this.store.readRange(row.key, "orig", e.origByte, e.origByteLength);
-      const text = bytes ? bytes.toString("utf8") : "";
+      const text = orig ? orig.toString("utf8", e.origByte, e.origByte + e.origByteLength) : "";
       const at: [number, number] | null = f.needle ? findNormalized(text, f.needle) : f.at !== undefined ? [f.at, Math.min(text.length, Math.max(f.at, f.end!))] : null;
       out.push({ entryId: e.id, line: e.line, role: e.role, ...pick(snippetAround(text, at && at[0] < text.length ? at : null)) });
     }

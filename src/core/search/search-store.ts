@@ -1,43 +1,83 @@
 // The search index on disk, under `<cache>/search/`:
-//   manifest.json   one row per session file (path → FileState + data key), written atomically (temp + rename);
-//   <key>.norm      the session's message text, lowercased and whitespace-normalized (UTF-8), append-only;
-//   <key>.orig      the same text as pi joins it (UTF-8), append-only;
-//   <key>.ents      one JSON line per message with text (TextEntry), append-only.
-// The manifest is the commit record: only the data sizes it names count, so a
-// crash between writes leaves bytes that are ignored and later overwritten.
-// Appends write at the committed position (not O_APPEND): two processes
-// indexing the same appended bytes write the same bytes at the same place.
-// A rewritten session gets a new key; unreferenced data files are deleted later.
+//   manifest.json     one row per session file (path → FileState + where its data is), written atomically (temp + rename);
+//   seg-<id>.bin      immutable segments, each written once (temp + rename) by one update: all the
+//                     normalized texts it produced, then the original texts, then the entry tables.
+// A row's data of each kind is a list of chunks (segment, offset, length) read in order: a
+// session read in full has one chunk per kind; an appended read adds one chunk per kind in the
+// new segment. Few files are created (one per update, not per session), processes never
+// write to the same file, and the manifest is the commit: a segment nobody refers to any
+// more (a rewritten or deleted session, a process that lost the race to save) is deleted
+// once it is old enough that no other process can be about to commit it. When rows are
+// spread over too many segments, the fragmented rows are copied into a fresh one.
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileState, TextEntry } from "./file-indexer";
 
-const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 2;
 const MANIFEST = "manifest.json";
-/** Data files nobody references are deleted once older than this (another process may be about to commit them). */
+/** Files nobody references are deleted once older than this (another process may be about to commit them). */
 const ORPHAN_AGE_MS = 10 * 60 * 1000;
 
-export interface Row extends FileState {
-  key: string;
+export interface Chunk {
+  seg: string;
+  off: number;
+  len: number;
 }
 
 export type DataKind = "norm" | "orig" | "ents";
 
-/**
- * All rows' normalized texts in one file (norm-pack-<id>.bin, indexed by norm-pack.json):
- * a read-optimised copy, so a search reads one file instead of one per session. A row
- * uses it only while its key and size still match; the per-session files stay the truth.
- */
-export interface NormPack {
-  id: string;
-  bytes: Buffer;
-  entries: Map<string, [number, number]>;
+export interface Row extends FileState {
+  norm: Chunk[];
+  orig: Chunk[];
+  ents: Chunk[];
 }
 
-const PACK_INDEX = "norm-pack.json";
+function validChunks(v: unknown): boolean {
+  return Array.isArray(v) && v.every((c: Chunk) => c && typeof c.seg === "string" && /^[0-9a-f]{16}$/.test(c.seg) && Number.isInteger(c.off) && Number.isInteger(c.len));
+}
+
+/** Collects one update's data and writes it as one segment. Chunks it hands out get their offsets at flush. */
+export class SegmentWriter {
+  private parts: Record<DataKind, Buffer[]> = { norm: [], orig: [], ents: [] };
+  private sizes: Record<DataKind, number> = { norm: 0, orig: 0, ents: 0 };
+  private pending: { chunk: Chunk; kind: DataKind; rel: number }[] = [];
+  private id: string;
+
+  constructor(private readonly store: SearchStore) {
+    this.id = store.newKey();
+  }
+
+  get bytes(): number {
+    return this.sizes.norm + this.sizes.orig + this.sizes.ents;
+  }
+
+  /** A chunk for `bytes` (null for none); valid after flush(). */
+  add(kind: DataKind, bytes: Buffer): Chunk | null {
+    if (bytes.length === 0) return null;
+    const chunk: Chunk = { seg: this.id, off: -1, len: bytes.length };
+    this.pending.push({ chunk, kind, rel: this.sizes[kind] });
+    this.parts[kind].push(bytes);
+    this.sizes[kind] += bytes.length;
+    return chunk;
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const base: Record<DataKind, number> = { norm: 0, orig: this.sizes.norm, ents: this.sizes.norm + this.sizes.orig };
+    this.store.writeSegment(this.id, Buffer.concat([...this.parts.norm, ...this.parts.orig, ...this.parts.ents], this.bytes));
+    for (const p of this.pending) p.chunk.off = base[p.kind] + p.rel;
+    this.parts = { norm: [], orig: [], ents: [] };
+    this.sizes = { norm: 0, orig: 0, ents: 0 };
+    this.pending = [];
+    this.id = this.store.newKey();
+  }
+}
 
 export class SearchStore {
+  /** Open segment files while reading (closed by closeSegments). */
+  private readonly fds = new Map<string, number>();
+
   constructor(readonly dir: string) {}
 
   /** The rows on disk; an unreadable or foreign manifest reads as empty (everything is rebuilt). */
@@ -52,7 +92,7 @@ export class SearchStore {
     if (m?.version !== MANIFEST_VERSION || typeof m.rows !== "object" || m.rows === null) return new Map();
     const rows = new Map<string, Row>();
     for (const [path, row] of Object.entries(m.rows as Record<string, Row>)) {
-      if (row && typeof row.key === "string" && /^[0-9a-f]{16}$/.test(row.key) && typeof row.normBytes === "number") rows.set(path, row);
+      if (row && typeof row.normBytes === "number" && validChunks(row.norm) && validChunks(row.orig) && validChunks(row.ents)) rows.set(path, row);
     }
     return rows;
   }
@@ -69,62 +109,56 @@ export class SearchStore {
     return randomBytes(8).toString("hex");
   }
 
-  path(key: string, kind: DataKind): string {
-    return join(this.dir, `${key}.${kind}`);
+  segmentPath(id: string): string {
+    return join(this.dir, `seg-${id}.bin`);
   }
 
-  /** Writes `bytes` at `position` of the data file (created when missing; nothing is created for no bytes). */
-  write(key: string, kind: DataKind, position: number, bytes: Buffer): void {
-    if (bytes.length === 0) return;
-    const file = this.path(key, kind);
-    let fd: number;
-    if (position === 0) {
+  writeSegment(id: string, bytes: Buffer): void {
+    mkdirSync(this.dir, { recursive: true });
+    const path = this.segmentPath(id);
+    writeFileSync(`${path}.tmp`, bytes);
+    renameSync(`${path}.tmp`, path);
+  }
+
+  private fd(seg: string): number | null {
+    let fd = this.fds.get(seg);
+    if (fd === undefined) {
       try {
-        fd = openSync(file, "w");
+        fd = openSync(this.segmentPath(seg), "r");
       } catch {
-        mkdirSync(this.dir, { recursive: true });
-        fd = openSync(file, "w");
+        return null;
       }
-    } else {
-      fd = openSync(file, "r+");
+      this.fds.set(seg, fd);
     }
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
-    } finally {
-      closeSync(fd);
-    }
+    return fd;
   }
 
-  /** The committed bytes of a data file; null when it is missing or shorter (the row must be rebuilt). */
-  read(key: string, kind: DataKind, length: number): Buffer | null {
-    return length === 0 ? Buffer.alloc(0) : this.readRange(key, kind, 0, length);
+  closeSegments(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 
-  /** `length` bytes at `position` of a data file; null when they are not all there. */
-  readRange(key: string, kind: DataKind, position: number, length: number): Buffer | null {
-    let fd: number;
-    try {
-      fd = openSync(this.path(key, kind), "r");
-    } catch {
-      return null;
-    }
-    try {
-      const out = Buffer.allocUnsafe(length);
+  /** A row's data of one kind, `total` bytes; null when a segment is missing or short (the row must be rebuilt). */
+  read(chunks: readonly Chunk[], total: number): Buffer | null {
+    const out = Buffer.allocUnsafe(total);
+    let at = 0;
+    for (const c of chunks) {
+      if (c.off < 0 || at + c.len > total) return null;
+      const fd = this.fd(c.seg);
+      if (fd === null) return null;
       let done = 0;
-      while (done < length) {
-        const n = readSync(fd, out, done, length - done, position + done);
+      while (done < c.len) {
+        const n = readSync(fd, out, at + done, c.len - done, c.off + done);
         if (n === 0) return null;
         done += n;
       }
-      return out;
-    } finally {
-      closeSync(fd);
+      at += c.len;
     }
+    return at === total ? out : null;
   }
 
   readEntries(row: Row): TextEntry[] | null {
-    const bytes = this.read(row.key, "ents", row.entsBytes);
+    const bytes = this.read(row.ents, row.entsBytes);
     if (!bytes) return null;
     const out: TextEntry[] = [];
     try {
@@ -143,67 +177,10 @@ export class SearchStore {
     return ents.map((e) => `${JSON.stringify([e.id, e.role, e.line, e.normStart, e.origUnit, e.origByte, e.origByteLength])}\n`).join("");
   }
 
-  loadPack(): NormPack | null {
-    try {
-      const index = JSON.parse(readFileSync(join(this.dir, PACK_INDEX), "utf8")) as { version?: unknown; id?: unknown; size?: unknown; entries?: Record<string, [number, number]> };
-      if (index.version !== MANIFEST_VERSION || typeof index.id !== "string" || !/^[0-9a-f]{16}$/.test(index.id) || !index.entries) return null;
-      const bytes = readFileSync(join(this.dir, `norm-pack-${index.id}.bin`));
-      if (bytes.length !== index.size) return null;
-      return { id: index.id, bytes, entries: new Map(Object.entries(index.entries)) };
-    } catch {
-      return null;
-    }
-  }
-
-  /** Writes a new pack of the rows' normalized texts (rows whose files are missing are left out). */
-  writePack(rows: ReadonlyMap<string, Row>): NormPack {
-    mkdirSync(this.dir, { recursive: true });
-    const id = this.newKey();
-    const parts: Buffer[] = [];
-    const entries = new Map<string, [number, number]>();
-    let size = 0;
-    for (const row of rows.values()) {
-      if (row.normBytes === 0 || entries.has(row.key)) continue;
-      const bytes = this.read(row.key, "norm", row.normBytes);
-      if (!bytes) continue;
-      entries.set(row.key, [size, bytes.length]);
-      parts.push(bytes);
-      size += bytes.length;
-    }
-    const bytes = Buffer.concat(parts, size);
-    const bin = join(this.dir, `norm-pack-${id}.bin`);
-    writeFileSync(`${bin}.tmp`, bytes);
-    renameSync(`${bin}.tmp`, bin);
-    const tmp = join(this.dir, `${PACK_INDEX}.${process.pid}.${id}.tmp`);
-    writeFileSync(tmp, JSON.stringify({ version: MANIFEST_VERSION, id, size, entries: Object.fromEntries(entries) }));
-    renameSync(tmp, join(this.dir, PACK_INDEX));
-    // Older packs: readers that loaded one hold its bytes in memory already.
-    for (const name of readdirSync(this.dir)) {
-      if (/^norm-pack-[0-9a-f]{16}\.bin$/.test(name) && name !== `norm-pack-${id}.bin`) {
-        try {
-          unlinkSync(join(this.dir, name));
-        } catch {
-          // Gone already.
-        }
-      }
-    }
-    return { id, bytes, entries };
-  }
-
-  remove(key: string): void {
-    for (const kind of ["norm", "orig", "ents"] as const) {
-      try {
-        unlinkSync(this.path(key, kind));
-      } catch {
-        // Already gone.
-      }
-    }
-  }
-
-  /** Deletes data files no row refers to (older than a few minutes), and stale temp files. */
+  /** Deletes segments no row refers to (older than a few minutes), and stale temp files. */
   collectGarbage(rows: ReadonlyMap<string, Row>, now = Date.now()): number {
     const live = new Set<string>();
-    for (const row of rows.values()) live.add(row.key);
+    for (const row of rows.values()) for (const c of [...row.norm, ...row.orig, ...row.ents]) live.add(c.seg);
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -212,11 +189,16 @@ export class SearchStore {
     }
     let removed = 0;
     for (const name of names) {
-      const m = /^([0-9a-f]{16})\.(norm|orig|ents)$/.exec(name) ?? /^((?:manifest|norm-pack)\.json\.|norm-pack-).*\.tmp$/.exec(name);
-      if (!m || live.has(m[1]!)) continue;
+      const seg = /^seg-([0-9a-f]{16})\.bin$/.exec(name)?.[1];
+      if (seg ? live.has(seg) : !name.endsWith(".tmp")) continue;
       const file = join(this.dir, name);
       try {
         if (now - statSync(file).mtimeMs < ORPHAN_AGE_MS) continue;
+        if (seg) {
+          const fd = this.fds.get(seg);
+          if (fd !== undefined) closeSync(fd);
+          this.fds.delete(seg);
+        }
         unlinkSync(file);
         removed++;
       } catch {

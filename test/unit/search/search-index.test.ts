@@ -1,9 +1,10 @@
 // The search index: appended bytes only, rewrites, deletions, a corrupt cache,
 // pi's matching quirks, snippets, and the regex time limit.
-import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/core/search/search-index";
+import { SearchStore } from "../../../src/core/search/search-store";
 import { buildSessionInfo } from "../../support/pi15-session-search";
 import { appendLines, header, messageLine, nameLine, removeDir, tempDir, writeSession } from "./support";
 
@@ -46,6 +47,7 @@ describe("search index", () => {
 
   it("a rewritten file is read again (fingerprint mismatch), a deleted one is dropped", async () => {
     const { dir, index, cache } = fresh();
+    const store = new SearchStore(cache);
     const a = writeSession(dir, { messages: [{ role: "user", text: "alpha topic" }] });
     const b = writeSession(dir, { messages: [{ role: "user", text: "beta topic" }] });
     expect((await index.search([a.path, b.path], "topic")).total).toBe(2);
@@ -54,11 +56,15 @@ describe("search index", () => {
     expect((await index.update([a.path, b.path])).rebuilt).toBe(1);
     expect((await index.search([a.path, b.path], "alpha")).total).toBe(0);
     expect((await index.search([a.path, b.path], "gamma")).sessions.map((h) => h.id)).toEqual(["s-rw"]);
-    const filesBefore = readdirSync(cache).length;
     rmSync(b.path);
     expect((await index.update([a.path, b.path])).removed).toBe(1);
+    expect([...store.load().keys()]).toEqual([a.path]);
     expect((await index.search([a.path], "topic")).total).toBe(1);
-    expect(readdirSync(cache).length).toBe(filesBefore - 3);
+    // Segments nobody refers to any more go once they are old enough.
+    const later = Date.now() + 60 * 60 * 1000;
+    store.collectGarbage(store.load(), later);
+    const live = new Set([...store.load().values()].flatMap((r) => [...r.norm, ...r.orig, ...r.ents].map((c) => c.seg)));
+    expect(readdirSync(cache).filter((f) => f.startsWith("seg-")).map((f) => f.slice(4, 20)).sort()).toEqual([...live].sort());
   });
 
   it("a file truncated and regrown to a larger size is rebuilt, not appended to", async () => {
@@ -77,7 +83,7 @@ describe("search index", () => {
     writeFileSync(join(cache, "manifest.json"), "{ not json");
     const again = new SearchIndex(cache);
     expect((await again.search([s.path], "needle")).total).toBe(1);
-    for (const f of readdirSync(cache)) if (f.endsWith(".norm")) truncateSync(join(cache, f), 2);
+    for (const f of readdirSync(cache)) if (f.startsWith("seg-")) truncateSync(join(cache, f), 2);
     const third = new SearchIndex(cache);
     expect((await third.search([s.path], "needle")).total).toBe(1);
   });
@@ -172,23 +178,28 @@ describe("search index", () => {
     expect((await index.search([path], "legacy")).sessions[0]?.matches).toEqual([{ entryId: null, line: 2, role: "user", snippet: "legacy words", highlight: [0, 6] }]);
   });
 
-  it("the one-file pack of normalized texts is used only while a row still matches it", async () => {
+  it("writes one segment per update, appends as new chunks, and compacts fragmented rows", async () => {
     const { dir, cache } = fresh();
-    const index = new SearchIndex(cache, { packSlackRows: 0 });
-    const a = writeSession(dir, { messages: [{ role: "user", text: "packed words" }] });
+    const index = new SearchIndex(cache, { maxSegments: 2 });
+    const segments = (): string[] => readdirSync(cache).filter((f) => /^seg-.*\.bin$/.test(f));
+    const a = writeSession(dir, { messages: [{ role: "user", text: "first words" }] });
     const b = writeSession(dir, { messages: [{ role: "user", text: "other words" }] });
     await index.update([a.path, b.path]);
-    const packs = readdirSync(cache).filter((f) => /^norm-pack-.*\.bin$/.test(f));
-    expect(packs).toHaveLength(1);
-    expect(readFileSync(join(cache, packs[0]!), "utf8")).toContain("packed words");
+    expect(segments()).toHaveLength(1);
     appendLines(a.path, [messageLine("e5", "e1", { role: "assistant", text: "later addition" }, Date.UTC(2026, 5, 1))]);
-    // A second process, reading the old pack: the grown row no longer matches it and reads its own file.
-    const other = new SearchIndex(cache, { packSlackRows: 1000 });
-    expect((await other.search([a.path, b.path], "addition")).sessions.map((h) => h.path)).toEqual([a.path]);
-    expect((await other.search([a.path, b.path], "words")).total).toBe(2);
-    // A broken pack is ignored.
-    writeFileSync(join(cache, packs[0]!), "garbage");
-    expect((await new SearchIndex(cache).search([a.path, b.path], "packed")).total).toBe(1);
+    await index.update([a.path, b.path]);
+    expect(segments()).toHaveLength(2);
+    // Another process reading the same cache sees both chunks of the grown session.
+    expect((await new SearchIndex(cache).search([a.path, b.path], '"words later"')).sessions.map((h) => h.path)).toEqual([a.path]);
+    appendLines(b.path, [messageLine("e6", "e1", { role: "assistant", text: "more" }, Date.UTC(2026, 5, 2))]);
+    await index.update([a.path, b.path]);
+    // Three segments referenced > 2: the fragmented rows were copied into a new one.
+    const rows = new SearchStore(cache).load();
+    expect(new Set([...rows.values()].flatMap((r) => [...r.norm, ...r.orig, ...r.ents].map((c) => c.seg))).size).toBeLessThanOrEqual(2);
+    expect([...rows.values()].every((r) => r.norm.length === 1)).toBe(true);
+    const again = new SearchIndex(cache);
+    expect((await again.search([a.path, b.path], "addition")).sessions.map((h) => h.matches[0]?.entryId)).toEqual(["e5"]);
+    expect((await again.search([a.path, b.path], "more")).sessions.map((h) => h.matches[0]?.entryId)).toEqual(["e6"]);
   });
 
   it("nameLine helper writes what pi reads as a name", () => {
