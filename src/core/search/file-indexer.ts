@@ -6,6 +6,7 @@
 // user/assistant messages are only scanned (entry-scanner), never parsed.
 import { open } from "node:fs/promises";
 import { scanLine } from "../session/entry-scanner";
+import { scanFromValue, type LineScan } from "../session/line-fields";
 import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";
 import { NormalizedTextBuilder, PiOmits, searchableMessageText, sessionInfoName } from "./message-text";
@@ -110,14 +111,27 @@ class LineSink {
     const end = l.start + l.length;
     // pi reads with readline on a utf8 stream, which keeps a BOM: its first line then never parses.
     if (l.line === 1 && l.offset === 3) return;
-    const scan = scanLine(l.bytes, l.start, end);
+    // A line that looks like a user/assistant message is JSON.parsed at once (it will be anyway,
+    // for its text); others are only scanned. Both are exact; the guess only picks the cheaper one.
+    let parsed: { value: unknown } | undefined;
+    let scan: LineScan;
+    if (looksLikeTextMessage(l.bytes, l.start, end)) {
+      try {
+        parsed = { value: JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) };
+      } catch {
+        return; // pi skips lines that do not parse
+      }
+      scan = scanFromValue(parsed.value);
+    } else {
+      scan = scanLine(l.bytes, l.start, end);
+    }
     if (scan.kind === "blank" || scan.kind === "invalid") return;
     if (!l.terminated) this.tailCounted = true;
+    const value = (): unknown => (parsed ??= { value: JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) }).value;
     try {
       if (scan.kind === "value") {
         // pi: `if (!entry) continue` skips null, false, 0 and ""; anything else is an entry without a type.
-        const value: unknown = JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end));
-        if (value && !this.state.seenFirst) this.header(undefined);
+        if (value() && !this.state.seenFirst) this.header(undefined);
         return;
       }
       const f = scan.fields;
@@ -130,14 +144,13 @@ class LineSink {
       const m = f.message;
       if (!m || !m.isObject) {
         // Not an object: pi throws on a missing or null message, and skips other values.
-        const entry = JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) as { message?: unknown };
-        searchableMessageText(entry.message);
+        searchableMessageText((value() as { message?: unknown }).message);
         return;
       }
       if (typeof m.role !== "string" || !m.hasContent || (m.role !== "user" && m.role !== "assistant")) return;
       const activity = typeof m.timestamp === "number" ? m.timestamp : new Date(f.timestamp as string).getTime();
       if (!Number.isNaN(activity)) this.state.activity = Math.max(this.state.activity, activity);
-      const entry = JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) as { id?: unknown; message?: unknown };
+      const entry = value() as { id?: unknown; message?: unknown };
       const text = searchableMessageText(entry.message);
       if (text) this.addText(typeof entry.id === "string" ? entry.id : null, text.role, text.text, l.line);
     } catch (e) {
@@ -191,6 +204,16 @@ class LineSink {
 }
 
 const CHUNK_BYTES = 1024 * 1024;
+
+const ROLE_USER = Buffer.from('"role":"user"');
+const ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
+const GUESS_BYTES = 512;
+
+/** pi writes `"role":"user"` / `"role":"assistant"` near the start of a message line. */
+function looksLikeTextMessage(bytes: Uint8Array, start: number, end: number): boolean {
+  const head = asBuffer(bytes).subarray(start, Math.min(end, start + GUESS_BYTES));
+  return head.indexOf(ROLE_ASSISTANT) >= 0 || head.indexOf(ROLE_USER) >= 0;
+}
 
 /**
  * Reads `path` from `from.resume` (appended bytes only) or from the start (from = null),
