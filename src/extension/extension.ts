@@ -16,6 +16,7 @@ import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
 import { registerSessionActions } from "./commands/session-actions";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
+import { SEARCH_COMMAND_ID, searchSessions } from "./commands/search";
 import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
 import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
@@ -178,6 +179,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     register(SET_API_KEY_COMMAND_ID, setApiKey),
     register(SELECT_PRESET_COMMAND_ID, selectPreset),
     register(MIGRATE_COMMAND_ID, migrateSession),
+    register(SEARCH_COMMAND_ID, searchSessions),
     register("piSessions.navigateHere", navigateToEntry),
     register("piSessions.compactUpToHere", compactSession),
     register("piSessions.copyEntryJson", copyEntryJson),

@@ -11,5 +11,6 @@ import { migrateCommand } from "./migrate";
 import { renameCommand } from "./rename";
 import { labelCommand } from "./label";
 import { forkCommand } from "./fork";
+import { searchCommand } from "./search";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand];
