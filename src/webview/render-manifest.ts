@@ -3,6 +3,7 @@
 // are marked and the marks follow `tabsChanged` without rebuilding the table.
 import { button, h, screenReaderText } from "./dom";
 import { FILE_OPS, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
+import { showBidiControls } from "../core/text/bidi-controls";
 
 export interface ManifestActions {
   openFile(path: string, preview: boolean): void;
@@ -109,7 +110,7 @@ export class FileManifest {
       );
     }
     const path = h("td", { className: "path" }, h("span", { className: "display-path", text: file.displayPath }));
-    path.setAttribute("title", file.path);
+    path.setAttribute("title", showBidiControls(file.path));
 
     const row = h("tr", { className: "file-row" }, opsBadges(file.ops), path, status);
     if (file.outside) row.classList.add("is-outside");

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Window as HappyWindow } from "happy-dom";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIDI_CONTROLS, showBidiControls } from "../../../src/core/text/bidi-controls";
 import type { SummaryFile, SummaryPanelState } from "../../../src/webview/protocol";
 import {
   buildBrowserSnippet,
@@ -105,7 +106,10 @@ function expectInert(document: Document, textareas: number): void {
 /** What a reader sees: the panel's text. The editor's text is its value, not a child text node. */
 function readableText(page: WebviewPage): string {
   for (const textarea of Array.from(page.document.querySelectorAll("textarea"))) expect(textarea.textContent).toBe("");
-  return page.document.getElementById("app")!.textContent ?? "";
+  const text = page.document.getElementById("app")!.textContent ?? "";
+  // Bidi controls are never applied: each shows as a marked ⟨U+…⟩ token.
+  for (const control of BIDI_CONTROLS) expect(text.includes(control), `raw ${showBidiControls(control)} in the page`).toBe(false);
+  return text;
 }
 
 function stateFor(hostile: HostileCase, mode: "view" | "preview"): SummaryPanelState {
@@ -164,9 +168,9 @@ describe.each(CASES)("$name", (hostile) => {
     for (const visible of hostile.visibleText) expect(text.includes(visible), JSON.stringify(visible)).toBe(true);
     for (const file of hostile.files ?? []) {
       const row = Array.from(page.document.querySelectorAll("tbody td.path")).find(
-        (cell) => cell.getAttribute("title") === file.path,
+        (cell) => cell.getAttribute("title") === showBidiControls(file.path),
       );
-      expect(row?.querySelector(".display-path")?.textContent).toBe(file.displayPath);
+      expect(row?.querySelector(".display-path")?.textContent).toBe(showBidiControls(file.displayPath));
     }
   }, timeoutFor(hostile));
 
