@@ -8,6 +8,8 @@ export interface WebviewHtmlOptions {
   nonce: string;
   scriptUri: string;
   styleUri: string;
+  /** Stylesheets after the shared one (the reader's own). */
+  extraStyleUris?: readonly string[];
   title: string;
 }
 
@@ -63,7 +65,7 @@ export function renderWebviewHtml(options: WebviewHtmlOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(options.styleUri)}">
+<link rel="stylesheet" href="${escapeHtml(options.styleUri)}">${(options.extraStyleUris ?? []).map((uri) => `\n<link rel="stylesheet" href="${escapeHtml(uri)}">`).join("")}
 <title>${escapeHtml(options.title)}</title>
 </head>
 <body>
