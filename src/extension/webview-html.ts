@@ -2,6 +2,9 @@
 // passes `webview.cspSource`, a fresh nonce, and `webview.asWebviewUri(...)`
 // strings for dist/webview.js and media/webview.css.
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../core/text/escape-html";
+
+export { escapeHtml };
 
 export interface WebviewHtmlOptions {
   cspSource: string;
@@ -16,15 +19,6 @@ export interface WebviewHtmlOptions {
 /** 128 random bits, base64 (the characters a CSP nonce allows). */
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
 
 // A value spliced into the CSP must not be able to add or end a directive.

@@ -53,6 +53,8 @@ export type ReaderHostMessage =
 
 export type ReaderWebviewMessage =
   | { type: "ready" }
+  /** The page of an init is rendered (the host logs the time to first render). */
+  | { type: "shown"; blocks: number }
   | { type: "loadEarlier"; before: number }
   | { type: "revealEntry"; entryId: string }
   | { type: "openFile"; entryId: string; toolCallId: string; preview: boolean };
@@ -147,6 +149,8 @@ export function isReaderWebviewMessage(x: unknown): x is ReaderWebviewMessage {
       return true;
     case "loadEarlier":
       return isCount(x.before);
+    case "shown":
+      return isCount(x.blocks);
     case "revealEntry":
       return isId(x.entryId);
     case "openFile":

@@ -14,9 +14,9 @@ const isRec = (x: unknown): x is Rec => typeof x === "object" && x !== null && !
 const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
 const num = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
 
-function cut(block: ReaderBlock): ReaderBlock {
-  if (block.text.length <= MAX_BLOCK_CHARS) return block;
-  return { ...block, text: block.text.slice(0, MAX_BLOCK_CHARS), truncatedFrom: block.text.length };
+function cutAt(block: ReaderBlock, maxChars: number): ReaderBlock {
+  if (block.text.length <= maxChars) return block;
+  return { ...block, text: block.text.slice(0, maxChars), truncatedFrom: block.text.length };
 }
 
 /** Text of a content field (string or blocks) and how many images it held. */
@@ -162,7 +162,9 @@ function markText(e: Rec): { title: string; text: string } | undefined {
   }
 }
 
-export function entryBlock(entry: SessionEntry | Rec): ReaderBlock {
+/** `maxChars`: the longest text kept (exports pass Infinity). */
+export function entryBlock(entry: SessionEntry | Rec, maxChars = MAX_BLOCK_CHARS): ReaderBlock {
+  const cut = (block: ReaderBlock): ReaderBlock => cutAt(block, maxChars);
   const e = entry as Rec;
   const base: ReaderBlock = { id: str(e.id) ?? "", kind: "unknown", timestamp: str(e.timestamp) ?? "", text: "" };
   switch (e.type) {

@@ -79,7 +79,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     const item = new vscode.TreeItem(showBidiControls(facts?.title ?? basename(node.path)), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     item.resourceUri = vscode.Uri.file(node.path);
-    item.command = { command: "piSessions.openSession", title: "Show Entries", arguments: [{ sessionPath: node.path }] };
+    // A click selects the session (Entries view) and shows it in the preview reader, as a click in
+    // the Explorer opens a preview editor; "Open Session" from the menu opens a reader of its own.
+    item.command = { command: "piSessions.openReader", title: "Open Session", arguments: [{ sessionPath: node.path, preview: true }] };
     if (error || !facts) {
       item.description = error ? "cannot be read" : "reading…";
       item.iconPath = new vscode.ThemeIcon(error ? "error" : "loading~spin");

@@ -76,6 +76,7 @@ export class ReaderApp {
         this.updateEarlier();
         if (message.focusId) this.reveal(message.focusId);
         else this.scrollToEnd();
+        this.post({ type: "shown", blocks: message.blocks.length });
         return;
       case "earlier":
         this.prepend(message.blocks, message.start);
