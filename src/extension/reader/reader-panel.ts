@@ -5,13 +5,12 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
-import { leafBelow, ReaderPager, toolCallView } from "../../core/reader";
-import { recordedCwd } from "../../core/session/session-info";
+import { leafBelow, ReaderPager } from "../../core/reader";
 import type { LoadedSession } from "../../core/session/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHostMessage, type ReaderState } from "../../webview/reader-protocol";
-import { isWithin, resolveManifestPath } from "../summary-panel/panel-files";
 import { createNonce, renderWebviewHtml } from "../webview-html";
+import { toolCallFile } from "./reader-files";
 import { routeReaderMessage, type ReaderMessageTarget, type ReaderRouteResult, type ToolCallFile } from "./reader-router";
 
 export const READER_VIEW_TYPE = "piSessions.reader";
@@ -33,8 +32,6 @@ export interface ReaderTarget {
   entryId?: string;
   filter: ReaderFilter;
 }
-
-type RecordRec = Record<string, unknown>;
 
 export function readerPanelTitle(title: string): string {
   const flat = showBidiControls(title.replace(/\s+/g, " ").trim()) || "Session";
@@ -232,16 +229,8 @@ export class ReaderPanel implements ReaderMessageTarget {
   }
 
   toolCallFile(entryId: string, toolCallId: string): ToolCallFile | undefined {
-    const entry = this.sessionNow?.entry(entryId) as RecordRec | undefined;
-    const message = entry?.type === "message" ? (entry.message as RecordRec | undefined) : undefined;
-    if (!message || message.role !== "assistant" || !Array.isArray(message.content)) return undefined;
-    const part = message.content.find((p): p is RecordRec => typeof p === "object" && p !== null && (p as RecordRec).type === "toolCall" && (p as RecordRec).id === toolCallId);
-    const given = part ? toolCallView(part).path : undefined;
-    if (given === undefined) return undefined;
-    const cwd = this.sessionNow ? recordedCwd(this.sessionNow) : undefined;
-    const path = resolveManifestPath(given, { sessionCwd: cwd, homeDir: homedir() });
-    const inside = [cwd, ...this.host.workspaceRoots()].filter((dir): dir is string => !!dir);
-    return { path, given, outside: path === undefined || !inside.some((dir) => isWithin(path, dir)) };
+    if (!this.sessionNow) return undefined;
+    return toolCallFile(this.sessionNow, entryId, toolCallId, { workspaceRoots: this.host.workspaceRoots(), homeDir: homedir() });
   }
 
   confirmOutside(file: ToolCallFile): Promise<boolean> {
