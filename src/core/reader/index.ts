@@ -3,3 +3,4 @@ export * from "./reader-block";
 export { contentText, entryBlock, MAX_BLOCK_CHARS, replacementText, toolCallView } from "./entry-block";
 export * from "./reader-filter";
 export * from "./reader-pager";
+export * from "./tail-blocks";

@@ -61,6 +61,7 @@ export class ReaderController implements vscode.Disposable {
       extensionUri,
       log: deps.log,
       session: (path) => deps.store.get(path),
+      isRead: (path) => deps.store.peek(path) !== undefined,
       title: (path, session) => deps.title(path, session),
       revealEntry: (path, id) => deps.revealEntry(path, id),
       confirmOutside: (file) => (this.confirmOverride ?? askBeforeOpening)(file),

@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
-import { leafBelow, ReaderPager } from "../../core/reader";
+import { basename } from "node:path";
+import { leafBelow, PAGE_BLOCKS, ReaderPager, tailBlocks, type TailBlocks } from "../../core/reader";
 import type { LoadedSession } from "../../core/session/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHostMessage, type ReaderState } from "../../webview/reader-protocol";
@@ -19,6 +20,8 @@ export interface ReaderHost {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
   session(path: string): Promise<LoadedSession>;
+  /** Whether the session is read already (else the reader shows the file's tail while it is indexed). */
+  isRead(path: string): boolean;
   title(path: string, session: LoadedSession): string;
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
   confirmOutside(file: ToolCallFile): Promise<boolean>;
@@ -44,6 +47,8 @@ export class ReaderPanel implements ReaderMessageTarget {
   private sessionNow: LoadedSession | undefined;
   private loading: Promise<void>;
   private focusId: string | undefined;
+  /** The file's last entries, shown until the index is built (a session not read yet). */
+  private provisional: TailBlocks | undefined;
   /** First block index the page has (what an earlier page ends before). */
   private loadedStart = 0;
   private openedAt = performance.now();
@@ -106,7 +111,7 @@ export class ReaderPanel implements ReaderMessageTarget {
     this.focusId = target.entryId;
     this.current = { ...this.current, sessionPath: target.sessionPath, filter: target.filter, follow: true, leafId: null };
     this.loading = this.load(target, undefined);
-    void this.loading.then(() => this.sendInit());
+    this.sendInit();
   }
 
   setFilter(filter: ReaderFilter): void {
@@ -191,7 +196,12 @@ export class ReaderPanel implements ReaderMessageTarget {
   // ReaderMessageTarget
 
   sendInit(): void {
+    const provisional = this.provisional;
+    if (!this.pager && provisional) {
+      this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath), leafId: provisional.leafId }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
+    }
     void this.loading.then(() => {
+      this.provisional = undefined;
       const pager = this.pager;
       if (!pager || this.disposed) return;
       let end = pager.total;
@@ -249,7 +259,14 @@ export class ReaderPanel implements ReaderMessageTarget {
   }
 
   private async load(target: ReaderTarget, fixedLeaf: string | null | undefined): Promise<void> {
+    this.pager = undefined;
+    this.provisional = undefined;
     try {
+      if (fixedLeaf === undefined && !target.entryId && !this.host.isRead(target.sessionPath)) {
+        this.provisional = tailBlocks(target.sessionPath, target.filter, PAGE_BLOCKS);
+        // Let the page's "ready" (or a retarget) show the tail before the whole file is indexed.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const session = await this.host.session(target.sessionPath);
       if (this.current.sessionPath !== target.sessionPath) return;
       this.sessionNow = session;

@@ -139,3 +139,23 @@ describe("entry blocks", () => {
     expect(block.parts?.[0]).toMatchObject({ type: "toolCall", call: { command: "ls -la | grep x" } });
   });
 });
+
+describe("the tail of a file, before it is indexed", () => {
+  it("gives the same last blocks as the full index, from the last 2 KB only", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { tailBlocks } = await import("../../../src/core/reader");
+    const lines = [...conversation(40), label("l1", "b39", "a39", "last answer")];
+    const path = join(mkdtempSync(join(tmpdir(), "pi-sessions-tail-")), "s.jsonl");
+    writeFileSync(path, jsonl(lines));
+    const session = sessionFromBytes(bytes(lines));
+    const full = new ReaderPager(session, session.index.leafId, "all").pageBefore(undefined, 40).blocks;
+    const tail = tailBlocks(path, "all", 40, 2048);
+    expect(tail.leafId).toBe("l1");
+    expect(tail.blocks.length).toBeGreaterThan(3);
+    expect(tail.blocks.length).toBeLessThan(40);
+    expect(tail.blocks).toEqual(full.slice(-tail.blocks.length));
+    expect(tailBlocks(path, "user", 40).blocks.every((b) => b.kind === "user")).toBe(true);
+  });
+});
