@@ -108,7 +108,7 @@ suite("workbench: the session reader", () => {
     // The newest turns are in view.
     assert.equal(await frame.locator('article[data-entry-id="b59"]').isVisible(), true);
     assert.equal(await wb.page.locator(".tabs-container .tab", { hasText: TITLE }).count(), 1, "an editor tab titled with the session");
-    await wb.treeRow("Entries", "Question 58").first().waitFor({ timeout: STEP_MS });
+    await wb.treeRow("Entries", "Question 0: what does").first().waitFor({ timeout: STEP_MS });
     // Folded: thinking, arguments, results; bash highlighted; a labelled entry marked.
     assert.equal(await frame.locator('article[data-entry-id="a58"] details.thinking').getAttribute("open"), null);
     assert.deepEqual(await frame.locator('article[data-entry-id="a58"] .sh-cmd').allTextContents(), ["grep", "head"]);
