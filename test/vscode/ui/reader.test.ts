@@ -166,7 +166,7 @@ suite("workbench: the session reader", () => {
   test("screenshot of the reader for the README", async () => {
     const wb = workbench();
     const frame = await readerFrame();
-    await frame.locator('article[data-entry-id="a58"] details.tool-args summary').click();
+    await frame.locator('article[data-entry-id="a58"] details.tool-args summary').first().click();
     await frame.locator('article[data-entry-id="a58"]').scrollIntoViewIfNeeded();
     const shot = await wb.screenshot("readme/session-reader");
     assert.ok(existsSync(shot) && statSync(shot).size > 10_000);
