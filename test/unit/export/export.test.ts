@@ -97,10 +97,13 @@ describe("JSONL clone", () => {
   });
 
   it("the pi fixture's branch (a migrated v1 file) opens in pi with the same context", () => {
-    const session = openSessionSync(FIXTURE);
+    // pi's SessionManager.open migrates a v1 file in place: it gets a copy.
+    const source = join(dir, "fixture-v1.jsonl");
+    writeFileSync(source, readFileSync(FIXTURE));
+    const session = openSessionSync(source);
     const clone = join(dir, "fixture-clone.jsonl");
     writeFileSync(clone, exportSession(session, { leafId: session.index.leafId, format: "jsonl", redact: false }).text);
-    expect(SessionManager.open(clone).buildSessionContext()).toEqual(SessionManager.open(FIXTURE).buildSessionContext());
+    expect(SessionManager.open(clone).buildSessionContext()).toEqual(SessionManager.open(source).buildSessionContext());
   });
 });
 
