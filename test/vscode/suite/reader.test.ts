@@ -14,6 +14,13 @@ import type { ReaderSnapshot } from "../../../src/extension/reader";
 import { bigSessionText } from "../big-session-text";
 import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, piDir, run, scratchDir, waitFor } from "./helpers";
 
+/** A measurement in the run's output (the host's console does not reach it). */
+function report(text: string): void {
+  const file = process.env.PI_SESSIONS_VSCODE_OUTPUT_FILE;
+  if (file) appendFileSync(file, `${text}\n`);
+  else console.log(text);
+}
+
 function userLine(id: string, parentId: string, text: string): string {
   const timestamp = "2026-02-01T10:00:00.000Z";
   return JSON.stringify({ type: "message", id, parentId, timestamp, message: { role: "user", content: text, timestamp: Date.parse(timestamp) } }) + "\n";
@@ -132,15 +139,15 @@ suite("reader timing: a 100 MB session", () => {
       await run("piSessions.openReader", { sessionPath: big });
       const cold = await waitFor("the big session's first page", () => readerOf(big)?.firstShownMs, 120_000);
       const used = process.cpuUsage(cpu);
-      console.log(`      100 MB session, not read yet: last turns rendered ${cold.toFixed(0)} ms after opening (extension-host CPU ${((used.user + used.system) / 1000).toFixed(0)} ms until then)`);
+      report(`      100 MB session, not read yet: last turns rendered ${cold.toFixed(0)} ms after opening (extension-host CPU ${((used.user + used.system) / 1000).toFixed(0)} ms until then)`);
       const indexing = Date.now();
       await waitFor("the whole file indexed", () => internals.services.store.peek(big), 300_000);
-      console.log(`      … whole file indexed ${Date.now() - indexing} ms later`);
+      report(`      … whole file indexed ${Date.now() - indexing} ms later`);
       await waitFor("the full page after the tail", () => readerOf(big)!.posted.filter((t) => t === "init").length >= 2, 60_000);
       readerOf(big)!.webviewPanel.dispose();
       await run("piSessions.openReader", { sessionPath: big });
       const warm = await waitFor("the big session's first page again", () => readerOf(big)?.firstShownMs, 120_000);
-      console.log(`      100 MB session, already read: last turns rendered ${warm.toFixed(0)} ms after opening`);
+      report(`      100 MB session, already read: last turns rendered ${warm.toFixed(0)} ms after opening`);
       assert.ok(cold > 0 && warm > 0);
     } finally {
       readerOf(big)?.webviewPanel.dispose();

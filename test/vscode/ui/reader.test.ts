@@ -180,7 +180,9 @@ suite("browser: the HTML export works offline", () => {
     const html = exportSession(sessionFromBytes(Buffer.from(text)), { leafId: "n1", format: "html", redact: false }).text;
     const file = join(dirname(wb.paths.agentDir), "export-offline.html");
     writeFileSync(file, html);
-    const page = await wb.page.context().newPage();
+    // A fresh context of the same Chromium (nothing shared with the workbench).
+    const context = await wb.page.context().browser()!.newContext();
+    const page = await context.newPage();
     const requests: string[] = [];
     page.on("request", (request) => requests.push(request.url()));
     await page.route("**/*", (route) => (route.request().url() === `file://${file}` ? route.continue() : route.abort()));
@@ -195,7 +197,7 @@ suite("browser: the HTML export works offline", () => {
       assert.equal(border, "3px");
       assert.deepEqual(requests, [`file://${file}`]);
     } finally {
-      await page.close();
+      await context.close();
       rmSync(file, { force: true });
     }
   });
