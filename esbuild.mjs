@@ -50,6 +50,14 @@ if (existsSync("src/webview/main.ts")) {
     format: "esm",
     target: "es2022",
   });
+  entries.push({
+    ...common,
+    entryPoints: ["src/webview/reader/main.ts"],
+    outfile: "dist/reader.js",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+  });
 }
 
 await Promise.all(entries.map((options) => build(options)));

@@ -29,7 +29,9 @@ export function parseArgs(argv: readonly string[], commandFlags: (command: strin
   let onlyPositionals = false;
 
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    let arg = argv[i]!;
+    // A one-letter option a command declares (`export -o OUT`) is the same as `--o`.
+    if (!onlyPositionals && /^-[A-Za-z]$/.test(arg) && command !== undefined && commandFlags(command)?.[arg.slice(1)]) arg = `-${arg}`;
     if (onlyPositionals || !arg.startsWith("--") || arg === "--") {
       if (arg === "--" && !onlyPositionals) {
         onlyPositionals = true;

@@ -2,7 +2,9 @@
 // status bar, watchers, hooks) and registers the commands. Activation reads
 // no session and loads no pi-ai: the Sessions view reads sessions when it is
 // shown, and the model registry (pi-ai) loads in the background after that.
+import { basename } from "node:path";
 import * as vscode from "vscode";
+import { showBidiControls } from "../core/text/bidi-controls";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
 import { piSessionDirForCwd } from "../core/session/discover";
 import { ActiveSession } from "./active-session";
@@ -28,6 +30,8 @@ import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
 import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
 import { SessionStatusBar } from "./status-bar";
+import { registerReader } from "./reader";
+import { registerExport } from "./commands/export-session";
 import { registerSummaryPanel } from "./summary-panel";
 import { panelPresenter } from "./summary-presenter";
 import { isTrusted } from "./trust";
@@ -81,6 +85,17 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
   });
   services.presenter = panelPresenter(panel);
+  const reader = registerReader(context, {
+    log,
+    store,
+    title: (path, session) => sessions.factsOf(path)?.title ?? session.index.sessionName ?? basename(path),
+    revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
+    workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    filter: () => entriesTree.filter,
+    activePath: () => active.path,
+    select: (path) => showInEntries(path),
+  });
+  registerExport(context, { log, activePath: () => active.path, isTrusted });
 
   const statusBar = new SessionStatusBar(active, sessions);
   const notice = new AutoCompactionNotice(sessions, () => settings, log);
@@ -98,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const updateEntriesTitle = (): void => {
     const path = entriesTree.path;
     const facts = path ? sessions.factsOf(path) : undefined;
-    entriesView.description = path ? `${entriesTree.filter === "all" ? "" : `${entriesTree.filterLabel} · `}${facts?.title ?? ""}` : undefined;
+    entriesView.description = path ? showBidiControls(`${entriesTree.filter === "all" ? "" : `${entriesTree.filterLabel} · `}${facts?.title ?? ""}`) : undefined;
     entriesView.message = path ? undefined : "Select a session in the Sessions view to see its entries.";
   };
   const updateBadge = (): void => {
@@ -131,7 +146,14 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       if (change === "removed" && active.path === path) showInEntries(undefined);
     }),
     windows.onDidLoad(() => sessions.recomputeAll()),
-    entriesTree.onDidChangeTreeData(() => updateEntriesTitle()),
+    entriesTree.onDidChangeTreeData(() => {
+      updateEntriesTitle();
+      reader.filterChanged(entriesTree.filter);
+    }),
+    entriesView.onDidChangeSelection((event) => {
+      const node = event.selection[0];
+      if (node?.kind === "entry") reader.entrySelected(node.sessionPath, node.entryId);
+    }),
     sessionsView.onDidChangeSelection((event) => {
       const node = event.selection[0];
       if (node && isSessionNode(node)) showInEntries(node.path);
@@ -194,7 +216,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     registerFileSessionCommands(services),
     ...registerSessionActions(services),
     vscode.commands.registerCommand(INTERNALS_COMMAND_ID, () =>
-      internals({ services, watcher, statusBar, notice, panel, loadModelWindows: loadWindows }),
+      internals({ services, watcher, statusBar, notice, panel, reader, loadModelWindows: loadWindows }),
     ),
   );
 

@@ -4,6 +4,7 @@
 // status bar's state, and the summary panel's test hook.
 import { isPiAiRequested } from "../core/summarize/pi-ai-loader";
 import type { AutoCompactionNotice } from "./auto-compaction-notice";
+import type { ReaderController } from "./reader";
 import type { Services } from "./services";
 import type { SessionWatcher } from "./session-watcher";
 import type { SessionStatusBar } from "./status-bar";
@@ -18,6 +19,7 @@ export interface Internals {
   statusBar: SessionStatusBar;
   notice: AutoCompactionNotice;
   panel: SummaryPanelController;
+  reader: ReaderController;
   /** Loads the model registry now (the Sessions view does this when it becomes visible). */
   loadModelWindows(): Promise<void>;
 }

@@ -2,27 +2,23 @@
 // passes `webview.cspSource`, a fresh nonce, and `webview.asWebviewUri(...)`
 // strings for dist/webview.js and media/webview.css.
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../core/text/escape-html";
+
+export { escapeHtml };
 
 export interface WebviewHtmlOptions {
   cspSource: string;
   nonce: string;
   scriptUri: string;
   styleUri: string;
+  /** Stylesheets after the shared one (the reader's own). */
+  extraStyleUris?: readonly string[];
   title: string;
 }
 
 /** 128 random bits, base64 (the characters a CSP nonce allows). */
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
 
 // A value spliced into the CSP must not be able to add or end a directive.
@@ -63,7 +59,7 @@ export function renderWebviewHtml(options: WebviewHtmlOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeHtml(options.styleUri)}">
+<link rel="stylesheet" href="${escapeHtml(options.styleUri)}">${(options.extraStyleUris ?? []).map((uri) => `\n<link rel="stylesheet" href="${escapeHtml(uri)}">`).join("")}
 <title>${escapeHtml(options.title)}</title>
 </head>
 <body>

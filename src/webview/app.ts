@@ -2,6 +2,7 @@
 // setState on every change), validates what the host sends, renders, and
 // posts the user's actions back.
 import { h } from "./dom";
+import { markBidiControls } from "./mark-bidi";
 import {
   isHostMessage,
   isPersistedWebviewState,
@@ -145,6 +146,7 @@ export class SummaryPanelApp {
       showChanges: (path) => this.post({ type: "showChanges", path }),
     });
     this.root.replaceChildren(header, this.status, this.error, summary, this.manifest.element);
+    markBidiControls(this.root);
     restoreFocus(this.root, focusKey);
   }
 

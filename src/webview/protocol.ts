@@ -3,6 +3,8 @@
 // fed content from a session file, a host can receive anything the webview's
 // page posts) and drop what does not match. Unknown extra fields are ignored.
 
+import { isOptionalCount, isOptionalString, isRecord, isString } from "./protocol-checks";
+
 export const PANEL_STATE_VERSION = 1;
 
 export const LIMITS = {
@@ -103,24 +105,6 @@ export function isChangedFile(file: SummaryFile): boolean {
 /** A file "Open all modified" opens: written, edited or moved, and still there. */
 export function isModifiedFile(file: SummaryFile): boolean {
   return !file.deleted && /[WEM]/.test(file.ops);
-}
-
-type UnknownRecord = Record<string, unknown>;
-
-function isRecord(x: unknown): x is UnknownRecord {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-function isString(x: unknown, maxChars: number, allowEmpty = true): x is string {
-  return typeof x === "string" && x.length <= maxChars && (allowEmpty || x.length > 0);
-}
-
-function isOptionalString(x: unknown, maxChars: number): boolean {
-  return x === undefined || isString(x, maxChars, false);
-}
-
-function isOptionalCount(x: unknown): boolean {
-  return x === undefined || (typeof x === "number" && Number.isSafeInteger(x) && x >= 0);
 }
 
 function isOps(x: unknown): x is string {

@@ -3,6 +3,7 @@
 import { button, h, screenReaderText } from "./dom";
 import { formatAbsoluteTime, formatRelativeTime } from "./format-time";
 import type { SummaryPanelState } from "./protocol";
+import { showBidiControls } from "../core/text/bidi-controls";
 
 export interface HeaderActions {
   revealEntry(entryId: string): void;
@@ -69,7 +70,7 @@ export function renderHeader(state: SummaryPanelState, actions: HeaderActions, n
   const session = h("p", {
     className: "session-name",
     text: state.sessionName ?? baseName(state.sessionPath),
-    attrs: { title: state.sessionPath },
+    attrs: { title: showBidiControls(state.sessionPath) },
   });
 
   const facts = h("dl", { className: "facts" });

@@ -3,6 +3,7 @@
 // are marked and the marks follow `tabsChanged` without rebuilding the table.
 import { button, h, screenReaderText } from "./dom";
 import { FILE_OPS, isChangedFile, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
+import { showBidiControls } from "../core/text/bidi-controls";
 
 export interface ManifestActions {
   openFile(path: string, preview: boolean): void;
@@ -111,14 +112,14 @@ export class FileManifest {
     }
     if (isChangedFile(file)) {
       const changes = button("Show changes", "link show-changes", () => this.actions.showChanges(file.path));
-      changes.setAttribute("title", `What the session did to ${file.displayPath}, in the diff editor`);
+      changes.setAttribute("title", `What the session did to ${showBidiControls(file.displayPath)}, in the diff editor`);
       changes.dataset.focusKey = `changes:${file.path}`;
       changes.addEventListener("click", (event) => event.stopPropagation());
       changes.addEventListener("keydown", (event) => event.stopPropagation());
       status.append(changes);
     }
     const path = h("td", { className: "path" }, h("span", { className: "display-path", text: file.displayPath }));
-    path.setAttribute("title", file.path);
+    path.setAttribute("title", showBidiControls(file.path));
 
     const row = h("tr", { className: "file-row" }, opsBadges(file.ops), path, status);
     if (file.outside) row.classList.add("is-outside");

@@ -12,5 +12,6 @@ import { renameCommand } from "./rename";
 import { labelCommand } from "./label";
 import { forkCommand } from "./fork";
 import { searchCommand } from "./search";
+import { exportCommand } from "./export";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand];

@@ -4,6 +4,7 @@
 // view's description, and reveal() through getParent.
 import * as vscode from "vscode";
 import type { LoadedSession } from "../../core/session/open-session";
+import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";
 import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode } from "./entries-model";
@@ -109,7 +110,7 @@ function branchItem(node: Extract<EntryNode, { kind: "branch" }>, model: Entries
   );
   item.id = node.key;
   const length = model.runLength(node.headId);
-  item.description = `${holdsLeaf ? "current · " : ""}${length} ${length === 1 ? "entry" : "entries"} · ${head ? entryPreview(head, 60) : node.headId}`;
+  item.description = showBidiControls(`${holdsLeaf ? "current · " : ""}${length} ${length === 1 ? "entry" : "entries"} · ${head ? entryPreview(head, 60) : node.headId}`);
   item.iconPath = new vscode.ThemeIcon("git-branch", holdsLeaf ? new vscode.ThemeColor("charts.green") : undefined);
   item.contextValue = "branch";
   return item;
@@ -122,7 +123,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const isLeaf = node.entryId === model.leafId;
   const onPath = model.isOnLeafPath(node.entryId);
   const item = new vscode.TreeItem(
-    entry ? entryPreview(entry, 100) : node.entryId,
+    showBidiControls(entry ? entryPreview(entry, 100) : node.entryId),
     hasChildren ? (onPath ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
   );
   item.id = node.key;
@@ -135,13 +136,13 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   if (label) marks.push(`[${label}]`);
   if (hasChildren) marks.push(`${session.index.childCount(node.entryId)} branches`);
   marks.push(entryKind(meta));
-  item.description = marks.join(" · ");
+  item.description = showBidiControls(marks.join(" · "));
   item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
-  if (label) tooltip.appendMarkdown(`label: **${label}**\n\n`);
+  if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
   tooltip.appendMarkdown(`line ${meta.line}${meta.timestamp ? ` · ${meta.timestamp}` : ""}\n\n`);
-  if (entry) tooltip.appendText(entryPreview(entry, 400));
+  if (entry) tooltip.appendText(showBidiControls(entryPreview(entry, 400)));
   item.tooltip = tooltip;
   const context = ["entry", `type-${meta.type}`];
   if (isLeaf) context.push("leaf");

@@ -3,6 +3,7 @@
 // window, and a warning icon (and a view badge) when pi would auto-compact it.
 import { basename } from "node:path";
 import * as vscode from "vscode";
+import { showBidiControls } from "../../core/text/bidi-controls";
 import type { SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
 import { compactNumber, tokensText, type SessionFacts } from "../session-facts";
@@ -75,10 +76,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private sessionItem(node: Extract<SessionsNode, { kind: "session" }>): vscode.TreeItem {
     const facts = this.model.factsOf(node.path);
     const error = this.model.errorOf(node.path);
-    const item = new vscode.TreeItem(facts?.title ?? basename(node.path), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(showBidiControls(facts?.title ?? basename(node.path)), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     item.resourceUri = vscode.Uri.file(node.path);
-    item.command = { command: "piSessions.openSession", title: "Show Entries", arguments: [{ sessionPath: node.path }] };
+    // A click selects the session (Entries view) and shows it in the preview reader, as a click in
+    // the Explorer opens a preview editor; "Open Session" from the menu opens a reader of its own.
+    item.command = { command: "piSessions.openReader", title: "Open Session", arguments: [{ sessionPath: node.path, preview: true }] };
     if (error || !facts) {
       item.description = error ? "cannot be read" : "reading…";
       item.iconPath = new vscode.ThemeIcon(error ? "error" : "loading~spin");
@@ -95,7 +98,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : "comment-discussion");
     item.tooltip = sessionTooltip(facts);
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
-    item.accessibilityInformation = { label: `${facts.title}, ${parts.join(", ")}` };
+    item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
     return item;
   }
 
@@ -113,7 +116,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
   const source = { usage: "from the last answer's usage", estimate: "estimated", "estimate-after-compaction": "estimated (no answer since the last compaction)" }[facts.usage.source];
   const lines = [
-    `**${escapeMarkdown(facts.title)}**`,
+    `**${escapeMarkdown(showBidiControls(facts.title))}**`,
     "",
     `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${facts.usage.messageCount} messages`,
     `- model: ${facts.model ? `${facts.model.provider}/${facts.model.modelId}` : "none yet"}${facts.contextWindow ? `, window ${compactNumber(facts.contextWindow)}` : ""}`,
@@ -124,7 +127,7 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),
     "",
-    `\`${facts.path}\``,
+    `\`${showBidiControls(facts.path)}\``,
   ];
   return new vscode.MarkdownString(lines.join("\n"));
 }

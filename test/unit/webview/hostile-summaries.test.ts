@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Window as HappyWindow } from "happy-dom";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIDI_CONTROLS, showBidiControls } from "../../../src/core/text/bidi-controls";
 import type { SummaryFile, SummaryPanelState } from "../../../src/webview/protocol";
+import { activeContent } from "./support/inert-content";
 import {
   buildBrowserSnippet,
   buildWebviewBundle,
@@ -42,62 +44,6 @@ function loadCorpus(): HostileCase[] {
 
 const CASES = loadCorpus();
 
-const FORBIDDEN_ELEMENTS = new Set([
-  "script", "iframe", "frame", "frameset", "object", "embed", "applet", "style", "link", "meta", "base",
-  "form", "svg", "math", "img", "image", "video", "audio", "source", "picture", "template", "noscript",
-  "xmp", "plaintext", "portal", "select", "option",
-]);
-
-const URL_ATTRIBUTES = new Set([
-  "href", "src", "srcset", "action", "formaction", "xlink:href", "data", "srcdoc", "poster",
-  "background", "ping", "cite", "longdesc", "lowsrc", "dynsrc",
-]);
-
-/** Browser-style check, independent of the code under test: WHATWG URL parsing strips tabs and newlines. */
-function unsafeUrl(value: string): string | undefined {
-  const compact = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, "").toLowerCase();
-  if (/^(javascript|data|vbscript|file):/.test(compact)) return "dangerous scheme";
-  if (value.startsWith("#")) return undefined;
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return "not an absolute URL";
-  const protocol = new URL(value, "https://webview.invalid/").protocol;
-  return ["http:", "https:", "mailto:"].includes(protocol) ? undefined : `scheme ${protocol}`;
-}
-
-/** Every element under `root` (an explicit walk: happy-dom's querySelectorAll("*") is slow on 40k elements). */
-function allElements(root: Element): Element[] {
-  const found: Element[] = [];
-  const stack = Array.from(root.children);
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    found.push(element);
-    stack.push(...Array.from(element.children));
-  }
-  return found;
-}
-
-/** Everything that could run, load or navigate, as readable problems (empty when inert). */
-function activeContent(root: Element, textareas: number): string[] {
-  const problems: string[] = [];
-  let textareaCount = 0;
-  for (const element of allElements(root)) {
-    const tag = element.localName.toLowerCase();
-    if (FORBIDDEN_ELEMENTS.has(tag)) problems.push(`<${tag}> element`);
-    if (tag === "textarea") textareaCount++;
-    if (tag === "input" && (element.getAttribute("type") !== "checkbox" || !element.hasAttribute("disabled"))) {
-      problems.push("an input that is not a disabled checkbox");
-    }
-    for (const attribute of Array.from(element.attributes)) {
-      const name = attribute.name.toLowerCase();
-      if (name.startsWith("on")) problems.push(`<${tag} ${name}>`);
-      if (name === "style") problems.push(`<${tag} style>`);
-      const urlProblem = URL_ATTRIBUTES.has(name) ? unsafeUrl(attribute.value) : undefined;
-      if (urlProblem) problems.push(`<${tag} ${name}=${JSON.stringify(attribute.value)}>: ${urlProblem}`);
-    }
-  }
-  if (textareaCount !== textareas) problems.push(`${textareaCount} textareas, expected ${textareas}`);
-  return problems;
-}
-
 function expectInert(document: Document, textareas: number): void {
   expect(activeContent(document.documentElement, textareas)).toEqual([]);
 }
@@ -105,7 +51,10 @@ function expectInert(document: Document, textareas: number): void {
 /** What a reader sees: the panel's text. The editor's text is its value, not a child text node. */
 function readableText(page: WebviewPage): string {
   for (const textarea of Array.from(page.document.querySelectorAll("textarea"))) expect(textarea.textContent).toBe("");
-  return page.document.getElementById("app")!.textContent ?? "";
+  const text = page.document.getElementById("app")!.textContent ?? "";
+  // Bidi controls are never applied: each shows as a marked ⟨U+…⟩ token.
+  for (const control of BIDI_CONTROLS) expect(text.includes(control), `raw ${showBidiControls(control)} in the page`).toBe(false);
+  return text;
 }
 
 function stateFor(hostile: HostileCase, mode: "view" | "preview"): SummaryPanelState {
@@ -164,9 +113,9 @@ describe.each(CASES)("$name", (hostile) => {
     for (const visible of hostile.visibleText) expect(text.includes(visible), JSON.stringify(visible)).toBe(true);
     for (const file of hostile.files ?? []) {
       const row = Array.from(page.document.querySelectorAll("tbody td.path")).find(
-        (cell) => cell.getAttribute("title") === file.path,
+        (cell) => cell.getAttribute("title") === showBidiControls(file.path),
       );
-      expect(row?.querySelector(".display-path")?.textContent).toBe(file.displayPath);
+      expect(row?.querySelector(".display-path")?.textContent).toBe(showBidiControls(file.displayPath));
     }
   }, timeoutFor(hostile));
 

@@ -13,12 +13,12 @@ import type { SummaryFile, SummaryPanelState } from "../../../../src/webview/pro
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Bundles the webview entry exactly as esbuild.mjs does (browser ESM, es2022) into a temp file. */
-export async function buildWebviewBundle(): Promise<string> {
+export async function buildWebviewBundle(entry = "src/webview/main.ts"): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "pi-sessions-webview-"));
   try {
     const outfile = join(dir, "webview.js");
     await build({
-      entryPoints: [join(ROOT, "src/webview/main.ts")],
+      entryPoints: [join(ROOT, entry)],
       outfile,
       bundle: true,
       platform: "browser",

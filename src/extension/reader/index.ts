@@ -1,0 +1,48 @@
+// The session reader (issue 12): registerReader wires the controller, the
+// WebviewPanelSerializer and the piSessions.openReader command ("Open
+// Session": a session row's click, the Sessions and Entries views' menus).
+import * as vscode from "vscode";
+import { commandArgs } from "../command-args";
+import { notDone, ok, type CommandResult } from "../command-result";
+import { ReaderController, type ReaderDeps } from "./reader-controller";
+import { READER_VIEW_TYPE } from "./reader-panel";
+
+export { READER_VIEW_TYPE } from "./reader-panel";
+export type { ReaderController, ReaderSnapshot, ReaderTesting } from "./reader-controller";
+
+export const OPEN_READER_COMMAND_ID = "piSessions.openReader";
+
+export interface ReaderRegistration extends ReaderDeps {
+  /** The session the command opens when given none (the active one). */
+  activePath(): string | undefined;
+  /** Selects the session (Entries view, active session) as a session row's click does. */
+  select(sessionPath: string): void;
+}
+
+export function registerReader(context: vscode.ExtensionContext, deps: ReaderRegistration): ReaderController {
+  const controller = new ReaderController(context.extensionUri, deps);
+  const openReader = async (raw: unknown): Promise<CommandResult<{ sessionPath: string }>> => {
+    const args = commandArgs(raw);
+    const sessionPath = args.sessionPath ?? deps.activePath();
+    if (!sessionPath) return notDone("no-session", "No session given.");
+    const preview = typeof raw === "object" && raw !== null && (raw as { preview?: unknown }).preview === true;
+    deps.select(sessionPath);
+    try {
+      await controller.open(sessionPath, args.entryId, preview);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      deps.log.error(`open session: ${text}`);
+      void vscode.window.showErrorMessage(`Pi Sessions: ${text}`);
+      return notDone("error", text);
+    }
+    return ok({ sessionPath });
+  };
+  context.subscriptions.push(
+    controller,
+    vscode.window.registerWebviewPanelSerializer(READER_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => controller.restore(panel, state),
+    }),
+    vscode.commands.registerCommand(OPEN_READER_COMMAND_ID, openReader),
+  );
+  return controller;
+}

@@ -1,0 +1,158 @@
+// The session reader and Export Session… in the real extension host: a
+// session row's click (its command) opens the preview reader and selects the
+// session; the page (the real webview) renders the last turns and reports it;
+// pi's appends arrive as "append" without a new "init"; a message click
+// reveals its entry in the Entries view and an Entries selection reveals it
+// in the reader; the export command writes the file. The 100 MB measurement
+// prints the time to the first rendered page, read cold and already read.
+import * as assert from "node:assert/strict";
+import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { Internals } from "../../../src/extension/internals";
+import type { ReaderSnapshot } from "../../../src/extension/reader";
+import { bigSessionText } from "../big-session-text";
+import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, piDir, run, scratchDir, waitFor } from "./helpers";
+
+/** A measurement in the run's output (the host's console does not reach it). */
+function report(text: string): void {
+  const file = process.env.PI_SESSIONS_VSCODE_OUTPUT_FILE;
+  if (file) appendFileSync(file, `${text}\n`);
+  else console.log(text);
+}
+
+function userLine(id: string, parentId: string, text: string): string {
+  const timestamp = "2026-02-01T10:00:00.000Z";
+  return JSON.stringify({ type: "message", id, parentId, timestamp, message: { role: "user", content: text, timestamp: Date.parse(timestamp) } }) + "\n";
+}
+
+suite("reader @restricted: the session reader and export", () => {
+  let internals: Internals;
+  let path: string;
+  const readers = (): ReaderSnapshot[] => internals.reader.testing.panels();
+  const readerOf = (sessionPath: string): ReaderSnapshot | undefined => readers().find((r) => r.sessionPath === sessionPath);
+
+  suiteSetup(async () => {
+    internals = await extensionInternals();
+    await internals.services.sessions.sessionGroups();
+    // In pi's folder, so the watcher sees pi's appends.
+    path = join(piDir(), `2026-02-02T10-00-00-000Z_reader-${process.pid}.jsonl`);
+    copyFileSync(fixturePath(BRANCHED_ID), path);
+    await waitFor("the session in the list", () => internals.services.sessions.allPaths().includes(path), 20_000);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(path, { force: true });
+  });
+
+  test("a session row's command opens the preview reader, selects the session, and the page shows the last turns", async () => {
+    const row = await internals.services.sessionsTree.getTreeItem(internals.services.sessionsTree.sessionNode(path));
+    assert.equal(row.command?.command, "piSessions.openReader");
+    const result = await run(row.command!.command, row.command!.arguments![0]);
+    assert.equal(result.ok, true);
+    assert.equal(internals.services.entriesTree.path, path, "the Entries view shows the session");
+    const reader = await waitFor("the first page rendered", () => readerOf(path)?.firstShownMs !== undefined && readerOf(path));
+    assert.equal(reader.preview, true);
+    assert.equal(reader.leafId, "s3000001");
+    assert.deepEqual(reader.routed.slice(0, 2), ['webview "ready": init', 'webview "shown": shown']);
+    assert.equal(reader.webviewPanel.title, internals.services.sessions.factsOf(path)?.title.slice(0, 39) + (internals.services.sessions.factsOf(path)!.title.length > 40 ? "…" : ""));
+  });
+
+  test("another row's click reuses the preview reader; Open Session pins one", async () => {
+    const other = fixturePath(LINEAR_ID);
+    await run("piSessions.openReader", { sessionPath: other, preview: true });
+    await waitFor("the preview reader on the other session", () => readerOf(other));
+    assert.equal(readers().length, 1, "one preview reader, retargeted");
+    await run("piSessions.openReader", { sessionPath: path });
+    await waitFor("a pinned reader", () => readerOf(path)?.preview === false && readerOf(path));
+    assert.equal(readers().length, 2);
+  });
+
+  test("pi's append arrives as an append; earlier blocks are not sent again", async () => {
+    const before = readerOf(path)!.posted.length;
+    const inits = readerOf(path)!.posted.filter((type) => type === "init").length;
+    appendFileSync(path, userLine("n0000001", "s3000001", "One more question, live."));
+    await waitFor("the appended entry in the reader", () => readerOf(path)!.posted.slice(before).includes("append"), 20_000);
+    assert.equal(readerOf(path)!.posted.filter((type) => type === "init").length, inits, "no new init");
+    assert.equal(readerOf(path)!.leafId, "n0000001");
+  });
+
+  test("clicking a message reveals its entry in the Entries view, and selecting an entry reveals it in the reader", async () => {
+    const result = await internals.reader.testing.post({ type: "revealEntry", entryId: "a3000001" }, readers().findIndex((r) => r.sessionPath === path));
+    assert.deepEqual(result, { done: true, action: "revealEntry" });
+    const selected = await waitFor("the entry selected", () => {
+      const node = internals.services.entriesView.selection[0];
+      return node?.kind === "entry" && node.entryId === "a3000001" && node;
+    });
+    assert.equal(selected.sessionPath, path);
+    const posted = readerOf(path)!.posted.length;
+    const model = await internals.services.entriesTree.current();
+    await internals.services.entriesView.reveal(model!.entryNode("u3000001"), { select: true, focus: false });
+    await waitFor("the reader told to reveal", () => readerOf(path)!.posted.slice(posted).includes("reveal"));
+  });
+
+  test("the Entries filter applies to the reader", async () => {
+    const posted = readerOf(path)!.posted.length;
+    await run("piSessions.filterEntries", "user");
+    await waitFor("the reader re-initialised with the filter", () => readerOf(path)?.filter === "user" && readerOf(path)!.posted.slice(posted).includes("init"));
+    await run("piSessions.filterEntries", "all");
+  });
+
+  test("a page cannot open a path, reveal a foreign entry or load a made-up page", async () => {
+    const index = readers().findIndex((r) => r.sessionPath === path);
+    assert.equal((await internals.reader.testing.post({ type: "openFile", path: "/etc/passwd", preview: true }, index)).done, false);
+    assert.equal((await internals.reader.testing.post({ type: "openFile", entryId: "u1000001", toolCallId: "x", preview: true }, index)).done, false);
+    assert.equal((await internals.reader.testing.post({ type: "revealEntry", entryId: "nope" }, index)).done, false);
+    assert.equal((await internals.reader.testing.post({ type: "loadEarlier", before: 3 }, index)).done, false);
+  });
+
+  test("Export Session… writes the branch (Markdown, HTML, JSONL)", async () => {
+    for (const format of ["md", "html", "jsonl"] as const) {
+      const target = join(scratchDir(), `export-${process.pid}.${format}`);
+      rmSync(target, { force: true });
+      const result = await run<{ file: string; secrets: number }>("piSessions.exportSession", { sessionPath: path, format, redact: false, target });
+      assert.equal(result.ok, true, result.message);
+      assert.ok(existsSync(target));
+      const text = readFileSync(target, "utf8");
+      if (format === "md") assert.match(text, /<!-- entry n0000001 -->\n### User/);
+      if (format === "html") assert.match(text, /One more question, live\./);
+      if (format === "jsonl") assert.equal(JSON.parse(text.split("\n")[0]!).parentSession, path);
+    }
+  });
+});
+
+suite("reader timing: a 100 MB session", () => {
+  let internals: Internals;
+  const readerOf = (sessionPath: string): ReaderSnapshot | undefined => internals.reader.testing.panels().find((r) => r.sessionPath === sessionPath);
+
+  suiteSetup(async () => {
+    internals = await extensionInternals();
+  });
+
+  test("a 100 MB session's last turns, rendered by the page (read cold, and already read)", async function () {
+    this.timeout(600_000);
+    const big = join(scratchDir(), `big-${process.pid}.jsonl`);
+    writeFileSync(big, bigSessionText(100 * 1024 * 1024, "/fixture/project"));
+    try {
+      const cpu = process.cpuUsage();
+      await run("piSessions.openReader", { sessionPath: big });
+      const cold = await waitFor("the big session's first page", () => readerOf(big)?.firstShownMs, 120_000);
+      const used = process.cpuUsage(cpu);
+      report(`      100 MB session, not read yet: last turns rendered ${cold.toFixed(0)} ms after opening (extension-host CPU ${((used.user + used.system) / 1000).toFixed(0)} ms until then)`);
+      const indexing = Date.now();
+      await waitFor("the whole file indexed", () => internals.services.store.peek(big), 300_000);
+      report(`      … whole file indexed ${Date.now() - indexing} ms later`);
+      await waitFor("the full page after the tail", () => readerOf(big)!.posted.filter((t) => t === "init").length >= 2, 60_000);
+      readerOf(big)!.webviewPanel.dispose();
+      await run("piSessions.openReader", { sessionPath: big });
+      const warm = await waitFor("the big session's first page again", () => readerOf(big)?.firstShownMs, 120_000);
+      report(`      100 MB session, already read: last turns rendered ${warm.toFixed(0)} ms after opening`);
+      assert.ok(cold > 0 && warm > 0);
+    } finally {
+      readerOf(big)?.webviewPanel.dispose();
+      internals.services.store.forget(big);
+      rmSync(big, { force: true });
+    }
+  });
+});
