@@ -4,6 +4,7 @@
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { touchesOfFile } from "../../core/file-history";
+import { showBidiControls } from "../../core/text/bidi-controls";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { revealEntry } from "../commands/entry-actions";
 import type { Services } from "../services";
@@ -62,8 +63,8 @@ interface RowItem extends vscode.QuickPickItem {
 function itemOf(row: FileTouchRow): RowItem {
   const when = row.timestamp ? new Date(row.timestamp).toLocaleString() : "";
   return {
-    label: `${row.ops.padEnd(5, " ")} ${describeTouch(row).slice(0, 160)}`,
-    description: row.sessionTitle,
+    label: `${row.ops.padEnd(5, " ")} ${showBidiControls(describeTouch(row)).slice(0, 160)}`,
+    description: showBidiControls(row.sessionTitle),
     detail: [when, row.entryId].filter(Boolean).join(" · "),
     row,
   };
