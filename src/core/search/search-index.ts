@@ -82,6 +82,7 @@ export class SearchIndex {
   private readonly normCache = new Map<string, Buffer>();
   private normCacheBytes = 0;
   private prunedAt = 0;
+  private manifestMtime = -1;
 
   constructor(
     dir: string,
@@ -91,7 +92,12 @@ export class SearchIndex {
   }
 
   private loaded(): Map<string, Row> {
-    this.rows ??= this.store.load();
+    // Another process (the CLI, another window) saved since: its rows are as good as ours, and newer.
+    const mtime = this.store.manifestMtime();
+    if (!this.rows || mtime !== this.manifestMtime) {
+      this.rows = this.store.load();
+      this.manifestMtime = mtime;
+    }
     return this.rows;
   }
 
@@ -156,6 +162,7 @@ export class SearchIndex {
       writer.flush();
       this.compact(rows);
       this.store.save(rows);
+      this.manifestMtime = this.store.manifestMtime();
       // Segments of rows replaced here or by another process, or left by a crash, once they are old enough.
       this.store.collectGarbage(rows);
     }
@@ -261,7 +268,7 @@ export class SearchIndex {
           // Its data files were removed or cut short (by hand, or a full disk): index the file again.
           rows.delete(path);
           await this.update([path]);
-          const again = rows.get(path);
+          const again = this.rows?.get(path);
           if (!again || !isListed(again)) continue;
           current = again;
           match = matchSession(this.searchable(current), parsed);

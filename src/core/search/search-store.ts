@@ -97,6 +97,15 @@ export class SearchStore {
     return rows;
   }
 
+  /** When the manifest was last written (by any process); 0 when there is none. */
+  manifestMtime(): number {
+    try {
+      return statSync(join(this.dir, MANIFEST)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+
   save(rows: ReadonlyMap<string, Row>): void {
     mkdirSync(this.dir, { recursive: true });
     const text = JSON.stringify({ version: MANIFEST_VERSION, rows: Object.fromEntries(rows) });

@@ -90,6 +90,17 @@ describe("search", () => {
     expect(bad.stderr).toMatch(/^error: invalid query "re:\(": Invalid regular expression/);
   });
 
+  it("a catastrophic re: is stopped and said so: truncated in the JSON, a warning on stderr, exit 0", async () => {
+    const slowDir = join(root, "slow-agent");
+    const folder = join(slowDir, "sessions", "--slow--");
+    mkdirSync(folder, { recursive: true });
+    const slow = writeSession(folder, { id: "slow-0001", messages: [{ role: "user", text: `${"a".repeat(34)}!` }] });
+    const run = await cli(["search", "re:^(a+)+$", "--all", "--json", "--agent-dir", slowDir], { env });
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ total: 0, truncated: "regex time limit", notSearched: [slow.path], sessions: [] });
+    expect(run.stderr).toMatch(/^warning: regex time limit: 1 session\(s\) not searched/);
+  }, 30_000);
+
   it("is listed in the help", async () => {
     const run = await cli(["--help"], { env });
     expect(run.stdout).toMatch(/^ {2}search +Sessions whose name, id, cwd or message text match QUERY/m);

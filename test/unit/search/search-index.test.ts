@@ -202,6 +202,18 @@ describe("search index", () => {
     expect((await again.search([a.path, b.path], "more")).sessions.map((h) => h.matches[0]?.entryId)).toEqual(["e6"]);
   });
 
+  it("a long-lived index picks up what another process indexed since (manifest reloaded)", async () => {
+    const { dir, index, cache } = fresh();
+    const a = writeSession(dir, { messages: [{ role: "user", text: "shared words" }] });
+    await index.update([a.path]);
+    appendLines(a.path, [messageLine("e7", "e1", { role: "assistant", text: "cli indexed this" }, Date.UTC(2026, 5, 1))]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await new SearchIndex(cache).update([a.path])).toMatchObject({ appended: 1 });
+    // The first index did not read the appended bytes itself: the other process's row is reused.
+    expect(await index.update([a.path])).toMatchObject({ unchanged: 1, appended: 0 });
+    expect((await index.search([a.path], "cli")).total).toBe(1);
+  });
+
   it("nameLine helper writes what pi reads as a name", () => {
     expect(JSON.parse(nameLine("n", null, "x")).type).toBe("session_info");
   });
