@@ -112,7 +112,7 @@ suite("workbench: the session reader", () => {
     // Folded: thinking, arguments, results; bash highlighted; a labelled entry marked.
     assert.equal(await frame.locator('article[data-entry-id="a58"] details.thinking').getAttribute("open"), null);
     assert.deepEqual(await frame.locator('article[data-entry-id="a58"] .sh-cmd').allTextContents(), ["grep", "head"]);
-    assert.equal((await frame.locator('article[data-entry-id="u58"] .label-badge').textContent())?.trim(), "🏷 checkpoint");
+    assert.equal((await frame.locator('article[data-entry-id="u58"] .label-badge').textContent())?.trim(), "label: checkpoint");
   });
 
   test("hostile text is inert and a bidi override shows as a token", async () => {
