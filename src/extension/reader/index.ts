@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { ReaderController, type ReaderDeps } from "./reader-controller";
-import { READER_VIEW_TYPE } from "./reader-panel";
+import { FIRST_PAINT_WAIT_MS, READER_VIEW_TYPE } from "./reader-panel";
 
 export { READER_VIEW_TYPE } from "./reader-panel";
 export type { ReaderController, ReaderSnapshot, ReaderTesting } from "./reader-controller";
@@ -26,9 +26,12 @@ export function registerReader(context: vscode.ExtensionContext, deps: ReaderReg
     const sessionPath = args.sessionPath ?? deps.activePath();
     if (!sessionPath) return notDone("no-session", "No session given.");
     const preview = typeof raw === "object" && raw !== null && (raw as { preview?: unknown }).preview === true;
-    deps.select(sessionPath);
+    // A session not read yet: the Entries view (which reads the whole file) follows once the reader shows its tail.
+    const cold = !controller.isRead(sessionPath);
+    if (!cold) deps.select(sessionPath);
     try {
-      await controller.open(sessionPath, args.entryId, preview);
+      const panel = await controller.open(sessionPath, args.entryId, preview);
+      if (cold) void panel.whenShown(FIRST_PAINT_WAIT_MS).then(() => deps.select(sessionPath));
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       deps.log.error(`open session: ${text}`);

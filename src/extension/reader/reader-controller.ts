@@ -101,22 +101,29 @@ export class ReaderController implements vscode.Disposable {
    * Opens the reader on a session (scrolled to `entryId` when given). `preview`:
    * a session row's click — reuse the preview reader and keep the focus in the tree.
    */
-  async open(sessionPath: string, entryId: string | undefined, preview: boolean): Promise<void> {
+  async open(sessionPath: string, entryId: string | undefined, preview: boolean): Promise<ReaderPanel> {
     const target = { sessionPath, filter: this.deps.filter(), ...(entryId ? { entryId } : {}) };
     const existing = this.panels.find((panel) => panel.sessionPath === sessionPath);
     if (existing) {
       if (!preview) existing.preview = false;
       existing.reveal(preview);
       if (entryId && !(await existing.revealInPage(entryId))) existing.retarget(target);
-      return;
+      return existing;
     }
     const reusable = preview ? this.panels.find((panel) => panel.preview) : undefined;
     if (reusable) {
       reusable.retarget(target);
       reusable.reveal(true);
-      return;
+      return reusable;
     }
-    this.panels.push(ReaderPanel.create(this.host, target, preview));
+    const panel = ReaderPanel.create(this.host, target, preview);
+    this.panels.push(panel);
+    return panel;
+  }
+
+  /** Whether the store has read the session already (else the reader shows the file's tail first). */
+  isRead(sessionPath: string): boolean {
+    return this.deps.store.peek(sessionPath) !== undefined;
   }
 
   /** An entry selected in the Entries view: readers of its session scroll to it. */

@@ -16,6 +16,9 @@ import { routeReaderMessage, type ReaderMessageTarget, type ReaderRouteResult, t
 
 export const READER_VIEW_TYPE = "piSessions.reader";
 
+/** How long indexing a session not read yet waits for the page to show the file's tail first. */
+export const FIRST_PAINT_WAIT_MS = 1500;
+
 export interface ReaderHost {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
@@ -60,6 +63,7 @@ export class ReaderPanel implements ReaderMessageTarget {
   firstShownMs: number | undefined;
   /** A preview reader: the next session row click shows its session here instead of opening another tab. */
   preview: boolean;
+  private shownWaiters: (() => void)[] = [];
 
   constructor(
     readonly webviewPanel: vscode.WebviewPanel,
@@ -224,7 +228,20 @@ export class ReaderPanel implements ReaderMessageTarget {
     return true;
   }
 
+  /** Resolves when the page reports its first page rendered, or after `maxMs`. */
+  whenShown(maxMs: number): Promise<void> {
+    if (this.firstShownMs !== undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.shownWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   shown(blocks: number): void {
+    for (const waiter of this.shownWaiters.splice(0)) waiter();
     if (this.firstShownMs !== undefined) return;
     this.firstShownMs = performance.now() - this.openedAt;
     this.host.log.info(`reader: ${blocks} entries of ${this.sessionPath} shown ${this.firstShownMs.toFixed(0)} ms after opening`);
@@ -264,8 +281,8 @@ export class ReaderPanel implements ReaderMessageTarget {
     try {
       if (fixedLeaf === undefined && !target.entryId && !this.host.isRead(target.sessionPath)) {
         this.provisional = tailBlocks(target.sessionPath, target.filter, PAGE_BLOCKS);
-        // Let the page's "ready" (or a retarget) show the tail before the whole file is indexed.
-        await new Promise((resolve) => setImmediate(resolve));
+        // The page shows the tail first; indexing the whole file (seconds for 100 MB) waits for that.
+        await this.whenShown(FIRST_PAINT_WAIT_MS);
       }
       const session = await this.host.session(target.sessionPath);
       if (this.current.sessionPath !== target.sessionPath) return;

@@ -103,7 +103,7 @@ function headFacts(block: ReaderBlock): HTMLElement[] {
   else if (block.tokens !== undefined) facts.push(h("span", { className: "tokens", text: `${block.tokens.toLocaleString("en-US")} tokens` }));
   if (block.title && (block.kind === "assistant" || block.kind === "custom")) facts.push(h("span", { className: "model", text: block.title }));
   if (block.detail && block.kind !== "bash") facts.push(h("span", { className: "detail", text: block.detail }));
-  if (block.label !== undefined) facts.push(h("span", { className: "badge label-badge", text: `🏷 ${block.label}` }));
+  if (block.label !== undefined) facts.push(h("span", { className: "badge label-badge", text: `label: ${block.label}` }));
   if (block.edit) facts.push(h("span", { className: "badge edit-badge", text: block.edit.replacement === undefined ? "omitted from context" : "replaced in context" }));
   if (block.timestamp) facts.push(h("time", { className: "time", text: timeText(block.timestamp), attrs: { datetime: block.timestamp } }));
   return facts;

@@ -130,7 +130,7 @@ describe("live", () => {
     const p = open([user("u1", "one"), user("u2", "two")]);
     const second = p.document.querySelectorAll("article.block")[1];
     p.send({ type: "changed", blocks: [{ ...user("u1", "one"), label: "milestone" }] });
-    expect(p.document.querySelector(".label-badge")?.textContent).toBe("🏷 milestone");
+    expect(p.document.querySelector(".label-badge")?.textContent).toBe("label: milestone");
     expect(p.document.querySelectorAll("article.block")[1]).toBe(second);
   });
 

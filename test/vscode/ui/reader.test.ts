@@ -112,7 +112,7 @@ suite("workbench: the session reader", () => {
     // Folded: thinking, arguments, results; bash highlighted; a labelled entry marked.
     assert.equal(await frame.locator('article[data-entry-id="a58"] details.thinking').getAttribute("open"), null);
     assert.deepEqual(await frame.locator('article[data-entry-id="a58"] .sh-cmd').allTextContents(), ["grep", "head"]);
-    assert.equal((await frame.locator('article[data-entry-id="u58"] .label-badge').textContent())?.trim(), "🏷 checkpoint");
+    assert.equal((await frame.locator('article[data-entry-id="u58"] .label-badge').textContent())?.trim(), "label: checkpoint");
   });
 
   test("hostile text is inert and a bidi override shows as a token", async () => {
@@ -189,7 +189,8 @@ suite("browser: the HTML export works offline", () => {
     try {
       await page.goto(`file://${file}`);
       await page.locator("article.block-user").first().waitFor({ timeout: STEP_MS });
-      assert.equal(await page.locator("article.block").count(), 60 * 4 + 2);
+      assert.equal(await page.locator("article.block").count(), 60 * 4);
+      assert.deepEqual(await page.locator("p.mark").allTextContents(), ['label "checkpoint" on u58', `named "${TITLE}"`]);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
       assert.match((await page.locator('[id="entry-u59"]').textContent()) ?? "", /rename ⟨U\+202E⟩gpj\.exe/);
       // The inline style applied (its hash is in the CSP): the block has its border.
