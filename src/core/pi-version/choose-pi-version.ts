@@ -25,6 +25,8 @@ export interface ChoosePiVersionInput {
   /** What `explicit` came from, for the reason (default "--pi-version"). */
   explicitFrom?: string;
   session?: { readonly index: SessionIndex; entryAt(meta: EntryMeta): SessionEntry };
+  /** The session's first 1.x marker when already known (instead of `session`); null: it has none. */
+  marker?: Pi1xMarker | null;
   /** The version of pi the user has, when a setting says so. */
   installed?: PiVersion;
   env?: Readonly<Record<string, string | undefined>>;
@@ -42,7 +44,7 @@ function cachedInstalledPi(env: Readonly<Record<string, string | undefined>>): I
 
 export function choosePiVersion(input: ChoosePiVersionInput): PiVersionChoice {
   if (input.explicit) return { version: input.explicit, source: "explicit", reason: input.explicitFrom ?? "--pi-version" };
-  const marker = input.session ? sessionPi1xMarker(input.session) : undefined;
+  const marker = input.session ? sessionPi1xMarker(input.session) : (input.marker ?? undefined);
   if (marker) return { version: "1.5", source: "session", reason: `pi 1.x ${marker.what} on line ${marker.line}`, marker };
   if (input.installed) return { version: input.installed, source: "installed-setting", reason: "the installed pi named in the settings" };
   const env = input.env ?? process.env;
