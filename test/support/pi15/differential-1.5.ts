@@ -112,6 +112,7 @@ function comparePreparation(
     serializedTurnPrefix: pi.serializedTurnPrefix,
   });
   countInto(counts, "prepareCompaction fields (13 each)");
+  countInto(counts, `prepareCompaction compactable at keepRecentTokens ${settings.keepRecentTokens === 20000 ? "20000 (default)" : settings.keepRecentTokens === 2000 ? "2000" : "random"}`);
   if (pi.isSplitTurn) countInto(counts, "prepareCompaction with split turn");
   if (pi.previousSummary !== undefined) countInto(counts, "prepareCompaction after a previous compaction");
 }

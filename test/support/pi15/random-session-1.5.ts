@@ -130,7 +130,7 @@ export function generateRandomSession15(
   if (!mixedEra) fullSystemMessage(state);
   userTurn(state);
 
-  const steps = options.steps ?? rng.int(8, 36);
+  const steps = options.steps ?? (rng.chance(0.15) ? rng.int(40, 70) : rng.int(8, 36));
   for (let i = 0; i < steps; i++) {
     if (mixedEra && !state.era15 && i === Math.floor(steps / 2)) {
       // Resumed in pi 1.5: the full system message arrives mid-file.
@@ -169,6 +169,7 @@ function randomStep(state: GenState): void {
   else if (roll < 0.875) legacyCompaction(state);
   else if (roll < 0.89) record(state, sm.appendMessage(customRoleMessage(rng, tick(state))), "custom role message");
   else if (roll < 0.9) futureEntry(state);
+  else if (roll < 0.92) foreignContextEdit(state);
   else if (roll < 0.95) zeroUsageAnswer(state);
   else assistantOnly(state);
 }
@@ -252,6 +253,11 @@ function toolResult(state: GenState, call: GeneratedToolCall): Record<string, un
     message.nestedCalls = { calls, complete: rng.chance(0.8) };
     count(state, "nestedCalls");
   }
+  if (rng.chance(0.03)) {
+    // pi normalises a null content to [] in the projection (tool results are skipped by branch preparation).
+    message.content = null;
+    count(state, "toolResult content null");
+  }
   if (rng.chance(0.1)) {
     message.usage = randomUsage(rng);
     count(state, "toolResult usage");
@@ -329,7 +335,8 @@ function contextEdit(state: GenState): void {
         (e.type === "message" && ["user", "assistant", "toolResult"].includes(e.message!.role)),
     );
   if (editable.length === 0) return;
-  const target = rng.pick(editable);
+  const customs = editable.filter((e) => e.type === "custom_message");
+  const target = customs.length > 0 && rng.chance(0.25) ? rng.pick(customs) : rng.pick(editable);
   const role = target.type === "custom_message" ? "custom_message" : target.message!.role;
   const times = rng.chance(0.2) ? 2 : 1;
   for (let t = 0; t < times; t++) {
@@ -432,7 +439,7 @@ function legacyCompaction(state: GenState): void {
     parentId: leaf,
     timestamp: new Date(tick(state)).toISOString(),
     summary: `Legacy summary ${rng.int(0, 99)}: ${makeText(rng, 30)}`,
-    firstKeptEntryId: rng.pick(sm.getBranch()).id,
+    firstKeptEntryId: rng.chance(0.1) ? "deadbeef" : rng.pick(sm.getBranch()).id,
     tokensBefore: rng.int(1000, 90000),
     details: fileDetails(rng),
   });
@@ -445,4 +452,20 @@ function futureEntry(state: GenState): void {
   const id = `f${rng.int(0, 0xfffffff).toString(16).padStart(7, "0")}`;
   sm._appendEntry({ type: "future_thing", id, parentId: sm.getLeafId(), timestamp: new Date(tick(state)).toISOString(), data: rng.int(0, 9) });
   record(state, id, "unknown entry type");
+}
+
+/**
+ * A context edit written past pi's checks (as an extension or another tool may):
+ * any target — a system message, a compaction, a branch summary, a bash
+ * execution, an entry on another branch, a missing id.
+ */
+function foreignContextEdit(state: GenState): void {
+  const { rng, sm } = state;
+  const id = `e${rng.int(0, 0xfffffff).toString(16).padStart(7, "0")}`;
+  const targetId = rng.chance(0.1) ? "missing0" : rng.chance(0.6) ? rng.pick(sm.getBranch()).id : rng.pick(state.ids);
+  const roll = rng.next();
+  const replacement = roll < 0.5 ? null : roll < 0.8 ? { content: `[foreign] ${makeText(rng, 6)}` } : { content: [{ type: "text", text: "[foreign array]" }] };
+  sm._appendEntry({ type: "context_edit", id, parentId: sm.getLeafId(), timestamp: new Date(tick(state)).toISOString(), targetId, replacement });
+  const target = sm.getEntry(targetId);
+  record(state, id, `foreign context_edit on ${target ? (target.type === "message" ? target.message!.role : target.type) : "missing"}`);
 }

@@ -50,6 +50,7 @@ describePi15("sessions written by pi 1.5.2 equal pi 1.5.2 on every decision", (o
     const branchPairs: { oldLeafId: string | null; targetId: string }[] = [{ oldLeafId: null, targetId: rng.pick(ids) }];
     for (let i = 0; i < 4; i++) branchPairs.push({ oldLeafId: rng.pick(leaves), targetId: rng.pick(ids) });
     branchPairs.push({ oldLeafId: ids[ids.length - 1]!, targetId: rng.pick(leaves) });
+    branchPairs.push({ oldLeafId: rng.pick(ids), targetId: rng.pick(ids) });
     const answers = await oracle().answers({
       file: g.path,
       leaves,
