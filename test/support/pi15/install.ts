@@ -124,11 +124,16 @@ export function findPi15Install(root = pi15CacheRoot()): Pi15Install | undefined
   return existsSync(install.node) && existsSync(install.chunk) && existsSync(install.cliJs) ? install : undefined;
 }
 
-/** The environment without what an enclosing `npm run` exported (npm_config_* would steer the nested npm). */
+/**
+ * The environment without what an enclosing `npm run` exported about the project
+ * (its prefix would steer the nested npm into the repository); registry, proxy
+ * and cache settings pass through.
+ */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === "NODE" || key === "INIT_CWD") continue;
+    if (/^npm_(package_|lifecycle_|config_(local_prefix|global_prefix|prefix|user_agent)$)/i.test(key)) continue;
+    if (key === "INIT_CWD") continue;
     env[key] = value;
   }
   return env;
@@ -144,7 +149,9 @@ async function npm(args: string[], cwd: string): Promise<string> {
     return stdout;
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`npm ${args.join(" ")} failed in ${cwd}: ${(e.stderr || e.message).trim().split("\n").slice(-6).join("\n")}`);
+    const lines = (e.stderr || e.message).split("\n").map((l) => l.trim());
+    const reasons = lines.filter((l) => /^npm error (code|errno|network|request to|404|notarget)/i.test(l) || /^npm ERR!/.test(l));
+    throw new Error(`npm ${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")} failed: ${(reasons.length ? reasons : lines.filter(Boolean)).slice(0, 3).join("; ")}`);
   }
 }
 
@@ -222,7 +229,7 @@ async function installInto(root: string, log: (line: string) => void): Promise<P
     return describe(dir, chunk);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    throw error;
+    throw new Error(`could not install pi ${PI15_VERSION} (the pi 1.5 test oracle) into ${dir}: ${(error as Error).message}`);
   }
 }
 

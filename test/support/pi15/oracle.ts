@@ -120,7 +120,7 @@ export function pi15SkipReason(): string | undefined {
 export async function pi15Install(): Promise<Pi15Install> {
   const provided = providedByGlobalSetup();
   if (provided && "error" in provided) {
-    throw new Error(`pi 1.5.2 oracle is not installed (${provided.error}); offline, set ${PI15_OPT_OUT_ENV}=1 to skip the pi 1.5 tests`);
+    throw new Error(`${provided.error} — offline, set ${PI15_OPT_OUT_ENV}=1 to skip the pi 1.5 tests`);
   }
   if (provided && "install" in provided) return provided.install;
   return findPi15Install() ?? (await ensurePi15());
