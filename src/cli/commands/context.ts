@@ -5,7 +5,23 @@ import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 
+/** A pi 1.x system message in one line: its text, the sections it sets (−name: removed), the tools it adds and removes. */
+function systemText(message: { content?: unknown; sections?: unknown; toolsAdded?: unknown; toolsRemoved?: unknown }): string {
+  const names = (list: unknown, sign: string): string[] =>
+    Array.isArray(list) ? list.map((t) => `${sign}${String((t as { name?: unknown } | null)?.name)}`) : [];
+  const sections =
+    typeof message.sections === "object" && message.sections !== null
+      ? Object.entries(message.sections).map(([name, value]) => (value === null ? `−${name}` : name))
+      : [];
+  const parts = [typeof message.content === "string" ? message.content : ""];
+  if (sections.length > 0) parts.push(`sections ${sections.join(" ")}`);
+  const tools = [...names(message.toolsRemoved, "−"), ...names(message.toolsAdded, "+")];
+  if (tools.length > 0) parts.push(`tools ${tools.join(" ")}`);
+  return parts.filter(Boolean).join(" · ");
+}
+
 function messageText(message: LlmMessage): string {
+  if (message.role === "system") return systemText(message);
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -41,7 +57,8 @@ export const contextCommand: Command = {
         ` · pi ${piVersion} semantics`,
     ];
     context.messages.forEach((m, i) => {
-      const llm = messages[i];
+      // One at a time: convertToLlm may drop a message (0.73: system messages), which would shift the rows.
+      const llm = semantics.convertToLlm([m])[0];
       const text = llm ? oneLine(messageText(llm), 90) : "";
       lines.push(`${String(i + 1).padStart(5)}  ${m.role.padEnd(17)} ${String(semantics.estimateTokens(m)).padStart(6)} tok  ${text}`);
     });
