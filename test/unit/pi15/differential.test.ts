@@ -5,7 +5,7 @@
 // PI15_SEED=<seed> npx vitest run test/unit/pi15/differential.test.ts (the file is
 // kept and its path printed).
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import {
 } from "../../support/pi15/differential-1.5.js";
 
 const SESSION_COUNT = 220;
+const FIXTURES = new URL("../../fixtures/pi-1.5/", import.meta.url).pathname;
 const only = process.env.PI15_SEED ? [Number(process.env.PI15_SEED)] : undefined;
 const seeds = only ?? Array.from({ length: SESSION_COUNT }, (_, i) => 15_001 + i);
 
@@ -68,5 +69,23 @@ describePi15("sessions written by pi 1.5.2 equal pi 1.5.2 on every decision", (o
     }
     countInto(counts, "sessions");
     countInto(counts, "entries", ours.length);
+  });
+});
+
+describePi15("the 14 files pi 1.5.2 wrote equal pi 1.5.2 at every entry as leaf", (oracle) => {
+  const files = readdirSync(FIXTURES).filter((name) => name.endsWith(".jsonl"));
+  it.each(files)("%s", async (name) => {
+    const ours = parseEntriesOurselves(readFileSync(FIXTURES + name, "utf8"));
+    const ids = ours.map((e) => e.id);
+    const answers = await oracle().answers({
+      file: FIXTURES + name,
+      leaves: ids,
+      settings: [DEFAULT_SETTINGS, SMALL_SETTINGS, { enabled: true, reserveTokens: 16384, keepRecentTokens: 1 }, { enabled: true, reserveTokens: 16384, keepRecentTokens: 5000 }],
+      cutKeeps: CUT_KEEPS,
+      branchPairs: ids.flatMap((from) => [{ oldLeafId: from, targetId: ids[0]! }, { oldLeafId: ids[ids.length - 1]!, targetId: from }]),
+      branchBudgets: [0, DEFAULT_BRANCH_BUDGET, 2000, 500],
+    });
+    compareAnswers(ours, answers, name, counts);
+    countInto(counts, "fixture files");
   });
 });
