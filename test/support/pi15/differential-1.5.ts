@@ -52,7 +52,10 @@ function compareLeaf(path: SessionEntry[], pi: Pi15LeafAnswers, where: string, c
   countInto(counts, "estimateContextTokens");
   expect(asJson(semantics.contextTokens(path)), `${where}: estimateProjectedContextTokens`).toStrictEqual(pi.projectedContextTokens);
   countInto(counts, "estimateProjectedContextTokens");
-  expect(asJson(semantics.currentSystemMessage(path)) ?? null, `${where}: getCurrentSystemMessage`).toStrictEqual(pi.currentSystemMessage);
+  const system = asJson(semantics.currentSystemMessage(path)) ?? null;
+  expect(system, `${where}: getCurrentSystemMessage`).toStrictEqual(pi.currentSystemMessage);
+  // What a compaction entry stores: the same JSON text, key order included (sections re-added after a null move last).
+  expect(JSON.stringify(system), `${where}: getCurrentSystemMessage as written`).toBe(JSON.stringify(pi.currentSystemMessage));
   countInto(counts, "getCurrentSystemMessage");
 
   const projection = buildSessionProjection(path);

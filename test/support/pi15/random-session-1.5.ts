@@ -228,13 +228,14 @@ function randomToolCalls(rng: SeededRandom): GeneratedToolCall[] {
   const n = rng.int(1, 3);
   for (let i = 0; i < n; i++) {
     const id = `call_${rng.int(0, 1e9).toString(36)}`;
-    const kind = rng.pick(["read", "read", "write", "edit", "bash", "codemode"]);
+    const kind = rng.pick(["read", "read", "write", "edit", "bash", "codemode", "codemode", "odd"]);
     const path = rng.pick(FILES);
     if (kind === "read") calls.push({ id, name: "read", arguments: { path } });
     else if (kind === "write") calls.push({ id, name: "write", arguments: { path, content: makeText(rng, 30) } });
     else if (kind === "edit") calls.push({ id, name: "edit", arguments: { path, edits: [{ oldText: "a", newText: "b" }] } });
     else if (kind === "bash") calls.push({ id, name: "bash", arguments: { command: `cat ${path}` } });
-    else calls.push({ id, name: "codemode", arguments: { code: `await read(${JSON.stringify(path)})` } });
+    else if (kind === "codemode") calls.push({ id, name: "codemode", arguments: { code: `await read(${JSON.stringify(path)})` } });
+    else calls.push({ id, name: rng.pick(["grep", "read"]), arguments: { pattern: "TODO", path: 42 } });
   }
   return calls;
 }
@@ -244,12 +245,17 @@ function toolResult(state: GenState, call: GeneratedToolCall): Record<string, un
   const { rng } = state;
   const message = toolResultMessage(rng, tick(state), state.verbosity, call);
   if (call.name === "codemode") {
-    const calls = Array.from({ length: rng.int(1, 3) }, (_, i) => ({
-      id: `nested_${i}`,
-      name: rng.pick(["read", "write", "edit", "bash"]),
-      arguments: { path: rng.pick(FILES), ...(rng.chance(0.3) ? { content: "x" } : {}) },
-      status: rng.pick(["success", "success", "error"]),
-    }));
+    const calls = Array.from({ length: rng.int(1, 3) }, (_, i) => {
+      const roll = rng.next();
+      // Mostly well-formed; sometimes no arguments, a non-string path or a tool pi does not track.
+      const args = roll < 0.08 ? undefined : roll < 0.14 ? { path: 42 } : { path: rng.pick(FILES), ...(rng.chance(0.3) ? { content: "x" } : {}) };
+      return {
+        id: `nested_${i}`,
+        name: rng.pick(["read", "write", "edit", "bash", "read", "grep"]),
+        ...(args === undefined ? {} : { arguments: args }),
+        status: rng.pick(["success", "success", "error"]),
+      };
+    });
     message.nestedCalls = { calls, complete: rng.chance(0.8) };
     count(state, "nestedCalls");
   }
