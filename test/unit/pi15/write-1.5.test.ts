@@ -250,3 +250,43 @@ describePi15("our entries for a pi 1.5 user, as pi 1.5.2 reads and writes them",
     expect(JSON.stringify(messages.at(-1)!.content)).toContain("continue please");
   }, 120_000);
 });
+
+describePi15("why the checkpoint matters: pi 1.5.2 on Anthropic with mid-conversation system messages", (oracle) => {
+  it("after our 1.5 compaction the request has a leading system prompt; after a 0.73-shaped one it has none (spec §7.4)", async () => {
+    const { runPi15Cli } = await import("../../support/pi15/run-pi-cli.js");
+    const { writeFileSync } = await import("node:fs");
+    const server = await startModelServer({ expectedKey: TEST_KEY, respond: () => scenarios.success("answer") });
+    const mid = `${LOOPBACK_OPENAI}-anthropic-mid`;
+    const agent = await writeLoopbackAgentDir(server, {
+      extraProviders: {
+        [mid]: { baseUrl: server.anthropicBaseUrl, api: "anthropic-messages", apiKey: TEST_KEY, compat: { supportsMidConvoSystemMessages: true }, models: [{ id: "summarizer" }] },
+      },
+    });
+    try {
+      const [header, ...rest] = readFileSync(join(FIXTURES, "01-system-messages.jsonl"), "utf8").split("\n");
+      const text = [JSON.stringify({ ...(JSON.parse(header!) as object), cwd: work }), ...rest].join("\n");
+      const systemOf = async (piVersion: "0.73" | "1.5"): Promise<unknown> => {
+        const session = join(work, `e2e-anthropic-${piVersion}.jsonl`);
+        writeFileSync(session, text);
+        await runCompaction({ session: openSessionSync(session), piVersion, agentDir: agent.agentDir, settings: KEEP_2000, summarizer: { digest: true } });
+        const first = server.requests.length;
+        const run = await runPi15Cli(oracle().paths, {
+          agentDir: agent.agentDir,
+          cwd: work,
+          args: ["-p", "continue please", "--session", session, "--model", `${mid}/summarizer`, "--no-extensions", "--no-skills", "--no-context-files"],
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const request = server.requests[first]!;
+        expect(request.protocol).toBe("anthropic");
+        return (request.body as { system?: unknown }).system;
+      };
+      const with15 = await systemOf("1.5");
+      expect(JSON.stringify(with15)).toContain("You are an expert coding assistant");
+      const with073 = await systemOf("0.73");
+      expect(with073).toBeUndefined();
+    } finally {
+      await agent.cleanup();
+      await server.close();
+    }
+  }, 120_000);
+});
