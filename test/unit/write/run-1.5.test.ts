@@ -105,3 +105,19 @@ describe("CLI: the automatic choice writes a session with pi 1.x markers the 1.5
     expect(mg.json()).toMatchObject({ piVersion: "1.5", fromVersion: 3, toVersion: 3 });
   });
 });
+
+describe("an answer that calls a tool", () => {
+  it("1.5: a failure (exit 2, file byte-identical); 0.73 keeps its rule and writes the text", async () => {
+    server.respond = () => scenarios.toolCall("partial summary", "read", { path: "x" });
+    const file = copy("13-cut-at-custom-message.jsonl");
+    const before = readFileSync(file);
+    const run = await cli(["compact", file, "--model", `${LOOPBACK_OPENAI}/summarizer`, "--keep-recent-tokens", "2000", "--max-retries", "0", "--agent-dir", agent.agentDir, "--pi-version", "1.5"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: .*tried to call a tool/m);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    const old = await cli(["compact", file, "--model", `${LOOPBACK_OPENAI}/summarizer`, "--keep-recent-tokens", "2000", "--max-retries", "0", "--agent-dir", agent.agentDir, "--pi-version", "0.73", "--json"]);
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.json<{ entry: { summary: string } }>().entry.summary).toContain("partial summary");
+    server.respond = () => scenarios.success("a summary");
+  });
+});
