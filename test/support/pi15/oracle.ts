@@ -9,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { ensurePi15, findPi15Install, type Pi15Install } from "./install.js";
-import { PI15_OPT_OUT_ENV, type Pi15Provided } from "./provided.js";
+import { PI15_OPT_OUT_ENV, pi15OptedOut, type Pi15Provided } from "./provided.js";
 import { buildPi15Worker } from "./worker-bundle.js";
 import type { AnswersArgs } from "./worker.js";
 
@@ -110,7 +110,7 @@ function providedByGlobalSetup(): Pi15Provided | undefined {
 /** Why the pi 1.5 tests are skipped (only with the explicit opt-out), else undefined. */
 export function pi15SkipReason(): string | undefined {
   const provided = providedByGlobalSetup();
-  if ((provided && "optedOut" in provided) || process.env[PI15_OPT_OUT_ENV]) {
+  if ((provided && "optedOut" in provided) || pi15OptedOut()) {
     return `${PI15_OPT_OUT_ENV} is set`;
   }
   return undefined;
