@@ -1,27 +1,12 @@
-import { oneLine } from "../../core/tree/preview";
+import { oneLine, systemPreview } from "../../core/tree/preview";
 import type { LlmMessage } from "../../core/session/types";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 
-/** A pi 1.x system message in one line: its text, the sections it sets (−name: removed), the tools it adds and removes. */
-function systemText(message: { content?: unknown; sections?: unknown; toolsAdded?: unknown; toolsRemoved?: unknown }): string {
-  const names = (list: unknown, sign: string): string[] =>
-    Array.isArray(list) ? list.map((t) => `${sign}${String((t as { name?: unknown } | null)?.name)}`) : [];
-  const sections =
-    typeof message.sections === "object" && message.sections !== null
-      ? Object.entries(message.sections).map(([name, value]) => (value === null ? `−${name}` : name))
-      : [];
-  const parts = [typeof message.content === "string" ? message.content : ""];
-  if (sections.length > 0) parts.push(`sections ${sections.join(" ")}`);
-  const tools = [...names(message.toolsRemoved, "−"), ...names(message.toolsAdded, "+")];
-  if (tools.length > 0) parts.push(`tools ${tools.join(" ")}`);
-  return parts.filter(Boolean).join(" · ");
-}
-
 function messageText(message: LlmMessage): string {
-  if (message.role === "system") return systemText(message);
+  if (message.role === "system") return systemPreview(message as unknown as Record<string, unknown>);
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
