@@ -59,6 +59,7 @@ export const PI15_INTERNALS = [
   "parseSessionEntries",
   "migrateSessionEntries",
   "SessionManager",
+  "SettingsManager",
 ] as const;
 
 /** Every chunk that defines all of these is the compaction/session chunk. */
@@ -109,6 +110,8 @@ function readMarker(dir: string): Marker | undefined {
   try {
     const marker = JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as Marker;
     if (marker.pi !== PI15_VERSION || marker.node !== PI15_NODE_VERSION) return undefined;
+    // An install made when fewer internals were needed is redone.
+    if (!PI15_INTERNALS.every((name) => marker.exported.includes(name))) return undefined;
     return marker;
   } catch {
     return undefined;

@@ -92,6 +92,8 @@ export interface Pi15Appended {
   llm: Message[];
 }
 
+export type Pi15CompactionSettings = { model: string | null } & ({ settings: Record<string, unknown> } | { error: string });
+
 export interface GeneratedSession15 { path: string; seed: number; ids: string[]; features: Record<string, number> }
 
 /** Our value as pi's answers arrive: after a JSON round trip (undefined properties dropped). */
@@ -210,6 +212,14 @@ export class Pi15Oracle {
     b: { branchFromId: string | null; summary: string; details?: unknown; fromHook?: boolean; usage?: unknown },
   ): Promise<Pi15Appended> {
     return this.appendAs(entries, fromLeafId, "branchWithSummary", [b.branchFromId, b.summary, b.details, b.fromHook, b.usage]);
+  }
+
+  /**
+   * pi 1.5.2's SettingsManager.create(cwd, agentDir).getCompactionSettings(model) for each
+   * "provider/id" (null: no model), or the message of the error pi throws.
+   */
+  compactionSettings(cwd: string, agentDir: string, models: (string | null)[]): Promise<Pi15CompactionSettings[]> {
+    return this.request("compactionSettings", { cwd, agentDir, models });
   }
 
   /** A random session written by pi 1.5.2's own SessionManager into `dir`. */

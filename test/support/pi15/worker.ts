@@ -31,6 +31,7 @@ interface SessionManager {
   [method: string]: unknown;
 }
 interface Pi {
+  SettingsManager: { create(cwd: string, agentDir: string): { getCompactionSettings(model?: { provider: string; id: string }): Json } };
   SessionManager: {
     open(path: string): SessionManager;
     inMemory(cwd?: string, options?: unknown, entries?: unknown[]): SessionManager;
@@ -177,6 +178,18 @@ function appendAs(pi: Pi, args: { entries: unknown[]; leafId?: string | null; me
   };
 }
 
+/** pi 1.5.2's SettingsManager.create(cwd, agentDir).getCompactionSettings(model) per model, or the error it throws. */
+function compactionSettings(pi: Pi, args: { cwd: string; agentDir: string; models: (string | null)[] }): Json {
+  return args.models.map((key) => {
+    const model = key === null ? undefined : { provider: key.slice(0, key.indexOf("/")), id: key.slice(key.indexOf("/") + 1) };
+    try {
+      return { model: key, settings: pi.SettingsManager.create(args.cwd, args.agentDir).getCompactionSettings(model) };
+    } catch (error) {
+      return { model: key, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const chunk = process.argv[2];
   if (!chunk) throw new Error("usage: worker.mjs <patched pi 1.5.2 chunk>");
@@ -189,6 +202,7 @@ async function main(): Promise<void> {
     answers: (args: AnswersArgs) => answers(pi, args),
     loadBack: (args: { file: string }) => loadBack(pi, args),
     appendAs: (args: { entries: unknown[]; leafId?: string | null; method: string; args: unknown[] }) => appendAs(pi, args),
+    compactionSettings: (args: { cwd: string; agentDir: string; models: (string | null)[] }) => compactionSettings(pi, args),
     generate: (args: { seed: number; dir: string; steps?: number }) =>
       generateRandomSession15(pi.SessionManager, args.seed, args.dir, args.steps === undefined ? {} : { steps: args.steps }),
   };
