@@ -50,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       agentDir: settings.agentDir,
       trusted: isTrusted(),
       overrides: settingsOverrides(settings),
+      ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     () => discoverSessionGroups(settings),
