@@ -188,8 +188,9 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     }
     const supplied = report.result?.compaction;
     if (supplied) {
-      requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
-      draft = { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, fromHook: true };
+      if (supplied.firstKeptEntryId !== null) requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
+      const usage = piVersion === "1.5" && isUsage(supplied.usage) ? { usage: supplied.usage } : {};
+      draft = { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, ...usage, fromHook: true };
     }
   }
 
@@ -294,6 +295,11 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
   progress(options, "done", "Compaction written");
   return { ...result, outcome: "written", written: true };
+}
+
+function isUsage(value: unknown): value is EntryUsage {
+  const u = value as Partial<EntryUsage> | null;
+  return typeof u === "object" && u !== null && typeof u.input === "number" && typeof u.output === "number" && typeof u.totalTokens === "number";
 }
 
 /** "provider/modelId" of the session's model: pi 1.5 picks compaction.modelOverrides by it. */

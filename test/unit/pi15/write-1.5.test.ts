@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-agent";
 import { SUMMARIZATION_SYSTEM_PROMPT, SUMMARIZATION_SYSTEM_PROMPT_1_5 } from "../../../src/core/compaction/prompts.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { SummaryHooks } from "../../../src/core/hooks/summary-hooks.js";
 import { isModelCallError } from "../../../src/core/summarize/model-call-error.js";
 import { runBranchSummary, runCompaction, runNavigate } from "../../../src/core/write/index.js";
 import { LOOPBACK_MODELS, LOOPBACK_OPENAI, TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
@@ -149,6 +150,35 @@ describePi15("our entries for a pi 1.5 user, as pi 1.5.2 reads and writes them",
       });
     },
   );
+
+  it("retain-none from a before_compact hook: the entry keeps nothing (firstKeptEntryId = its own id), as pi 1.5.2 writes it", async () => {
+    const file = copyFixture("01-system-messages.jsonl");
+    const before = await oracle().loadBack(file);
+    const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const hooks = new SummaryHooks();
+    hooks.on("before_compact", () => ({ compaction: { summary: "everything, summarised by a hook", firstKeptEntryId: null, tokensBefore: 4950, usage } }));
+    const result = await runCompaction({ session: openSessionSync(file), piVersion: "1.5", agentDir: agent.agentDir, settings: KEEP_2000, hooks, summarizer: { digest: true } });
+    const ours = result.entry as unknown as Entry & { firstKeptEntryId: string };
+    expect(ours.firstKeptEntryId).toBe(ours.id);
+    expect(ours).toMatchObject({ usage, fromHook: true });
+    const after = await oracle().loadBack(file);
+    expect(after.entries.slice(0, -1)).toEqual(before.entries);
+    expect(after.context.messages.map((m) => m.role)).toEqual(["system", "compactionSummary"]);
+    const piWrote = await oracle().appendCompaction([before.header, ...before.entries], before.leafId!, {
+      summary: "everything, summarised by a hook",
+      firstKeptEntryId: null,
+      tokensBefore: 4950,
+      fromHook: true,
+      usage,
+    });
+    expect(piWrote.entry!.firstKeptEntryId).toBe(piWrote.entry!.id);
+    // Both name themselves; details travel to pi as JSON null (no details given) and are not written by us.
+    const strip = (e: Entry): Entry => {
+      const { firstKeptEntryId: _f, details, ...rest } = comparable(e);
+      return (details === null || details === undefined ? rest : { ...rest, details }) as Entry;
+    };
+    expect(strip(ours)).toEqual(strip(piWrote.entry!));
+  });
 
   it("a `length` stop is a failure: exit-2 error, the file byte-identical", async () => {
     const file = copyFixture("10-split-turn-nested.jsonl");
