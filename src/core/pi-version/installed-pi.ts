@@ -51,6 +51,14 @@ export function piPackageOf(commandFile: string): Omit<InstalledPi, "command"> |
   return undefined;
 }
 
+function shimPackage(binDir: string): Omit<InstalledPi, "command"> | undefined {
+  for (const name of Object.keys(PACKAGES)) {
+    const found = piPackageOf(join(binDir, "node_modules", name, "package.json"));
+    if (found) return found;
+  }
+  return undefined;
+}
+
 const COMMAND_NAMES = process.platform === "win32" ? ["pi.cmd", "pi.exe", "pi"] : ["pi"];
 
 /** The first `pi` on `PATH` that belongs to a pi package; undefined when none does. */
@@ -67,7 +75,8 @@ export function findInstalledPi(env: Readonly<Record<string, string | undefined>
       } catch {
         continue;
       }
-      const found = piPackageOf(resolved);
+      // A symlink into the package (npm on Unix), else a shim beside `node_modules` (npm on Windows).
+      const found = piPackageOf(resolved) ?? shimPackage(dir);
       if (found) return { ...found, command };
       // The first `pi` on PATH is the one the user runs; an unknown one decides nothing.
       return undefined;

@@ -75,3 +75,24 @@ describe("choosePiVersion order", () => {
     expect(choosePiVersion({ session: plain, findPi: noPi })).toMatchObject({ version: "0.73", source: "default" });
   });
 });
+
+describe("findInstalledPi (never runs pi)", () => {
+  it("a shim beside node_modules (npm on Windows) names its package; a foreign first `pi` on PATH decides nothing", async () => {
+    const { findInstalledPi } = await import("../../../src/core/pi-version/index.js");
+    const { mkdirSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "pi-shim-"));
+    try {
+      const bin = join(dir, "bin");
+      mkdirSync(join(bin, "node_modules/@earendil-works/pi-coding-agent"), { recursive: true });
+      writeFileSync(join(bin, "node_modules/@earendil-works/pi-coding-agent/package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "1.5.2" }));
+      writeFileSync(join(bin, "pi"), "exit 99\n");
+      expect(findInstalledPi({ PATH: bin })).toMatchObject({ version: "1.5", packageVersion: "1.5.2", command: join(bin, "pi") });
+      const foreign = join(dir, "foreign");
+      mkdirSync(foreign);
+      writeFileSync(join(foreign, "pi"), "exit 99\n");
+      expect(findInstalledPi({ PATH: `${foreign}:${bin}` })).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
