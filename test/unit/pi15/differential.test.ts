@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { chooseLeaves, countInto, type ComparisonCounts } from "../../support/differential.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
+import { generateRandomSession } from "../../support/random-session.js";
 import { parseEntriesOurselves } from "../../support/session-pair.js";
 import { describePi15 } from "../../support/pi15/oracle.js";
 import {
@@ -104,5 +105,25 @@ describePi15("the 14 files pi 1.5.2 wrote equal pi 1.5.2 at every entry as leaf"
     });
     compareAnswers(ours, answers, name, counts);
     countInto(counts, "fixture files");
+  });
+});
+
+describePi15("sessions written by pi 0.73.1, read by pi 1.5.2 (a 1.5 user's old sessions)", (oracle) => {
+  it.each(Array.from({ length: 60 }, (_, i) => 7_301 + i))("seed %i", async (seed) => {
+    const g = generateRandomSession(seed, join(dir, `old-${seed}`));
+    const ours = parseEntriesOurselves(readFileSync(g.path, "utf8"));
+    const rng = createSeededRandom(seed * 104729);
+    const leaves = chooseLeaves(ours, rng);
+    const ids = ours.map((e) => e.id);
+    const answers = await oracle().answers({
+      file: g.path,
+      leaves,
+      settings: [DEFAULT_SETTINGS, SMALL_SETTINGS, { enabled: true, reserveTokens: 16384, keepRecentTokens: rng.int(1, 8000) }],
+      cutKeeps: CUT_KEEPS,
+      branchPairs: [{ oldLeafId: rng.pick(leaves), targetId: rng.pick(ids) }, { oldLeafId: ids[ids.length - 1]!, targetId: rng.pick(ids) }],
+      branchBudgets: [0, DEFAULT_BRANCH_BUDGET, 1000],
+    });
+    compareAnswers(ours, answers, `0.73 seed ${seed} (${g.path})`, counts);
+    countInto(counts, "sessions written by pi 0.73.1");
   });
 });
