@@ -58,6 +58,9 @@ export function resolveModelCompactionSettings(
 
   const settings: CompactionSettings = { ...base.settings };
   const sources = { ...base.sources };
+  // pi 1.5 hands `enabled` on as written and only tests its truthiness ("no" compacts, 0 does not).
+  const explicitEnabled = explicit.map((layer) => field(layer.settings.compaction, "enabled")).filter((v) => v !== undefined).pop();
+  if (explicitEnabled === undefined) settings.enabled = Boolean(field(compaction, "enabled") ?? DEFAULT_COMPACTION_SETTINGS.enabled);
   for (const name of TOKEN_FIELDS) {
     const ordinary = field(compaction, name);
     if (ordinary !== undefined && !isTokenCount(ordinary)) {
@@ -90,5 +93,5 @@ export function resolveModelCompactionSettings(
       sources[name] = file ? { scope: layer?.scope ?? "global", file } : { scope: "default" };
     }
   }
-  return { settings, sources, diagnostics: base.diagnostics.filter((d) => !/compaction\.(reserveTokens|keepRecentTokens)/.test(d.message)) };
+  return { settings, sources, diagnostics: base.diagnostics.filter((d) => !/compaction\.(enabled|reserveTokens|keepRecentTokens)/.test(d.message)) };
 }

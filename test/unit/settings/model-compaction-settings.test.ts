@@ -31,6 +31,12 @@ describe("resolveModelCompactionSettings (pi 1.5.2)", () => {
     expect(resolveModelCompactionSettings(where).settings.keepRecentTokens).toBe(20000);
   });
 
+  it("enabled is pi 1.5's truthiness of the value as written (0 off, \"no\" on, null the default)", () => {
+    expect(resolveModelCompactionSettings(dirs({ compaction: { enabled: 0 } }), MODEL).settings.enabled).toBe(false);
+    expect(resolveModelCompactionSettings(dirs({ compaction: { enabled: "no" } }), MODEL).settings.enabled).toBe(true);
+    expect(resolveModelCompactionSettings(dirs({ compaction: { enabled: null } }), MODEL).settings.enabled).toBe(true);
+  });
+
   it("global and project overrides of one model merge (pi 1.5 merges settings recursively)", () => {
     const where = dirs(
       { compaction: { modelOverrides: { [MODEL]: { keepRecentTokens: 3000 } } } },
