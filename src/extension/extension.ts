@@ -74,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
     isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    piVersion: () => settings.piVersion,
   });
   services.presenter = panelPresenter(panel);
 
