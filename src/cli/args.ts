@@ -19,6 +19,8 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   "agent-dir": { value: true },
   cwd: { value: true },
   help: { value: false },
+  "pi-version": { value: true },
+  verbose: { value: false },
 };
 
 export function parseArgs(argv: readonly string[], commandFlags: (command: string) => Record<string, FlagSpec> | undefined): ParsedArgs {

@@ -9,6 +9,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number,
+    /** Lines printed after the `error:` line (e.g. per-line warnings with --verbose). */
+    readonly details: readonly string[] = [],
   ) {
     super(message);
     this.name = "CliError";

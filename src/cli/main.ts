@@ -22,6 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr(`error: ${error.message}\n`);
+      for (const line of error.details) io.stderr(`${line}\n`);
       return error.exitCode;
     }
     // Anything else is our bug; still one line, never a stack trace (PI_SESSIONS_DEBUG=1 shows it).

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/session/discover";
 import { openSession, type LoadedSession } from "../core/session/open-session";
-import { stringFlag } from "./args";
+import { boolFlag, stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
 import { warn } from "./output";
@@ -28,18 +28,25 @@ export async function loadSession(ctx: CommandContext, file: string): Promise<Lo
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
   }
-  reportDiagnostics(ctx, session);
   if (!session.header && session.index.size === 0) {
-    throw new CliError(`${file}:1: not a pi session file (no session header and no entries)`, EXIT_BAD_INPUT);
+    // Not a session at all: one error line first; why each line failed only with --verbose.
+    const details = boolFlag(ctx.args, "verbose") ? diagnosticLines(session) : [];
+    throw new CliError(`${file}:1: not a pi session file (no session header and no entries)`, EXIT_BAD_INPUT, details);
   }
+  reportDiagnostics(ctx, session);
   return session;
 }
 
-export function reportDiagnostics(ctx: CommandContext, session: LoadedSession): void {
+function diagnosticLines(session: LoadedSession): string[] {
   const shown = session.diagnostics.filter((d) => d.severity !== "info");
   // The command goes on, so every problem is a warning here; `error:` is kept for the failure that stops it.
-  for (const d of shown.slice(0, MAX_DIAGNOSTICS_SHOWN)) warn(ctx, `warning: ${formatDiagnosticLocation({ ...d, file: d.file ?? session.path })}`);
-  if (shown.length > MAX_DIAGNOSTICS_SHOWN) warn(ctx, `… and ${shown.length - MAX_DIAGNOSTICS_SHOWN} more problems`);
+  const lines = shown.slice(0, MAX_DIAGNOSTICS_SHOWN).map((d) => `warning: ${formatDiagnosticLocation({ ...d, file: d.file ?? session.path })}`);
+  if (shown.length > MAX_DIAGNOSTICS_SHOWN) lines.push(`… and ${shown.length - MAX_DIAGNOSTICS_SHOWN} more problems`);
+  return lines;
+}
+
+export function reportDiagnostics(ctx: CommandContext, session: LoadedSession): void {
+  for (const line of diagnosticLines(session)) warn(ctx, line);
 }
 
 /** `--leaf ID`, checked against the file; default: the last entry, as pi does. */

@@ -1,9 +1,8 @@
 // "Show Context": what the model sees from a leaf (pi's buildSessionContext +
 // convertToLlm), as a markdown document. Pure (no vscode).
-import { buildContextFromPath, convertToLlm } from "../core/context";
+import { choosePiVersion, semanticsFor, type PiSemantics } from "../core/pi-version";
 import type { LoadedSession } from "../core/session/open-session";
 import type { LlmMessage } from "../core/session/types";
-import { contextUsage, estimateTokens } from "../core/tokens";
 
 function blockText(block: unknown): string {
   if (typeof block !== "object" || block === null) return "";
@@ -15,7 +14,25 @@ function blockText(block: unknown): string {
   return `[${String(b.type)}]`;
 }
 
+/** A pi 1.x system message: its text, each prompt section, the tools it adds and removes. */
+function systemBody(message: { content?: unknown; sections?: unknown; toolsAdded?: unknown; toolsRemoved?: unknown }): string {
+  const parts: string[] = [];
+  const text = typeof message.content === "string" ? message.content : Array.isArray(message.content) ? message.content.map(blockText).join("\n\n") : "";
+  if (text) parts.push(text);
+  if (typeof message.sections === "object" && message.sections !== null) {
+    for (const [name, value] of Object.entries(message.sections)) {
+      parts.push(value === null ? `[section ${name} removed]` : `[section ${name}]\n${String(value)}`);
+    }
+  }
+  const names = (list: unknown): string =>
+    Array.isArray(list) ? list.map((t) => String((t as { name?: unknown } | null)?.name)).join(", ") : "";
+  if (names(message.toolsAdded)) parts.push(`[tools added] ${names(message.toolsAdded)}`);
+  if (names(message.toolsRemoved)) parts.push(`[tools removed] ${names(message.toolsRemoved)}`);
+  return parts.join("\n\n");
+}
+
 function messageBody(message: LlmMessage): string {
+  if (message.role === "system") return systemBody(message);
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map(blockText).filter(Boolean).join("\n\n");
@@ -28,22 +45,27 @@ function fence(text: string): string {
   return `${ticks}text\n${text}\n${ticks}`;
 }
 
-export function contextDocument(session: LoadedSession, leafId: string | null): string {
+/** `semantics`: the pi version's (default: chosen automatically for the session). */
+export function contextDocument(
+  session: LoadedSession,
+  leafId: string | null,
+  semantics: PiSemantics = semanticsFor(choosePiVersion({ session }).version),
+): string {
   const path = session.pathTo(leafId);
-  const context = buildContextFromPath(path);
-  const messages = convertToLlm(context.messages);
-  const usage = contextUsage(path);
+  const context = semantics.buildSessionContext(path);
+  const messages = semantics.convertToLlm(context.messages);
+  const usage = semantics.contextUsage(path);
   const how = { usage: "from the last answer's usage", estimate: "estimated", "estimate-after-compaction": "estimated: no answer since the last compaction" }[usage.source];
   const lines = [
     `# Context at ${leafId ?? "(empty)"}`,
     "",
-    `What the model sees on the branch ending at this entry of \`${session.path ?? "session"}\`: ${messages.length} messages, ~${usage.tokens.toLocaleString("en-US")} tokens (${how}); model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"}, thinking ${context.thinkingLevel}.`,
+    `What the model sees on the branch ending at this entry of \`${session.path ?? "session"}\`: ${messages.length} messages, ~${usage.tokens.toLocaleString("en-US")} tokens (${how}); model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"}, thinking ${context.thinkingLevel}; read as pi ${semantics.version}.`,
     "",
   ];
   // Per-message estimates only when convertToLlm kept one message per context message.
   const aligned = messages.length === context.messages.length;
   messages.forEach((message, i) => {
-    const tokens = aligned ? ` (~${estimateTokens(context.messages[i]!)} tokens)` : "";
+    const tokens = aligned ? ` (~${semantics.estimateTokens(context.messages[i]!)} tokens)` : "";
     lines.push(`## ${i + 1}. ${message.role}${tokens}`, "", fence(messageBody(message)), "");
   });
   return lines.join("\n");

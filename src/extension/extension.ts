@@ -57,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       agentDir: settings.agentDir,
       trusted: isTrusted(),
       overrides: settingsOverrides(settings),
+      ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     () => discoverSessionGroups(settings),
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     },
     isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    piVersion: () => settings.piVersion,
   });
   services.presenter = panelPresenter(panel);
   const reader = registerReader(context, {

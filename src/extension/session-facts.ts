@@ -6,7 +6,8 @@ import type { LoadedSession } from "../core/session/open-session";
 import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
 import { sessionModel, type SessionModelRef } from "../core/summarize/session-model";
-import { contextUsage, shouldCompact, type ContextUsage } from "../core/tokens";
+import { shouldCompact, type ContextUsage } from "../core/tokens";
+import { choosePiVersion, semanticsFor, type PiVersion } from "../core/pi-version";
 import { oneLine } from "../core/tree/preview";
 
 export interface SessionFacts {
@@ -30,12 +31,19 @@ export interface SessionFacts {
   headerMissing: boolean;
   problems: number;
   modified: Date;
+  /** Which pi's semantics the facts were computed with, and why (for tooltips). */
+  piVersion: PiVersion;
+  piVersionReason: string;
+  /** pi 1.5 rejects the compaction settings (its message); the defaults are shown meanwhile. */
+  settingsError?: string;
 }
 
 export interface FactsContext {
   agentDir: string;
   trusted: boolean;
   overrides: SettingsObject;
+  /** An explicit choice (a setting other than auto); default: automatic per session. */
+  piVersion?: PiVersion;
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
@@ -44,11 +52,21 @@ export function sessionFacts(session: LoadedSession, context: FactsContext, mtim
   const name = session.index.sessionName ?? null;
   const title = oneLine(name ?? firstUserMessageText(session, { skipBlank: true }) ?? basename(path), 80);
   const pathEntries = session.pathTo();
-  const usage = contextUsage(pathEntries);
+  const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
+  const semantics = semanticsFor(choice.version);
+  const usage = semantics.contextUsage(pathEntries);
   const model = sessionModel(pathEntries).model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
   const cwd = recordedCwd(session) ?? process.cwd();
-  const compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
+  const settingsInput = { agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides };
+  let compaction: CompactionSettings;
+  let settingsError: string | undefined;
+  try {
+    compaction = semantics.resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings;
+  } catch (error) {
+    settingsError = error instanceof Error ? error.message : String(error);
+    compaction = resolveCompactionSettings(settingsInput).settings;
+  }
   const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
   return {
     path,
@@ -67,6 +85,9 @@ export function sessionFacts(session: LoadedSession, context: FactsContext, mtim
     headerMissing: session.headerMissing,
     problems: session.diagnostics.length,
     modified: sessionModifiedDate(session, () => mtime ?? new Date(0)),
+    piVersion: choice.version,
+    piVersionReason: choice.reason,
+    ...(settingsError !== undefined ? { settingsError } : {}),
   };
 }
 

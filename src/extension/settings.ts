@@ -7,6 +7,7 @@ import { defaultAgentDir } from "../core/session/discover";
 import type { SettingsObject } from "../core/settings";
 import { checkPresets, type PresetTable } from "../core/summarize/pi-sessions-config";
 import type { PromptFileRef } from "../core/write";
+import { isPiVersion, type PiVersion } from "../core/pi-version";
 
 export const SETTINGS_SECTION = "piSessions";
 
@@ -24,6 +25,8 @@ export interface ExtensionSettings {
   branchSummaryPromptFile?: PromptFileRef;
   filesTouched: { compaction: boolean; branchSummary: boolean };
   autoCompactionNotice: { enabled: boolean; idleSeconds: number };
+  /** piSessions.piVersion; undefined = "auto". */
+  piVersion?: PiVersion;
 }
 
 function expandHome(path: string): string {
@@ -68,7 +71,9 @@ export function readExtensionSettings(): ExtensionSettings {
     presetsProblem = error instanceof Error ? error.message : String(error);
   }
   const defaultPreset = config.get<string>("defaultPreset", "").trim();
+  const piVersion = config.get<string>("piVersion", "auto");
   return {
+    ...(isPiVersion(piVersion) ? { piVersion } : {}),
     agentDir: agentDirSetting ? expandHome(agentDirSetting) : defaultAgentDir(process.env),
     include: stringList(config.get("include"), ["**/*.jsonl"]),
     exclude: stringList(config.get("exclude"), ["**/node_modules/**"]),

@@ -69,6 +69,8 @@ export interface SummaryPanelState {
    * proposal is gone; an entry no longer in the session file). Shown above the summary.
    */
   notice?: string;
+  /** Which pi's session semantics the panel's session is read with. */
+  piVersion?: "0.73" | "1.5";
 }
 
 export type HostMessage =
@@ -153,7 +155,8 @@ export function isSummaryPanelState(x: unknown): x is SummaryPanelState {
     x.files.every(isSummaryFile) &&
     (x.mode === "view" || x.mode === "preview") &&
     typeof x.readOnly === "boolean" &&
-    isOptionalString(x.notice, LIMITS.errorChars)
+    isOptionalString(x.notice, LIMITS.errorChars) &&
+    (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5")
   );
 }
 

@@ -87,6 +87,7 @@ export function renderHeader(state: SummaryPanelState, actions: HeaderActions, n
     ),
   );
   facts.append(...whenFact(state.timestamp, now));
+  if (state.piVersion) facts.append(...fact("pi", h("span", { className: "pi-version", text: `${state.piVersion} semantics` })));
   facts.append(...anchorFact(state, actions));
   facts.append(
     ...fact("Entry", state.entryId ? entryButton(state.entryId, actions) : h("span", { text: "not in the session yet" })),

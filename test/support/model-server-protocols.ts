@@ -24,6 +24,8 @@ export interface StreamContent {
   thinking?: string;
   usage: { input: number; output: number };
   model: string;
+  /** OpenAI only: a tool call after the text. */
+  toolCall?: { name: string; arguments: Record<string, unknown> };
 }
 
 export function splitText(text: string, chunks: number): string[] {
@@ -50,7 +52,10 @@ export function openaiStream(content: StreamContent): StreamPlan {
     preamble,
     deltas: splitText(content.text, content.chunks).map((part) => openaiFrame(choice({ content: part }, null))),
     ending: [
-      openaiFrame(choice({}, content.stop === "length" ? "length" : "stop")),
+      ...(content.toolCall
+        ? [openaiFrame(choice({ tool_calls: [{ index: 0, id: "call_loopback", type: "function", function: { name: content.toolCall.name, arguments: JSON.stringify(content.toolCall.arguments) } }] }, null))]
+        : []),
+      openaiFrame(choice({}, content.stop === "length" ? "length" : content.toolCall ? "tool_calls" : "stop")),
       openaiFrame({
         ...base,
         choices: [],

@@ -23,6 +23,8 @@ export type ModelScenario =
       stop?: "stop" | "length";
       thinking?: string;
       usage?: { input: number; output: number };
+      /** OpenAI only: the answer also calls this tool (finish_reason "tool_calls"). */
+      toolCall?: { name: string; arguments: Record<string, unknown> };
     }
   | { kind: "http-error"; status: number; message?: string; retryAfterSeconds?: number }
   /** Accept the request and never answer. */
@@ -34,6 +36,7 @@ export const scenarios = {
   success: (text: string, extra: { chunks?: number; thinking?: string } = {}): ModelScenario => ({ kind: "stream", text, ...extra }),
   empty: (): ModelScenario => ({ kind: "stream", text: "" }),
   length: (text: string): ModelScenario => ({ kind: "stream", text, stop: "length" }),
+  toolCall: (text: string, name: string, args: Record<string, unknown> = {}): ModelScenario => ({ kind: "stream", text, toolCall: { name, arguments: args } }),
   slow: (text: string, chunks: number, intervalMs: number): ModelScenario => ({ kind: "stream", text, chunks, intervalMs }),
   httpError: (status: number, message = `loopback error ${status}`): ModelScenario => ({ kind: "http-error", status, message, retryAfterSeconds: 0 }),
   hang: (): ModelScenario => ({ kind: "hang" }),
@@ -209,6 +212,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       chunks: scenario.chunks ?? (scenario.kind === "cut" ? 6 : 4),
       stop: scenario.kind === "stream" ? (scenario.stop ?? "stop") : ("stop" as const),
       thinking: scenario.kind === "stream" ? scenario.thinking : undefined,
+      toolCall: scenario.kind === "stream" ? scenario.toolCall : undefined,
       usage: (scenario.kind === "stream" ? scenario.usage : undefined) ?? { input: 100, output: 20 },
       model,
     };

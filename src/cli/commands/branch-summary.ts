@@ -5,12 +5,13 @@ import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
+import { sessionSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const branchSummaryCommand: Command = {
   name: "branch-summary",
-  usage: `branch-summary FILE --target ID [--leaf ID] ${MODEL_FLAGS_USAGE} [--replace-instructions] [--label TEXT] [--reserve-tokens N] [--json]`,
+  usage: `branch-summary FILE --target ID [--leaf ID] ${MODEL_FLAGS_USAGE} [--replace-instructions] [--label TEXT] [--reserve-tokens N] [--pi-version 0.73|1.5] [--json]`,
   summary: "Leave the branch for --target as pi's /tree does: summarise the abandoned entries and append a branch_summary entry.",
   flags: { target: { value: true }, leaf: { value: true }, "replace-instructions": { value: false }, label: { value: true }, "reserve-tokens": { value: true }, ...MODEL_FLAGS },
   async run(ctx) {
@@ -25,6 +26,7 @@ export const branchSummaryCommand: Command = {
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session);
     resolveLeaf(ctx, session, "target");
+    const { piVersion } = sessionSemantics(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     const resolved = resolveBranchSummarySettings({ agentDir, cwd, overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } } });
@@ -34,6 +36,7 @@ export const branchSummaryCommand: Command = {
     const result = await withInterrupt((signal) =>
       runBranchSummary({
         session,
+        piVersion,
         targetId,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
@@ -65,6 +68,7 @@ export const branchSummaryCommand: Command = {
         abandonedEntries: result.abandonedEntries,
         model: result.model,
         digest: result.digest,
+        piVersion: result.piVersion,
         warnings: result.warnings,
       });
       return 0;

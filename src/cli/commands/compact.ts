@@ -1,15 +1,17 @@
 import { formatDiagnostic } from "../../core/diagnostics";
-import { resolveCompactionSettings } from "../../core/settings";
+import { InvalidSettingError } from "../../core/settings";
 import { runCompaction } from "../../core/write";
 import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
+import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
+import { sessionSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
   name: "compact",
-  usage: `compact FILE [--leaf ID] ${MODEL_FLAGS_USAGE} [--keep-recent-tokens N] [--reserve-tokens N] [--json]`,
+  usage: `compact FILE [--leaf ID] ${MODEL_FLAGS_USAGE} [--keep-recent-tokens N] [--reserve-tokens N] [--pi-version 0.73|1.5] [--json]`,
   summary: "Compact the branch ending at the leaf: summarise the older part and append one compaction entry.",
   flags: { leaf: { value: true }, "keep-recent-tokens": { value: true }, "reserve-tokens": { value: true }, ...MODEL_FLAGS },
   async run(ctx) {
@@ -20,17 +22,30 @@ export const compactCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
-    const resolved = resolveCompactionSettings({
-      agentDir,
-      cwd,
-      overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
-    });
+    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
+    const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
+    let resolved;
+    try {
+      resolved = semantics.resolveCompactionSettings(
+        {
+          agentDir,
+          cwd,
+          overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
+        },
+        model ? `${model.provider}/${model.modelId}` : undefined,
+      );
+    } catch (error) {
+      if (error instanceof InvalidSettingError) throw new CliError(`${error.file ?? "settings"}: ${error.message}`, EXIT_BAD_INPUT);
+      throw error;
+    }
     for (const d of resolved.diagnostics) warn(ctx, formatDiagnostic(d));
     const dryRun = boolFlag(ctx.args, "dry-run");
     const manifest = !boolFlag(ctx.args, "no-manifest");
     const result = await withInterrupt((signal) =>
       runCompaction({
         session,
+        piVersion,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
         cwd,
@@ -54,6 +69,7 @@ export const compactCommand: Command = {
         outcome: result.outcome,
         leafId: result.leafId,
         digest: result.digest,
+        piVersion: result.piVersion,
         warnings: result.warnings,
       });
       return 0;

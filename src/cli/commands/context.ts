@@ -1,12 +1,12 @@
-import { buildContextFromPath, convertToLlm } from "../../core/context";
-import { contextUsage, estimateTokens } from "../../core/tokens";
-import { oneLine } from "../../core/tree/preview";
+import { oneLine, systemPreview } from "../../core/tree/preview";
 import type { LlmMessage } from "../../core/session/types";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 
 function messageText(message: LlmMessage): string {
+  if (message.role === "system") return systemPreview(message as unknown as Record<string, unknown>);
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -20,29 +20,32 @@ function messageText(message: LlmMessage): string {
 
 export const contextCommand: Command = {
   name: "context",
-  usage: "context FILE [--leaf ID] [--json]",
+  usage: "context FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
   summary: "What the model sees on the branch ending at the leaf (pi's buildSessionContext + convertToLlm).",
   flags: { leaf: { value: true } },
   async run(ctx) {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
     const path = session.pathTo(leafId);
-    const context = buildContextFromPath(path);
-    const messages = convertToLlm(context.messages);
+    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    const context = semantics.buildSessionContext(path);
+    const messages = semantics.convertToLlm(context.messages);
     if (ctx.json) {
-      printJson(ctx, { leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
+      printJson(ctx, { piVersion, leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
       return 0;
     }
-    const usage = contextUsage(path);
+    const usage = semantics.contextUsage(path);
     const how = { usage: "from the last usage", estimate: "estimated", "estimate-after-compaction": "estimated: no answer since the last compaction" }[usage.source];
     const lines = [
       `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${usage.tokens} tokens (${how})` +
-        ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}`,
+        ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}` +
+        ` · pi ${piVersion} semantics`,
     ];
     context.messages.forEach((m, i) => {
-      const llm = messages[i];
+      // One at a time: convertToLlm may drop a message (0.73: system messages), which would shift the rows.
+      const llm = semantics.convertToLlm([m])[0];
       const text = llm ? oneLine(messageText(llm), 90) : "";
-      lines.push(`${String(i + 1).padStart(5)}  ${m.role.padEnd(17)} ${String(estimateTokens(m)).padStart(6)} tok  ${text}`);
+      lines.push(`${String(i + 1).padStart(5)}  ${m.role.padEnd(17)} ${String(semantics.estimateTokens(m)).padStart(6)} tok  ${text}`);
     });
     printLines(ctx, lines);
     return 0;

@@ -3,13 +3,14 @@ import { formatDiagnosticLocation } from "../../core/diagnostics";
 import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 import { stringFlag } from "../args";
 import { recordedCwd } from "../../core/session/session-info";
 import { resolve } from "node:path";
 
 export const filesCommand: Command = {
   name: "files",
-  usage: "files FILE [--leaf ID] [--json]",
+  usage: "files FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
   summary: "The files-touched manifest of the branch root→leaf (R read, W write, E edit, M moved here, D deleted).",
   flags: { leaf: { value: true } },
   async run(ctx) {
@@ -22,7 +23,7 @@ export const filesCommand: Command = {
     const touched = collectFilesTouched(session.pathTo(leafId), { cwd });
     for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     if (ctx.json) {
-      printJson(ctx, { cwd: touched.cwd, leafId, files: touched.files });
+      printJson(ctx, { piVersion: sessionSemantics(ctx, session).piVersion, cwd: touched.cwd, leafId, files: touched.files });
       return 0;
     }
     if (touched.files.length === 0) {

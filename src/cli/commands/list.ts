@@ -4,6 +4,8 @@ import { findSessionFiles, piSessionDirForCwd, summarizeSessionFile, type Sessio
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { resolveAgentDir, resolveCwd } from "../session-input";
+import { choosePiVersion } from "../../core/pi-version";
+import { piVersionFlag } from "../session-semantics";
 
 function canonical(path: string): string {
   try {
@@ -15,7 +17,7 @@ function canonical(path: string): string {
 
 export const listCommand: Command = {
   name: "list",
-  usage: "list [DIR…] [--json] [--agent-dir DIR] [--cwd DIR]",
+  usage: "list [DIR…] [--json] [--agent-dir DIR] [--cwd DIR] [--pi-version 0.73|1.5]",
   summary: "Sessions of the project dirs: pi's own folder for each under the agent dir, plus *.jsonl session files inside them.",
   flags: {},
   async run(ctx) {
@@ -33,8 +35,13 @@ export const listCommand: Command = {
     }
     summaries.sort((a, b) => b.modified.getTime() - a.modified.getTime() || a.path.localeCompare(b.path));
     if (ctx.json) {
+      const explicit = piVersionFlag(ctx);
+      const piVersionOf = (s: SessionFileSummary) => choosePiVersion({ explicit, marker: s.pi1xMarker, env: ctx.io.env }).version;
       printJson(ctx, {
+        // Sessions without a pi 1.x marker are read with this; each session says its own.
+        piVersion: choosePiVersion({ explicit, marker: null, env: ctx.io.env }).version,
         sessions: summaries.map((s) => ({
+          piVersion: piVersionOf(s),
           path: s.path,
           id: s.id,
           cwd: s.cwd,

@@ -4,18 +4,22 @@ import { boolFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
+import { openSession } from "../../core/session/open-session";
 import { requireFileArg } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 import { toCliError } from "./summary-flags";
 
 export const migrateCommand: Command = {
   name: "migrate",
-  usage: "migrate FILE [--dry-run] [--json]",
+  usage: "migrate FILE [--dry-run] [--pi-version 0.73|1.5] [--json]",
   summary: "Rewrite a version 1 or 2 session file as version 3 (ids as shown by this tool), keeping a backup beside it.",
   flags: { "dry-run": { value: false } },
   async run(ctx) {
     const file = requireFileArg(ctx);
     if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
     const dryRun = boolFlag(ctx.args, "dry-run");
+    // Migration is the same in both pi versions; the choice is reported like every writer's.
+    const { piVersion } = sessionSemantics(ctx, await openSession(file).catch(() => undefined));
     let result;
     try {
       result = migrateSessionFile(file, { dryRun });
@@ -33,6 +37,7 @@ export const migrateCommand: Command = {
         written: result.written,
         plannedBackup: result.plannedBackup,
         droppedLines: result.droppedLines,
+        piVersion,
       });
       return 0;
     }

@@ -4,11 +4,12 @@ import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 import { withInterrupt } from "./summary-flags";
 
 export const navigateCommand: Command = {
   name: "navigate",
-  usage: "navigate FILE (--target ID | --undo-compaction [--compaction ID]) [--leaf ID] [--label TEXT] [--dry-run] [--json]",
+  usage: "navigate FILE (--target ID | --undo-compaction [--compaction ID]) [--leaf ID] [--label TEXT] [--dry-run] [--pi-version 0.73|1.5] [--json]",
   summary: "Move the leaf without a summary, persisted so pi resumes there; --undo-compaction moves back to before a compaction.",
   flags: {
     target: { value: true },
@@ -27,15 +28,16 @@ export const navigateCommand: Command = {
     if (undo && stringFlag(ctx.args, "label") !== undefined) throw new UsageError("--label goes with --target");
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session) ?? undefined;
+    const { piVersion } = sessionSemantics(ctx, session);
     const dryRun = boolFlag(ctx.args, "dry-run");
     const label = stringFlag(ctx.args, "label");
     let result: NavigateResult & { compactionId?: string };
     if (undo) {
       const compactionId = stringFlag(ctx.args, "compaction");
-      const undone = await withInterrupt(async () => undoCompaction({ session, leafId, dryRun, ...(compactionId ? { compactionId } : {}) }));
+      const undone = await withInterrupt(async () => undoCompaction({ session, piVersion, leafId, dryRun, ...(compactionId ? { compactionId } : {}) }));
       result = { ...undone, compactionId: undone.compaction.id };
     } else {
-      result = await withInterrupt(async () => runNavigate({ session, targetId: targetId!, leafId, dryRun, ...(label ? { label } : {}) }));
+      result = await withInterrupt(async () => runNavigate({ session, piVersion, targetId: targetId!, leafId, dryRun, ...(label ? { label } : {}) }));
     }
     if (ctx.json) {
       printJson(ctx, {
@@ -46,6 +48,7 @@ export const navigateCommand: Command = {
         oldLeafId: result.oldLeafId,
         editorText: result.editorText ?? null,
         labelEntry: result.labelEntry,
+        piVersion: result.piVersion,
         ...(result.compactionId ? { undoneCompactionId: result.compactionId } : {}),
       });
       return 0;

@@ -1,33 +1,47 @@
-import { describePreparation, planCompaction } from "../../core/compaction";
-import { resolveCompactionSettings } from "../../core/settings";
+import { InvalidSettingError } from "../../core/settings";
 import { intFlag } from "../args";
 import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { formatDiagnosticLocation } from "../../core/diagnostics";
+import { CliError, EXIT_BAD_INPUT } from "../errors";
+import { sessionSemantics } from "../session-semantics";
 
 export const prepareCommand: Command = {
   name: "prepare",
-  usage: "prepare FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--json]",
+  usage: "prepare FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--pi-version 0.73|1.5] [--json]",
   summary: "The compaction that `compact` would run, without calling a model.",
   flags: { leaf: { value: true }, "keep-recent-tokens": { value: true }, "reserve-tokens": { value: true } },
   async run(ctx) {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
-    const resolved = resolveCompactionSettings({
-      agentDir: resolveAgentDir(ctx),
-      cwd: resolveCwd(ctx, session),
-      overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
-    });
+    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    const path = session.pathTo(leafId);
+    // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
+    const model = semantics.buildSessionContext(path).model;
+    let resolved;
+    try {
+      resolved = semantics.resolveCompactionSettings(
+        {
+          agentDir: resolveAgentDir(ctx),
+          cwd: resolveCwd(ctx, session),
+          overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
+        },
+        model ? `${model.provider}/${model.modelId}` : undefined,
+      );
+    } catch (error) {
+      if (error instanceof InvalidSettingError) throw new CliError(`${error.file ?? "settings"}: ${error.message}`, EXIT_BAD_INPUT);
+      throw error;
+    }
     for (const d of resolved.diagnostics) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
-    const plan = planCompaction(session.pathTo(leafId), resolved.settings);
-    const described = describePreparation(plan);
+    const plan = semantics.planCompaction(path, resolved.settings);
+    const described = semantics.describePreparation(plan);
     if (ctx.json) {
-      printJson(ctx, { ...described, leafId, settings: resolved.settings });
+      printJson(ctx, { ...described, piVersion, leafId, settings: resolved.settings });
       return 0;
     }
     const s = resolved.settings;
-    const lines = [`settings: keepRecentTokens ${s.keepRecentTokens}, reserveTokens ${s.reserveTokens}`];
+    const lines = [`settings: keepRecentTokens ${s.keepRecentTokens}, reserveTokens ${s.reserveTokens} (pi ${piVersion} semantics)`];
     if (!described.compactable) {
       lines.push(`not compactable: ${described.reason}`);
     } else {

@@ -4,6 +4,7 @@
 import { isWriteRefusedError } from "../../core/session/append";
 import { isModelCallError } from "../../core/summarize/model-call-error";
 import { isModelConfigError } from "../../core/summarize/model-config-error";
+import { InvalidSettingError } from "../../core/settings";
 import { RunInputError, type SummarizerChoice } from "../../core/write";
 import { boolFlag, intFlag, stringFlag, type FlagSpec } from "../args";
 import type { CommandContext } from "../command";
@@ -50,6 +51,7 @@ export function toCliError(error: unknown): unknown {
   if (isModelCallError(error)) return new CliError(`${error.message} The session file was not changed.`, EXIT_MODEL_FAILED);
   if (isModelConfigError(error)) return new CliError(error.message, EXIT_BAD_INPUT);
   if (error instanceof RunInputError) return new CliError(error.message, EXIT_BAD_INPUT);
+  if (error instanceof InvalidSettingError) return new CliError(`${error.file ?? "settings"}: ${error.message}`, EXIT_BAD_INPUT);
   return error;
 }
 

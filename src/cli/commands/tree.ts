@@ -4,6 +4,7 @@ import type { LoadedSession } from "../../core/session/open-session";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 
 function childIds(session: LoadedSession, id: string): string[] {
   return session.index.children(id).map((m) => m.id);
@@ -11,7 +12,7 @@ function childIds(session: LoadedSession, id: string): string[] {
 
 export const treeCommand: Command = {
   name: "tree",
-  usage: "tree FILE [--leaf ID] [--json]",
+  usage: "tree FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
   summary: "The entry tree: id, type, a preview, labels, branch points, and the current leaf.",
   flags: { leaf: { value: true } },
   async run(ctx) {
@@ -21,6 +22,7 @@ export const treeCommand: Command = {
     const onLeafPath = new Set(leafId ? index.pathIds(leafId) : []);
     if (ctx.json) {
       printJson(ctx, {
+        piVersion: sessionSemantics(ctx, session).piVersion,
         leafId,
         name: index.sessionName ?? null,
         version: session.version,

@@ -1,11 +1,13 @@
 // The request pi's generateBranchSummary (branch-summarization.js) sends, and
 // how it turns the answer into the entry's summary text, without a model.
+// pi 1.5: its system prompt and serialisation, and no fixed maxTokens.
 
 import type { ContextMessage } from "../context/context-message.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
 import { formatFileOperations, type FileLists } from "../compaction/file-ops.js";
-import { SUMMARIZATION_SYSTEM_PROMPT } from "../compaction/prompts.js";
+import { SUMMARY_PROMPTS } from "../compaction/prompts.js";
 import { serializeConversation } from "../compaction/serialize-conversation.js";
+import type { SummarySemantics } from "../compaction/summary-request.js";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT } from "./prompts.js";
 
 /** pi: one call, fixed output budget, no reasoning. */
@@ -20,24 +22,30 @@ export interface BranchSummaryRequestInput {
   customInstructions?: string;
   /** With customInstructions: use them instead of pi's prompt, not as extra focus. */
   replaceInstructions?: boolean;
+  /** Default pi 0.73's. */
+  semantics?: SummarySemantics;
 }
 
 export interface BranchSummaryRequest {
   systemPrompt: string;
   userText: string;
-  maxTokens: number;
+  /** pi 0.73: 2048; pi 1.5: undefined (the model's limit, clamped to the window). */
+  maxTokens: number | undefined;
 }
 
 export function buildBranchSummaryRequest(input: BranchSummaryRequestInput): BranchSummaryRequest {
-  const conversationText = serializeConversation(convertToLlm(input.messages));
+  const version = input.semantics?.version ?? "0.73";
+  const conversationText = input.semantics
+    ? input.semantics.serializeConversation(input.semantics.convertToLlm(input.messages))
+    : serializeConversation(convertToLlm(input.messages));
   let instructions: string;
   if (input.replaceInstructions && input.customInstructions) instructions = input.customInstructions;
   else if (input.customInstructions) instructions = `${BRANCH_SUMMARY_PROMPT}\n\nAdditional focus: ${input.customInstructions}`;
   else instructions = BRANCH_SUMMARY_PROMPT;
   return {
-    systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
+    systemPrompt: SUMMARY_PROMPTS[version].system,
     userText: `<conversation>\n${conversationText}\n</conversation>\n\n${instructions}`,
-    maxTokens: BRANCH_SUMMARY_MAX_TOKENS,
+    maxTokens: version === "1.5" ? undefined : BRANCH_SUMMARY_MAX_TOKENS,
   };
 }
 

@@ -4,7 +4,7 @@
 import type { ContextMessage } from "../context/context-message.js";
 import { computeFileLists, formatFileOperations, type FileLists } from "./file-ops.js";
 import type { CompactionPreparation } from "./prepare-compaction.js";
-import { buildSummaryRequest, type SummaryRequest } from "./summary-request.js";
+import { buildSummaryRequest, type SummaryRequest, type SummarySemantics } from "./summary-request.js";
 
 /** pi's stand-in history summary when a split turn has nothing before it. */
 export const NO_PRIOR_HISTORY = "No prior history.";
@@ -23,12 +23,12 @@ export interface CompactionResult {
 }
 
 /** The calls pi makes for a preparation: a turn-prefix call only for a split turn with prefix messages. */
-export function planSummaryCalls(prep: CompactionPreparation, customInstructions?: string): SummaryCalls {
+export function planSummaryCalls(prep: CompactionPreparation, customInstructions?: string, semantics?: SummarySemantics): SummaryCalls {
   const history = (messages: readonly ContextMessage[]): SummaryRequest =>
-    buildSummaryRequest({ messages, kind: "history", previousSummary: prep.previousSummary, customInstructions });
+    buildSummaryRequest({ messages, kind: "history", previousSummary: prep.previousSummary, customInstructions, semantics });
   if (prep.isSplitTurn && prep.turnPrefixMessages.length > 0) {
     const calls: SummaryCalls = {
-      turnPrefix: buildSummaryRequest({ messages: prep.turnPrefixMessages, kind: "turnPrefix", customInstructions }),
+      turnPrefix: buildSummaryRequest({ messages: prep.turnPrefixMessages, kind: "turnPrefix", customInstructions, semantics }),
     };
     if (prep.messagesToSummarize.length > 0) calls.history = history(prep.messagesToSummarize);
     return calls;

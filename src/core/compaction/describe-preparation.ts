@@ -1,6 +1,8 @@
 // The `pi-sessions prepare --json` document (shared/spec/cli.md) for a plan.
 
+import type { ContextMessage } from "../context/context-message.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
+import type { LlmMessage } from "../session/types.js";
 import { computeFileLists } from "./file-ops.js";
 import type { CompactionPlan, CompactionPreparation, NotCompactableCode } from "./prepare-compaction.js";
 import { serializeConversation } from "./serialize-conversation.js";
@@ -27,18 +29,29 @@ export interface NotCompactablePreparationJson {
 
 export type PreparationJson = CompactablePreparationJson | NotCompactablePreparationJson;
 
+/** How a pi version turns messages into the summariser's transcript (0.73.1's by default). */
+export interface TranscriptFunctions {
+  convertToLlm(messages: readonly ContextMessage[]): LlmMessage[];
+  serializeConversation(messages: readonly LlmMessage[]): string;
+}
+
+const PI_0_73_TRANSCRIPT: TranscriptFunctions = { convertToLlm, serializeConversation };
+
 /** Accepts a plan (from planCompaction) or a bare preparation (treated as compactable). */
-export function describePreparation(planOrPreparation: CompactionPlan | CompactionPreparation): PreparationJson {
+export function describePreparation(
+  planOrPreparation: CompactionPlan | CompactionPreparation,
+  transcript: TranscriptFunctions = PI_0_73_TRANSCRIPT,
+): PreparationJson {
   if ("compactable" in planOrPreparation) {
     if (!planOrPreparation.compactable) {
       return { compactable: false, reason: planOrPreparation.reason, code: planOrPreparation.code };
     }
-    return describeCompactable(planOrPreparation.preparation);
+    return describeCompactable(planOrPreparation.preparation, transcript);
   }
-  return describeCompactable(planOrPreparation);
+  return describeCompactable(planOrPreparation, transcript);
 }
 
-function describeCompactable(prep: CompactionPreparation): CompactablePreparationJson {
+function describeCompactable(prep: CompactionPreparation, transcript: TranscriptFunctions): CompactablePreparationJson {
   const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
   return {
     compactable: true,
@@ -50,7 +63,7 @@ function describeCompactable(prep: CompactionPreparation): CompactablePreparatio
     previousSummary: typeof prep.previousSummary === "string" ? prep.previousSummary : null,
     readFiles,
     modifiedFiles,
-    serializedHistory: serializeConversation(convertToLlm(prep.messagesToSummarize)),
-    serializedTurnPrefix: serializeConversation(convertToLlm(prep.turnPrefixMessages)),
+    serializedHistory: transcript.serializeConversation(transcript.convertToLlm(prep.messagesToSummarize)),
+    serializedTurnPrefix: transcript.serializeConversation(transcript.convertToLlm(prep.turnPrefixMessages)),
   };
 }

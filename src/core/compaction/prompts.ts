@@ -96,3 +96,54 @@ Summarize the prefix to provide context for the retained suffix:
 - [Information needed to understand the retained recent work]
 
 Be concise. Focus on what's needed to understand the kept suffix.`;
+
+// pi 1.5.2's changes (compaction/utils.js, compaction.js); the history and
+// update prompts are byte-identical in 1.5.2.
+
+/** pi 1.5: "…an AI assistant…" (0.73: "…an AI coding assistant…"). */
+export const SUMMARIZATION_SYSTEM_PROMPT_1_5 = `You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.
+
+Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`;
+
+/** pi 1.5's instructions for the prefix of a split turn (laid out after `# Conversation` / `# Instructions`). */
+export const TURN_PREFIX_SUMMARIZATION_PROMPT_1_5 = `The messages above are earlier context from an ongoing conversation. Later messages are stored separately and do not need to be reconstructed.
+
+Create a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed before the later messages so the conversation can continue with the necessary context.
+
+## Original Request
+[What did the user ask for?]
+
+## Progress So Far
+- [Key decisions and work completed in these messages]
+
+## Context Needed to Continue
+- [Information from these messages needed to understand the later work]
+
+Only summarize information explicitly present above. Do not infer or recreate later messages.`;
+
+/** One pi version's summary prompts. */
+export interface SummaryPrompts {
+  system: string;
+  history: string;
+  update: string;
+  turnPrefix: string;
+  /** How the turn-prefix call lays out conversation and instructions. */
+  turnPrefixLayout: "conversation-tags" | "markdown-headings";
+}
+
+export const SUMMARY_PROMPTS: Readonly<Record<"0.73" | "1.5", SummaryPrompts>> = Object.freeze({
+  "0.73": {
+    system: SUMMARIZATION_SYSTEM_PROMPT,
+    history: SUMMARIZATION_PROMPT,
+    update: UPDATE_SUMMARIZATION_PROMPT,
+    turnPrefix: TURN_PREFIX_SUMMARIZATION_PROMPT,
+    turnPrefixLayout: "conversation-tags",
+  },
+  "1.5": {
+    system: SUMMARIZATION_SYSTEM_PROMPT_1_5,
+    history: SUMMARIZATION_PROMPT,
+    update: UPDATE_SUMMARIZATION_PROMPT,
+    turnPrefix: TURN_PREFIX_SUMMARIZATION_PROMPT_1_5,
+    turnPrefixLayout: "markdown-headings",
+  },
+});

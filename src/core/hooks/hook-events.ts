@@ -17,9 +17,12 @@ export interface BeforeCompactEvent {
 /** What a hook may write instead of the model's summary (pi's CompactionResult). */
 export interface HookCompaction {
   summary: string;
-  firstKeptEntryId: string;
+  /** null: keep nothing (pi 1.5's retain-none; the entry names itself). */
+  firstKeptEntryId: string | null;
   tokensBefore: number;
   details?: unknown;
+  /** pi 1.5: the hook's own model usage, stored on the entry. */
+  usage?: unknown;
 }
 
 export interface BeforeCompactResult {

@@ -18,8 +18,8 @@ export function checkBeforeCompactResult(value: unknown): ResultCheck<BeforeComp
     const c = value.compaction;
     if (!isRecord(c)) return { ok: false, problem: '"compaction" is not an object' };
     if (typeof c.summary !== "string") return { ok: false, problem: '"compaction.summary" is not a string' };
-    if (typeof c.firstKeptEntryId !== "string" || c.firstKeptEntryId === "") {
-      return { ok: false, problem: '"compaction.firstKeptEntryId" is not an entry id' };
+    if (c.firstKeptEntryId !== null && (typeof c.firstKeptEntryId !== "string" || c.firstKeptEntryId === "")) {
+      return { ok: false, problem: '"compaction.firstKeptEntryId" is not an entry id (or null: keep nothing)' };
     }
     if (typeof c.tokensBefore !== "number" || !Number.isFinite(c.tokensBefore) || c.tokensBefore < 0) {
       return { ok: false, problem: '"compaction.tokensBefore" is not a token count' };

@@ -10,7 +10,8 @@ import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, wr
 import { readRange } from "./read-range.js";
 import type { LoadedSession } from "./open-session.js";
 import { hashBytes } from "./fingerprint.js";
-import { assertSimpleChain } from "./chain-guard.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { ancestorCycle, describeAncestorCycle } from "./ancestry.js";
 import { asWritten, buildEntry, serializeEntry, type EntryDraft, type WrittenEntry } from "./serialize-entry.js";
 
 export type WriteRefusalReason =
@@ -19,7 +20,9 @@ export type WriteRefusalReason =
   | "missing-header"
   | "needs-migration"
   | "not-a-file"
-  | "parent-cycle";
+  | "parent-cycle"
+  | "bom-for-pi-1.5";
+
 
 /** Writing was refused and nothing was written (CLI exit 3). */
 export class WriteRefusedError extends Error {
@@ -59,6 +62,12 @@ export interface PlanAppendOptions {
   now?: () => Date;
   /** Id source before the uniqueness check (tests); default 8 hex digits of a random UUID, as pi. */
   newId?: () => string;
+  /** "1.5": a file starting with a UTF-8 BOM is refused (pi 1.5.2 cannot open it). Default "0.73". */
+  piVersion?: PiVersion;
+}
+
+export interface WritableOptions {
+  piVersion?: PiVersion;
 }
 
 export interface PlannedAppend {
@@ -67,6 +76,7 @@ export interface PlannedAppend {
   readonly entries: WrittenEntry[];
   /** The complete line(s), each ending in `\n`. */
   readonly text: string;
+  readonly piVersion: PiVersion;
 }
 
 export interface AppendResult {
@@ -81,9 +91,39 @@ export interface AppendResult {
  * read (header, version) and the file now (unchanged, complete last line).
  * commitAppend checks all of it again on the descriptor it writes with.
  */
-export function checkWritable(session: LoadedSession): void {
+export function checkWritable(session: LoadedSession, options: WritableOptions = {}): void {
   const path = checkReadState(session);
-  withReadFd(path, (fd) => verifyUnchanged(fd, session, path));
+  withReadFd(path, (fd) => {
+    verifyUnchanged(fd, session, path);
+    refuseBomFor15(fd, path, options.piVersion);
+  });
+}
+
+/**
+ * The one check every writer passes through (planAppend): the new entries
+ * hang under `parentId`, whose path to a root must be a simple chain.
+ */
+export function checkParentChain(session: LoadedSession, parentId: string | null): void {
+  if (parentId === null) return;
+  const cycle = ancestorCycle(session.index, parentId);
+  if (cycle) {
+    throw new WriteRefusedError("parent-cycle", `${session.path ?? "session"}: ${describeAncestorCycle(parentId, cycle)}. Nothing was written.`, session.path);
+  }
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** pi 1.5.2's SessionManager.open rejects a file whose header line starts with a BOM; appending for a 1.5 user would not help. */
+function refuseBomFor15(fd: number, path: string, piVersion: PiVersion | undefined): void {
+  if (piVersion !== "1.5") return;
+  const head = readRange(fd, 0, 3);
+  if (head.length === 3 && UTF8_BOM.every((b, i) => head[i] === b)) {
+    throw new WriteRefusedError(
+      "bom-for-pi-1.5",
+      `${path}:1: the file starts with a UTF-8 byte order mark, which pi 1.5 cannot open ("not a valid pi session"); nothing was written. Remove the first 3 bytes (the BOM) to use it with pi 1.5.`,
+      path,
+    );
+  }
 }
 
 function checkReadState(session: LoadedSession): string {
@@ -122,7 +162,7 @@ export function planAppend(session: LoadedSession, drafts: readonly EntryDraft[]
   if (drafts.length === 0) throw new Error("planAppend: no entries to append");
   let parentId = options.parentId === undefined ? session.index.leafId : options.parentId;
   if (parentId !== null && !session.index.get(parentId)) throw new Error(`${session.path ?? "session"}: no entry ${parentId} to append under`);
-  assertSimpleChain(session.index, parentId, session.path);
+  checkParentChain(session, parentId);
   const now = options.now ?? (() => new Date());
   const fresh = new Set<string>();
   const entries: WrittenEntry[] = [];
@@ -135,7 +175,7 @@ export function planAppend(session: LoadedSession, drafts: readonly EntryDraft[]
     entries.push(asWritten(entry));
     parentId = id;
   }
-  return { session, entries, text };
+  return { session, entries, text, piVersion: options.piVersion ?? "0.73" };
 }
 
 /** The file behind `fd` is byte-for-byte what `session` was read from, and ends with a complete line. */
@@ -195,6 +235,7 @@ export function commitAppend(plan: PlannedAppend): AppendResult {
   }
   try {
     const size = verifyUnchanged(fd, session, path);
+    refuseBomFor15(fd, path, plan.piVersion);
     const bytes = Buffer.from(plan.text, "utf8");
     let written = 0;
     try {

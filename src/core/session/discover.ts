@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { firstUserMessageText, sessionModifiedDate } from "./session-info.js";
 import { openSession } from "./open-session.js";
+import { sessionPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
 
 /** pi's agent dir: `$PI_CODING_AGENT_DIR` (a leading `~` or `~/` expanded, as pi does) or `~/.pi/agent`. */
 export function defaultAgentDir(env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
@@ -126,6 +127,8 @@ export interface SessionFileSummary {
   modified: Date;
   /** Text of the first user message with text (pi's firstMessage), or null. */
   firstUserMessage: string | null;
+  /** The first pi 1.x marker (system message, context_edit, usage, compaction systemMessage), or null. */
+  pi1xMarker: Pi1xMarker | null;
 }
 
 /** A list row for one session file (metas only, plus the first user message's body); null if it has no header. */
@@ -144,5 +147,6 @@ export async function summarizeSessionFile(path: string): Promise<SessionFileSum
     messageCount,
     modified: sessionModifiedDate(session, () => statSync(path).mtime),
     firstUserMessage: firstUserMessageText(session),
+    pi1xMarker: sessionPi1xMarker(session) ?? null,
   };
 }

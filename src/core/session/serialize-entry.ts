@@ -3,8 +3,10 @@
 // appendLabelChange, appendSessionInfo), and their JSONL lines. Object literals are built field
 // by field so the order never depends on the caller's objects; fields that
 // are undefined disappear in JSON.stringify, as they do when pi writes them.
+// pi 1.5.2's fields (`usage`, `systemMessage`) sit where 1.5.2 puts them;
+// a 0.73 draft leaves them undefined, so its lines are 0.73.1's.
 
-import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry, SessionInfoEntry } from "./types.js";
+import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry, SessionInfoEntry, SystemMessage, Usage } from "./types.js";
 
 /** The fields the writer assigns: a fresh id, the parent (the leaf), the time. */
 export interface EntryPlacement {
@@ -16,18 +18,25 @@ export interface EntryPlacement {
 export interface CompactionDraft {
   type: "compaction";
   summary: string;
-  firstKeptEntryId: string;
+  /** null (pi 1.5, retain-none): the entry's own id, nothing before it kept. */
+  firstKeptEntryId: string | null;
   tokensBefore: number;
   details?: unknown;
+  /** pi 1.5: the summary call(s)' usage. */
+  usage?: Usage;
   fromHook?: boolean;
+  /** pi 1.5: the branch's current system message; written with the entry's time as its timestamp. */
+  systemMessage?: SystemMessage;
 }
 
 export interface BranchSummaryDraft {
   type: "branch_summary";
-  /** pi writes the new leaf's id, "root" when there is none. */
+  /** pi 0.73: the new leaf's id; pi 1.5: the leaf being left; "root" when there is none. */
   fromId: string;
   summary: string;
   details?: unknown;
+  /** pi 1.5: the summary call's usage. */
+  usage?: Usage;
   fromHook?: boolean;
 }
 
@@ -63,10 +72,12 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
         parentId: at.parentId,
         timestamp: at.timestamp,
         summary: draft.summary,
-        firstKeptEntryId: draft.firstKeptEntryId,
+        firstKeptEntryId: draft.firstKeptEntryId ?? at.id,
         tokensBefore: draft.tokensBefore,
         details: draft.details,
+        usage: draft.usage,
         fromHook: draft.fromHook,
+        ...(draft.systemMessage ? { systemMessage: { ...draft.systemMessage, timestamp: new Date(at.timestamp).getTime() } } : {}),
       };
     case "branch_summary":
       return {
@@ -77,6 +88,7 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
         fromId: draft.fromId,
         summary: draft.summary,
         details: draft.details,
+        usage: draft.usage,
         fromHook: draft.fromHook,
       };
     case "custom":

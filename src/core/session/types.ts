@@ -105,6 +105,17 @@ export interface CompactionSummaryMessage {
   timestamp: number;
 }
 
+/** pi 1.x (pi-ai SystemMessage): the prompt and tool declarations, a full message first, deltas later. */
+export interface SystemMessage {
+  role: "system";
+  content: string | TextContent[];
+  /** Prompt sections by name; `null` deletes a section declared earlier. */
+  sections?: Record<string, string | null>;
+  toolsAdded?: { name: string; [key: string]: unknown }[];
+  toolsRemoved?: { name: string }[];
+  timestamp: number;
+}
+
 /** A message role pi does not know (newer pi, other tools). Kept, shown, never sent. */
 export interface UnknownRoleMessage {
   role: string;
@@ -119,10 +130,11 @@ export type AgentMessage =
   | BashExecutionMessage
   | CustomMessage
   | BranchSummaryMessage
-  | CompactionSummaryMessage;
+  | CompactionSummaryMessage
+  | SystemMessage;
 
-/** What convertToLlm returns: what the model sees. */
-export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
+/** What convertToLlm returns: what the model sees (system messages only with pi 1.x semantics). */
+export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage | SystemMessage;
 
 export interface SessionHeader {
   type: "session";
@@ -163,6 +175,10 @@ export interface CompactionEntry extends EntryBase {
   tokensBefore: number;
   details?: unknown;
   fromHook?: boolean;
+  /** pi 1.x: the model usage of the summary call(s). */
+  usage?: Usage;
+  /** pi 1.x: the current system message of the branch, replayed first in the rebuilt context. */
+  systemMessage?: SystemMessage;
 }
 
 export interface BranchSummaryEntry extends EntryBase {
@@ -171,6 +187,8 @@ export interface BranchSummaryEntry extends EntryBase {
   summary: string;
   details?: unknown;
   fromHook?: boolean;
+  /** pi 1.x: the model usage of the summary call. */
+  usage?: Usage;
 }
 
 export interface CustomEntry extends EntryBase {
@@ -198,6 +216,23 @@ export interface SessionInfoEntry extends EntryBase {
   name?: string;
 }
 
+/** pi 1.x: omits (`replacement: null`) or replaces the content of an earlier entry on this branch. */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: null | { content: string | (TextContent | ImageContent)[] };
+}
+
+/** pi 1.x: model usage outside a message (e.g. `kind: "cache_warm"`); no context effect. */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+
 /** An entry type this version does not know (e.g. newer pi's `usage`, `context_edit`). */
 export interface UnknownEntry extends EntryBase {
   type: string;
@@ -215,7 +250,10 @@ export type KnownSessionEntry =
   | LabelEntry
   | SessionInfoEntry;
 
-export type SessionEntry = KnownSessionEntry;
+/** Entry types only pi 1.x writes (pi 0.73 ignores them). */
+export type Pi1xSessionEntry = ContextEditEntry | UsageEntry;
+
+export type SessionEntry = KnownSessionEntry | Pi1xSessionEntry;
 
 export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
   "message",

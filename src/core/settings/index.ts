@@ -23,3 +23,4 @@ export {
   type ResolvedSettings,
   type SettingSource,
 } from "./resolve-settings.js";
+export { InvalidSettingError, resolveModelCompactionSettings } from "./model-compaction-settings.js";

@@ -1,15 +1,20 @@
 // <agent-dir>/auth.json as pi stores it (pi-coding-agent core/auth-storage.js):
 // { "<provider>": {"type":"api_key","key":"..."} | {"type":"oauth","refresh","access","expires",...} }.
-// A broken file is an error naming the file and position, never its content.
+// pi 1.5 adds an `env` map to api_key entries (variables for `$NAME` in the
+// key and headers, and for the provider's own variables) and lets `key` be
+// omitted. A broken file is an error naming the file and position, never its content.
 
 import { join } from "node:path";
+import type { PiVersion } from "../pi-version/pi-version.js";
 import { isPlainObject, readJsonConfigFile } from "./json-config.js";
 import { ModelConfigError } from "./model-config-error.js";
 
 export interface ApiKeyCredential {
   type: "api_key";
-  /** A literal, an environment variable's name, or "!command", as pi's resolveConfigValue reads it. */
-  key: string;
+  /** A literal, an environment variable's name (0.73) / `$NAME` template (1.5), or "!command". 1.5 may omit it. */
+  key?: string;
+  /** 1.5: variables read before the process environment. */
+  env?: Record<string, string>;
 }
 
 export interface OAuthCredential {
@@ -44,11 +49,21 @@ export function checkAuthData(raw: unknown, file: string): AuthData {
   return raw;
 }
 
-/** The entry for a provider when it is one pi understands; undefined otherwise. */
-export function credentialFor(data: AuthData, provider: string): AuthCredential | undefined {
+function isStringMap(value: unknown): value is Record<string, string> {
+  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
+}
+
+/** The entry for a provider when it is one the pi version understands; undefined otherwise. */
+export function credentialFor(data: AuthData, provider: string, piVersion: PiVersion = "0.73"): AuthCredential | undefined {
   const entry = data[provider];
   if (!isPlainObject(entry)) return undefined;
-  if (entry.type === "api_key" && typeof entry.key === "string") return entry as unknown as ApiKeyCredential;
+  if (entry.type === "api_key") {
+    if (piVersion === "0.73") return typeof entry.key === "string" ? { type: "api_key", key: entry.key } : undefined;
+    const keyOk = entry.key === undefined || typeof entry.key === "string";
+    const envOk = entry.env === undefined || isStringMap(entry.env);
+    if (!keyOk || !envOk) return undefined;
+    return { type: "api_key", ...(typeof entry.key === "string" ? { key: entry.key } : {}), ...(entry.env ? { env: entry.env as Record<string, string> } : {}) };
+  }
   if (entry.type === "oauth" && typeof entry.expires === "number") return entry as unknown as OAuthCredential;
   return undefined;
 }

@@ -1,26 +1,30 @@
-// The key and headers for a model's requests, in pi's order
-// (ModelRegistry.getApiKeyAndHeaders + AuthStorage.getApiKey):
-// 1. auth.json: an "api_key" entry (its key read as env-var name / literal /
+// The key and headers for a model's requests, in the order of the user's pi.
+// pi 0.73 (ModelRegistry.getApiKeyAndHeaders + AuthStorage.getApiKey):
+// 1. auth.json: an "api_key" entry (its key: env-var name / literal /
 //    !command), or an "oauth" entry (refreshed when expired);
 // 2. without an auth.json entry: the provider's environment variable (pi-ai getEnvApiKey);
 // 3. models.json's provider "apiKey".
-// Headers: the built-in model's, then models.json provider headers, then
-// per-model headers (values resolved like keys); "authHeader": true adds
-// "Authorization: Bearer <key>". Errors name where to put a key, never a key.
-// One difference: an auth.json "!command" key that fails is an error here;
-// pi silently moves on to models.json's apiKey (often a literal placeholder).
+// pi 1.5 (provider-composer.js composeApiKeyAuth): 1. auth.json as above
+// (key and headers as `$NAME` templates, the entry's `env` map first; an
+// entry without a usable key falls to the provider's own variable); 2.
+// without an entry: models.json's "apiKey" (an unset `$NAME` there is an
+// error); 3. the provider's environment variable.
+// Both: runtime keys first. Headers: the built-in model's, then models.json
+// provider headers, then per-model headers (values resolved like keys);
+// "authHeader": true adds "Authorization: Bearer <key>". Errors name where to
+// put a key, never a key. One difference: an auth.json "!command" key that
+// fails is an error here; pi 0.73 silently moves on to models.json's apiKey.
 
-import type { AuthData } from "./auth-json.js";
-import { authJsonPath, credentialFor, readAuthJson } from "./auth-json.js";
-import { resolveConfigValue } from "./config-value.js";
-import type { FileLockOptions } from "./file-lock.js";
+import { credentialFor } from "./auth-json.js";
+import { unresolvedReason, type ConfigValueResult } from "./config-value.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { modelLabel } from "./model-reference.js";
 import type { ModelRegistry, SummaryModel } from "./model-registry.js";
+import type { ModelSetup } from "./model-setup.js";
 import { oauthApiKey } from "./oauth.js";
-import type { OAuthProviderLookup } from "./oauth.js";
 import { loadPiAi } from "./pi-ai-loader.js";
 import { providerEnvVars, providerOtherAuth } from "./provider-env-vars.js";
+import { piAiProviderId } from "./provider-ids.js";
 
 export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json";
 
@@ -30,78 +34,94 @@ export interface RequestAuth {
   keySource: KeySource;
 }
 
-export interface ResolveRequestAuthOptions {
-  agentDir: string;
-  registry: ModelRegistry;
-  /** auth.json content when already read; read from agentDir otherwise. */
-  authData?: AuthData;
-  /**
-   * Keys by provider that win over every file and variable, as pi's runtime
-   * overrides (AuthStorage.setRuntimeApiKey, `--api-key`) do; e.g. keys kept in
-   * VS Code's SecretStorage. Never written anywhere.
-   */
-  runtimeApiKeys?: Readonly<Record<string, string>>;
-  /** Run "!command" values (pi does); default true. */
-  allowCommands?: boolean;
-  /** OAuth providers (default: pi-ai's). Tests inject one: no real provider is reachable offline. */
-  oauthProviders?: OAuthProviderLookup;
-  now?: () => number;
-  lock?: FileLockOptions;
-}
-
 interface FoundKey {
   apiKey: string | undefined;
   keySource: KeySource;
 }
 
-async function keyFromAuthStorage(provider: string, authData: AuthData, options: ResolveRequestAuthOptions): Promise<FoundKey | undefined> {
-  const authFile = authJsonPath(options.agentDir);
-  const cred = credentialFor(authData, provider);
+type Unresolved = Extract<ConfigValueResult, { ok: false }>;
+
+function unresolvedError(where: string, what: string, result: Unresolved, file: string): ModelConfigError {
+  const code = result.reason === "unset-variable" ? "missing-key" : "key-command-failed";
+  return new ModelConfigError(code, `${where}: ${what} ${unresolvedReason(result)}.`, { file });
+}
+
+/** The provider's own variable (pi-ai getEnvApiKey); 1.5 reads a credential's `env` map first. */
+async function keyFromEnvironment(provider: string, setup: ModelSetup, credentialEnv?: Readonly<Record<string, string>>): Promise<FoundKey | undefined> {
+  for (const name of providerEnvVars(provider)) {
+    const value = credentialEnv?.[name];
+    if (value) return { apiKey: value, keySource: "auth.json" };
+  }
+  const fromEnv = (await loadPiAi()).getEnvApiKey(piAiProviderId(provider, setup.piVersion));
+  return fromEnv ? { apiKey: fromEnv, keySource: "environment" } : undefined;
+}
+
+async function keyFromAuthStorage(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
+  const cred = credentialFor(setup.authData, provider, setup.piVersion);
   if (cred?.type === "api_key") {
-    const resolved = await resolveConfigValue(cred.key, { allowCommands: options.allowCommands });
-    if (!resolved.ok) {
-      const why = resolved.reason === "commands-disabled" ? "running commands is disabled here" : "the command failed or printed nothing";
-      throw new ModelConfigError("key-command-failed", `The key for "${provider}" in ${authFile} is a !command and ${why}.`, { file: authFile });
+    if (cred.key !== undefined) {
+      const resolved = await setup.resolveValue(cred.key, cred.env);
+      if (resolved.ok) return { apiKey: resolved.value, keySource: "auth.json" };
+      if (setup.piVersion === "0.73" || resolved.reason !== "unset-variable") {
+        throw unresolvedError(setup.authFile, `the key for "${provider}"`, resolved, setup.authFile);
+      }
     }
-    return { apiKey: resolved.value, keySource: "auth.json" };
+    // pi 1.5: an entry without a usable key lets a built-in provider find its own variable.
+    return (await keyFromEnvironment(provider, setup, cred.env)) ?? { apiKey: undefined, keySource: "auth.json" };
   }
   if (cred?.type === "oauth") {
     const apiKey = await oauthApiKey({
-      authFile,
+      authFile: setup.authFile,
       provider,
       credential: cred,
-      oauthProviders: options.oauthProviders,
-      now: options.now,
-      lock: options.lock,
+      oauthProviders: setup.oauthProviders,
+      now: setup.now,
+      lock: setup.lock,
     });
     return { apiKey, keySource: "oauth" };
   }
-  const fromEnv = (await loadPiAi()).getEnvApiKey(provider);
-  return fromEnv ? { apiKey: fromEnv, keySource: "environment" } : undefined;
+  return undefined;
+}
+
+async function keyFromModelsJson(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
+  const apiKey = setup.registry.providerRequestConfig(provider)?.apiKey;
+  if (!apiKey) return undefined;
+  const resolved = await setup.resolveValue(apiKey);
+  if (!resolved.ok) throw unresolvedError(setup.registry.modelsJsonFile, `the "apiKey" of provider "${provider}"`, resolved, setup.registry.modelsJsonFile);
+  return { apiKey: resolved.value, keySource: "models.json" };
+}
+
+async function findKey(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
+  const runtimeKey = setup.runtimeApiKeys?.[provider];
+  if (runtimeKey) return { apiKey: runtimeKey, keySource: "runtime" };
+  const stored = await keyFromAuthStorage(provider, setup);
+  if (setup.piVersion === "1.5") {
+    if (stored) return stored;
+    return (await keyFromModelsJson(provider, setup)) ?? (await keyFromEnvironment(provider, setup));
+  }
+  const found = stored ?? (await keyFromEnvironment(provider, setup));
+  if (found?.apiKey !== undefined) return found;
+  return (await keyFromModelsJson(provider, setup)) ?? found;
 }
 
 async function resolveHeaderValues(
   headers: Record<string, string> | undefined,
   description: string,
-  file: string,
-  options: ResolveRequestAuthOptions,
+  setup: ModelSetup,
+  credentialEnv: Readonly<Record<string, string>> | undefined,
 ): Promise<Record<string, string> | undefined> {
   if (!headers) return undefined;
+  const file = setup.registry.modelsJsonFile;
   const out: Record<string, string> = {};
   for (const [name, config] of Object.entries(headers)) {
-    const resolved = await resolveConfigValue(config, { allowCommands: options.allowCommands });
-    if (!resolved.ok) {
-      throw new ModelConfigError("key-command-failed", `${file}: header "${name}" of ${description} is a !command that failed or printed nothing.`, {
-        file,
-      });
-    }
+    const resolved = await setup.resolveValue(config, credentialEnv);
+    if (!resolved.ok) throw unresolvedError(file, `header "${name}" of ${description}`, resolved, file);
     out[name] = resolved.value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-export function missingKeyMessage(provider: string, agentDir: string, registry: ModelRegistry): string {
-  const authFile = authJsonPath(agentDir);
+export function missingKeyMessage(provider: string, authFile: string, registry: ModelRegistry): string {
   const envVars = providerEnvVars(provider);
   const other = providerOtherAuth(provider);
   const entry = `{"${provider}": {"type": "api_key", "key": "<your key>"}}`;
@@ -113,40 +133,19 @@ export function missingKeyMessage(provider: string, agentDir: string, registry: 
   return `No API key for provider "${provider}". To use it, ${ways.join(", or ")}.`;
 }
 
-export async function resolveRequestAuth(model: SummaryModel, options: ResolveRequestAuthOptions): Promise<RequestAuth> {
-  const { registry } = options;
-  const authData = options.authData ?? (await readAuthJson(authJsonPath(options.agentDir)));
+export async function resolveRequestAuth(model: SummaryModel, setup: ModelSetup): Promise<RequestAuth> {
+  const { registry } = setup;
+  const found = await findKey(model.provider, setup);
+  const cred = credentialFor(setup.authData, model.provider, setup.piVersion);
+  const credentialEnv = setup.piVersion === "1.5" && cred?.type === "api_key" ? cred.env : undefined;
   const providerConfig = registry.providerRequestConfig(model.provider);
-  const modelsFile = registry.modelsJsonFile;
-
-  const runtimeKey = options.runtimeApiKeys?.[model.provider];
-  let found: FoundKey | undefined = runtimeKey ? { apiKey: runtimeKey, keySource: "runtime" } : await keyFromAuthStorage(model.provider, authData, options);
-  if (found?.apiKey === undefined && providerConfig?.apiKey) {
-    const resolved = await resolveConfigValue(providerConfig.apiKey, { allowCommands: options.allowCommands });
-    if (!resolved.ok) {
-      throw new ModelConfigError(
-        "key-command-failed",
-        `${modelsFile}: the "apiKey" of provider "${model.provider}" is a !command that ${resolved.reason === "commands-disabled" ? "may not run here" : "failed or printed nothing"}.`,
-        { file: modelsFile },
-      );
-    }
-    found = { apiKey: resolved.value, keySource: "models.json" };
-  }
-
-  const providerHeaders = await resolveHeaderValues(providerConfig?.headers, `provider "${model.provider}"`, modelsFile, options);
-  const modelHeaders = await resolveHeaderValues(
-    registry.modelRequestHeaders(model.provider, model.id),
-    `model "${modelLabel(model)}"`,
-    modelsFile,
-    options,
-  );
+  const providerHeaders = await resolveHeaderValues(providerConfig?.headers, `provider "${model.provider}"`, setup, credentialEnv);
+  const modelHeaders = await resolveHeaderValues(registry.modelRequestHeaders(model.provider, model.id), `model "${modelLabel(model)}"`, setup, credentialEnv);
   let headers: Record<string, string> | undefined =
     model.headers || providerHeaders || modelHeaders ? { ...model.headers, ...providerHeaders, ...modelHeaders } : undefined;
 
   if (!found?.apiKey) {
-    throw new ModelConfigError("missing-key", missingKeyMessage(model.provider, options.agentDir, registry), {
-      file: authJsonPath(options.agentDir),
-    });
+    throw new ModelConfigError("missing-key", missingKeyMessage(model.provider, setup.authFile, registry), { file: setup.authFile });
   }
   if (providerConfig?.authHeader) headers = { ...headers, Authorization: `Bearer ${found.apiKey}` };
   return {

@@ -4,8 +4,15 @@
 // level other than "off" is asked for. Two differences: maxTokens is clamped
 // to the model's output limit (pi bug #4390), and every failure becomes a
 // ModelCallError with a kind and a message free of the key.
+// pi 1.5's call rules (completeSummarization), on pi-ai 0.73.1: no fixed
+// maxTokens (the model's limit clamped to the window, clamp-max-tokens.ts),
+// cacheRetention "none", a fresh uuidv7 session id, and a tool call in the
+// answer is a failure. A "length" stop is a failure in both.
 
-import type { AssistantMessage, Context, SimpleStreamOptions } from "@mariozechner/pi-ai";
+import type { AssistantMessage, Context, SimpleStreamOptions, Usage } from "@mariozechner/pi-ai";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { clampMaxTokensToContext, summaryInputTokens } from "./clamp-max-tokens.js";
+import { uuidv7 } from "./uuidv7.js";
 import { describeModelCallFailure, classifyProviderError, ModelCallError } from "./model-call-error.js";
 import type { ModelCallErrorKind } from "./model-call-error.js";
 import { modelLabel } from "./model-reference.js";
@@ -20,8 +27,10 @@ export interface CompleteSummaryOptions {
   headers?: Record<string, string>;
   systemPrompt: string;
   userText: string;
-  /** Wanted output budget; clamped to model.maxTokens. */
-  maxTokens: number;
+  /** Whose call rules apply (default "0.73"). */
+  piVersion?: PiVersion;
+  /** 0.73: the wanted output budget, clamped to model.maxTokens. 1.5: ignored (the model's limit clamped to the window). */
+  maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
   signal?: AbortSignal;
   /** Deadline for the whole call, retries included. */
@@ -51,7 +60,26 @@ function textOf(message: AssistantMessage): string {
     .join("\n");
 }
 
+export interface SummaryAnswer {
+  text: string;
+  /** The provider's usage for the call (pi 1.5 stores it on the entry). */
+  usage: Usage;
+}
+
+/** The text of the answer (see completeSummaryWithUsage). */
 export async function completeSummary(options: CompleteSummaryOptions): Promise<string> {
+  return (await completeSummaryWithUsage(options)).text;
+}
+
+/** maxTokens as sent under each version's rules. */
+export function summaryCallMaxTokens(options: Pick<CompleteSummaryOptions, "piVersion" | "maxTokens" | "model" | "systemPrompt" | "userText">): number {
+  if (options.piVersion === "1.5") {
+    return clampMaxTokensToContext(options.model, summaryInputTokens(options.systemPrompt, options.userText), options.model.maxTokens);
+  }
+  return clampMaxTokens(options.maxTokens ?? options.model.maxTokens, options.model);
+}
+
+export async function completeSummaryWithUsage(options: CompleteSummaryOptions): Promise<SummaryAnswer> {
   const label = modelLabel(options.model);
   const secrets = [options.apiKey, ...Object.values(options.headers ?? {})];
   const fail = (kind: ModelCallErrorKind, detail?: string, extra: { status?: number; partialText?: string } = {}): never => {
@@ -80,7 +108,7 @@ export async function completeSummary(options: CompleteSummaryOptions): Promise<
       systemPrompt: options.systemPrompt,
       messages: [{ role: "user", content: [{ type: "text", text: options.userText }], timestamp: Date.now() }],
     };
-    const maxTokens = clampMaxTokens(options.maxTokens, options.model);
+    const maxTokens = summaryCallMaxTokens(options);
     const reasoning = reasoningFor(options.model, options.thinkingLevel);
     const callOptions: SimpleStreamOptions = {
       maxTokens,
@@ -88,6 +116,7 @@ export async function completeSummary(options: CompleteSummaryOptions): Promise<
       apiKey: options.apiKey,
       headers: options.headers,
       ...(reasoning ? { reasoning } : {}),
+      ...(options.piVersion === "1.5" ? { cacheRetention: "none" as const, sessionId: uuidv7() } : {}),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     };
 
@@ -115,8 +144,9 @@ export async function completeSummary(options: CompleteSummaryOptions): Promise<
     if (response.stopReason === "length") {
       return fail("truncated", `maxTokens ${maxTokens}`, { partialText: text });
     }
+    if (options.piVersion === "1.5" && response.content.some((c) => c.type === "toolCall")) return fail("tool-call");
     if (text.trim() === "") return fail("empty");
-    return text;
+    return { text, usage: response.usage };
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);

@@ -12,6 +12,7 @@ export type ModelCallErrorKind =
   | "aborted"
   | "truncated"
   | "empty"
+  | "tool-call"
   | "network"
   | "other";
 
@@ -72,6 +73,7 @@ const KIND_TEXT: Record<ModelCallErrorKind, string> = {
   aborted: "cancelled",
   truncated: "the answer hit the output limit before it was complete",
   empty: "the model returned no text",
+  "tool-call": "the model tried to call a tool instead of writing the summary",
   network: "the connection failed",
   other: "the call failed",
 };

@@ -10,6 +10,8 @@ import { credentialFor } from "./auth-json.js";
 import { checkModelsRules, modelsJsonPath, readModelsJson } from "./models-json.js";
 import type { ModelOverride, ModelsConfig, ProviderConfig } from "./models-json.js";
 import { loadPiAi, loadPiAiOAuth } from "./pi-ai-loader.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { piAiProviderId, userProviderId } from "./provider-ids.js";
 
 export type SummaryModel = Model<Api>;
 
@@ -34,6 +36,8 @@ export interface LoadModelRegistryOptions {
   agentDir: string;
   /** auth.json content, for OAuth providers that rewrite their models (e.g. GitHub Copilot's base URL). */
   authData?: AuthData;
+  /** Provider ids as this pi names them (1.5: "azure"). Default "0.73". */
+  piVersion?: PiVersion;
 }
 
 type CompatRecord = Record<string, unknown>;
@@ -106,7 +110,10 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
   const file = modelsJsonPath(options.agentDir);
   const config = await readModelsJson(file);
   const piAi = await loadPiAi();
-  const builtInProviders = new Set<string>(piAi.getProviders());
+  const piVersion = options.piVersion ?? "0.73";
+  const builtInProviders = new Set<string>(piAi.getProviders().map((p) => userProviderId(p, piVersion)));
+  const piAiModels = (providerName: string): SummaryModel[] =>
+    piAi.getModels(piAiProviderId(providerName, piVersion) as Parameters<typeof piAi.getModels>[0]).map((m) => ({ ...(m as SummaryModel), provider: providerName }));
   if (config) checkModelsRules(config, builtInProviders, file);
 
   const requestConfigs = new Map<string, ProviderRequestConfig>();
@@ -129,8 +136,8 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
 
   const builtIn: SummaryModel[] = [...builtInProviders].flatMap((providerName) => {
     const provider = providers[providerName];
-    return piAi.getModels(providerName as Parameters<typeof piAi.getModels>[0]).map((m) => {
-      let model = m as SummaryModel;
+    return piAiModels(providerName).map((m) => {
+      let model = m;
       if (provider && (provider.baseUrl || provider.compat)) {
         model = { ...model, baseUrl: provider.baseUrl ?? model.baseUrl, compat: mergeCompat(model.compat, provider.compat) as SummaryModel["compat"] };
       }
@@ -141,7 +148,7 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
 
   const builtInDefaults = (providerName: string): { api: Api; baseUrl: string } | undefined => {
     if (!builtInProviders.has(providerName)) return undefined;
-    const original = piAi.getModels(providerName as Parameters<typeof piAi.getModels>[0])[0];
+    const original = piAiModels(providerName)[0];
     return original ? { api: original.api, baseUrl: original.baseUrl } : undefined;
   };
 

@@ -9,6 +9,8 @@ const ENV_VARS: Record<string, readonly string[]> = {
   anthropic: ["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
   openai: ["OPENAI_API_KEY"],
   "azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
+  // pi 1.5's id for the same provider.
+  azure: ["AZURE_OPENAI_API_KEY"],
   deepseek: ["DEEPSEEK_API_KEY"],
   google: ["GEMINI_API_KEY"],
   "google-vertex": ["GOOGLE_CLOUD_API_KEY"],

@@ -5,26 +5,21 @@
 // falls back to the session model with a warning; an explicit model never
 // falls back.
 
+import type { PiVersion } from "../pi-version/pi-version.js";
 import type { SessionEntry } from "../session/types.js";
-import { authJsonPath, readAuthJson } from "./auth-json.js";
-import type { AuthData } from "./auth-json.js";
 import { resolveRequestAuth } from "./auth.js";
-import type { KeySource, ResolveRequestAuthOptions } from "./auth.js";
-import type { FileLockOptions } from "./file-lock.js";
+import type { KeySource } from "./auth.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { closeModelMatches, modelLabel, requireModel } from "./model-reference.js";
-import { loadModelRegistry } from "./model-registry.js";
-import type { ModelRegistry, SummaryModel } from "./model-registry.js";
-import type { OAuthProviderLookup } from "./oauth.js";
-import { readPiSessionsConfig } from "./pi-sessions-config.js";
+import type { SummaryModel } from "./model-registry.js";
+import { loadModelSetup, type ModelSetup, type ModelSetupOptions } from "./model-setup.js";
 import type { PiSessionsConfig, PresetTable } from "./pi-sessions-config.js";
 import { lookupPreset, mergePresets } from "./presets.js";
 import { sessionModel } from "./session-model.js";
-import { isThinkingLevel } from "./thinking-level.js";
+import { piAiThinkingLevel } from "./thinking-level.js";
 import type { ThinkingLevel } from "./thinking-level.js";
 
-export interface ResolveSummaryModelOptions {
-  agentDir: string;
+export interface ResolveSummaryModelOptions extends ModelSetupOptions {
   /** The branch root→leaf; gives the session model ("current" and the last fallback). */
   pathEntries?: readonly SessionEntry[];
   /** Explicit "provider/id" (--model). */
@@ -37,12 +32,6 @@ export interface ResolveSummaryModelOptions {
   defaultPreset?: string;
   /** Overrides the preset's / session's thinking level. */
   thinkingLevel?: ThinkingLevel;
-  allowCommands?: boolean;
-  /** Keys by provider that win over auth.json, the environment and models.json (pi's runtime overrides). */
-  runtimeApiKeys?: Readonly<Record<string, string>>;
-  oauthProviders?: OAuthProviderLookup;
-  now?: () => number;
-  lock?: FileLockOptions;
 }
 
 export type SummaryModelSource = "model" | "preset" | "default-preset" | "session";
@@ -60,6 +49,8 @@ export interface ResolvedSummaryModel {
   /** Fallbacks taken, safe to show. */
   warnings: string[];
   config: PiSessionsConfig;
+  /** Whose config syntax the key and headers were read with (the session's pi version). */
+  piVersion: PiVersion;
 }
 
 /** Errors that make a preset unusable but leave the session model worth trying. */
@@ -67,9 +58,7 @@ const PRESET_FALLBACK_CODES = new Set(["unknown-model", "missing-key", "key-comm
 
 interface Context {
   options: ResolveSummaryModelOptions;
-  registry: ModelRegistry;
-  authData: AuthData;
-  config: PiSessionsConfig;
+  setup: ModelSetup;
   warnings: string[];
 }
 
@@ -78,17 +67,7 @@ async function withAuth(
   model: SummaryModel,
   rest: Pick<ResolvedSummaryModel, "thinkingLevel" | "source" | "presetName">,
 ): Promise<ResolvedSummaryModel> {
-  const authOptions: ResolveRequestAuthOptions = {
-    agentDir: ctx.options.agentDir,
-    registry: ctx.registry,
-    authData: ctx.authData,
-    allowCommands: ctx.options.allowCommands,
-    runtimeApiKeys: ctx.options.runtimeApiKeys,
-    oauthProviders: ctx.options.oauthProviders,
-    now: ctx.options.now,
-    lock: ctx.options.lock,
-  };
-  const auth = await resolveRequestAuth(model, authOptions);
+  const auth = await resolveRequestAuth(model, ctx.setup);
   return {
     model,
     label: modelLabel(model),
@@ -97,7 +76,8 @@ async function withAuth(
     keySource: auth.keySource,
     ...rest,
     warnings: ctx.warnings,
-    config: ctx.config,
+    config: ctx.setup.config,
+    piVersion: ctx.setup.piVersion,
   };
 }
 
@@ -110,22 +90,22 @@ async function fromSession(ctx: Context, presetName?: string): Promise<ResolvedS
     );
   }
   const { provider, modelId } = session.model;
-  const model = ctx.registry.find(provider, modelId);
+  const model = ctx.setup.registry.find(provider, modelId);
   if (!model) {
-    const matches = closeModelMatches(ctx.registry.models, `${provider}/${modelId}`);
+    const matches = closeModelMatches(ctx.setup.registry.models, `${provider}/${modelId}`);
     throw new ModelConfigError(
       "unknown-model",
-      `The session's model "${provider}/${modelId}" is not known here (not in pi-ai's built-in models or ${ctx.registry.modelsJsonFile}).${
+      `The session's model "${provider}/${modelId}" is not known here (not in pi-ai's built-in models or ${ctx.setup.registry.modelsJsonFile}).${
         matches.length > 0 ? ` Close matches: ${matches.join(", ")}.` : ""
       } Choose a model (provider/id) or a preset.`,
     );
   }
-  const sessionLevel = isThinkingLevel(session.thinkingLevel) ? session.thinkingLevel : undefined;
+  const sessionLevel = piAiThinkingLevel(session.thinkingLevel);
   return withAuth(ctx, model, { thinkingLevel: ctx.options.thinkingLevel ?? sessionLevel, source: "session", presetName });
 }
 
 async function fromPreset(ctx: Context, query: string, explicit: boolean): Promise<ResolvedSummaryModel> {
-  const presets = mergePresets(ctx.config.presets, ctx.options.presets);
+  const presets = mergePresets(ctx.setup.config.presets, ctx.options.presets);
   const found = lookupPreset(presets, query);
   const origin = explicit ? "preset" : "default preset";
   if (found.kind === "current") return fromSession(ctx, "current");
@@ -133,13 +113,13 @@ async function fromPreset(ctx: Context, query: string, explicit: boolean): Promi
     const message =
       found.kind === "ambiguous"
         ? `The ${origin} "${query}" matches several presets: ${found.candidates.join(", ")}.`
-        : `No ${origin} named "${query}" (presets: ${found.available.length > 0 ? found.available.join(", ") : "none"}; define them in ${ctx.config.file}).`;
+        : `No ${origin} named "${query}" (presets: ${found.available.length > 0 ? found.available.join(", ") : "none"}; define them in ${ctx.setup.config.file}).`;
     if (explicit) throw new ModelConfigError(found.kind === "ambiguous" ? "ambiguous-preset" : "unknown-preset", message);
     ctx.warnings.push(`${message} Using the session model.`);
     return fromSession(ctx);
   }
   try {
-    const model = requireModel(ctx.registry, found.preset.model);
+    const model = requireModel(ctx.setup.registry, found.preset.model);
     return await withAuth(ctx, model, {
       thinkingLevel: ctx.options.thinkingLevel ?? found.preset.thinkingLevel,
       source: explicit ? "preset" : "default-preset",
@@ -153,10 +133,9 @@ async function fromPreset(ctx: Context, query: string, explicit: boolean): Promi
 }
 
 export async function resolveSummaryModel(options: ResolveSummaryModelOptions): Promise<ResolvedSummaryModel> {
-  const config = await readPiSessionsConfig(options.agentDir);
-  const authData = await readAuthJson(authJsonPath(options.agentDir));
-  const registry = await loadModelRegistry({ agentDir: options.agentDir, authData });
-  const ctx: Context = { options, registry, authData, config, warnings: [] };
+  const setup = await loadModelSetup(options);
+  const { registry, config } = setup;
+  const ctx: Context = { options, setup, warnings: [] };
 
   if (options.model !== undefined && options.model.trim() !== "") {
     const model = requireModel(registry, options.model);

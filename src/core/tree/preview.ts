@@ -50,6 +50,23 @@ function assistantPreview(content: unknown): string {
   return thinking ? "(thinking)" : "(empty)";
 }
 
+/** pi 1.x system message: the sections it sets (−name: removed) and the tools it adds / removes. */
+export function systemPreview(m: Record<string, unknown>): string {
+  const names = (list: unknown, sign: string): string[] =>
+    Array.isArray(list) ? list.map((t) => `${sign}${String((t as { name?: unknown } | null)?.name)}`) : [];
+  const sections =
+    m.sections && typeof m.sections === "object"
+      ? Object.entries(m.sections as Record<string, unknown>).map(([name, value]) => (value === null ? `−${name}` : name))
+      : [];
+  const tools = [...names(m.toolsRemoved, "−"), ...names(m.toolsAdded, "+")];
+  const parts = ["system prompt"];
+  const text = contentText(m.content);
+  if (text) parts.push(text);
+  if (sections.length > 0) parts.push(`sections ${sections.join(" ")}`);
+  if (tools.length > 0) parts.push(`tools ${tools.join(" ")}`);
+  return parts.join(" · ");
+}
+
 /** A short description of what an entry is, for tree rows and `tree` output. */
 export function entryPreview(entry: SessionEntry | Record<string, unknown>, width = DEFAULT_WIDTH): string {
   const e = entry as Record<string, unknown>;
@@ -73,12 +90,16 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
           return oneLine(`$ ${String(m.command ?? "")}${m.exitCode ? ` (exit ${String(m.exitCode)})` : ""}`, width);
         case "custom":
           return oneLine(`[${String(m.customType ?? "custom")}] ${contentText(m.content)}`, width);
+        case "system":
+          return oneLine(systemPreview(m), width);
         default:
           return oneLine(`(message role ${JSON.stringify(m.role ?? null)})`, width);
       }
     }
-    case "compaction":
-      return oneLine(`compaction of ${String(e.tokensBefore ?? "?")} tokens, keeps from ${String(e.firstKeptEntryId ?? "?")}`, width);
+    case "compaction": {
+      const keeps = e.firstKeptEntryId === e.id ? "keeps nothing before it" : `keeps from ${String(e.firstKeptEntryId ?? "?")}`;
+      return oneLine(`compaction of ${String(e.tokensBefore ?? "?")} tokens, ${keeps}${e.systemMessage ? " · system checkpoint" : ""}`, width);
+    }
     case "branch_summary":
       return oneLine(`branch summary (from ${String(e.fromId ?? "?")})`, width);
     case "model_change":
@@ -93,6 +114,17 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
       return oneLine(`custom ${String(e.customType ?? "")}`, width);
     case "custom_message":
       return oneLine(`[${String(e.customType ?? "custom")}] ${contentText(e.content)}`, width);
+    case "context_edit": {
+      const replacement = e.replacement as { content?: unknown } | null | undefined;
+      if (replacement === null) return oneLine(`context edit: ${String(e.targetId ?? "?")} omitted`, width);
+      return oneLine(`context edit: ${String(e.targetId ?? "?")} replaced by "${contentText(replacement?.content)}"`, width);
+    }
+    case "usage": {
+      const usage = (e.usage ?? {}) as { totalTokens?: unknown; cost?: { total?: unknown } };
+      const cost = typeof usage.cost?.total === "number" ? ` $${usage.cost.total.toFixed(4)}` : "";
+      const tokens = typeof usage.totalTokens === "number" ? ` ${usage.totalTokens} tokens` : "";
+      return oneLine(`usage ${String(e.kind ?? "?")} ${String(e.provider ?? "?")}/${String(e.model ?? "?")}${tokens}${cost}${e.note ? ` (${String(e.note)})` : ""}`, width);
+    }
     default:
       return oneLine(`(unknown entry type ${JSON.stringify(e.type ?? null)})`, width);
   }

@@ -4,6 +4,8 @@
 // the focus text on the prefix call too (pi bug #9348, in buildSummaryRequest),
 // the span's files-touched list as an authoritative block, and the previous
 // summary without the manifest block we appended to it (it would be copied).
+// The spans and requests follow the session's pi version (1.5: on the
+// projection, its prompts and serialisation).
 
 import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import {
@@ -15,6 +17,9 @@ import {
   type SummaryRequest,
 } from "../compaction/index.js";
 import { stripManifest } from "../files-touched/index.js";
+import type { PiSemantics } from "../pi-version/pi-semantics.js";
+import { findProjectedCutPoint } from "../pi-version/v1_5/projected-cut-point.js";
+import { buildSessionProjection } from "../pi-version/v1_5/projection.js";
 
 export interface CompactionSpans {
   /** Entries whose messages the history call summarises. */
@@ -23,8 +28,20 @@ export interface CompactionSpans {
   turnPrefix: SessionEntry[];
 }
 
+/** pi 1.5: the same boundaries on the projection (entries an edit omits contribute nothing anyway). */
+function projectedSpans(pathEntries: readonly SessionEntry[], prep: CompactionPreparation): CompactionSpans {
+  const projected = buildSessionProjection(pathEntries).entries;
+  const prev = projected.findIndex((e) => e.sourceEntry.type === "compaction" && e.messages.length > 0);
+  const start = prev >= 0 ? prev + 1 : 0;
+  const cut = findProjectedCutPoint(projected, start, projected.length, prep.settings.keepRecentTokens);
+  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+  const sources = (from: number, to: number): SessionEntry[] => projected.slice(from, to).map((e) => e.sourceEntry);
+  return { history: sources(start, historyEnd), turnPrefix: cut.isSplitTurn ? sources(cut.turnStartIndex, cut.firstKeptEntryIndex) : [] };
+}
+
 /** The entry ranges behind a preparation (same boundaries as prepareCompaction). */
-export function compactionSpans(pathEntries: readonly SessionEntry[], prep: CompactionPreparation): CompactionSpans {
+export function compactionSpans(pathEntries: readonly SessionEntry[], prep: CompactionPreparation, version: PiSemantics["version"] = "0.73"): CompactionSpans {
+  if (version === "1.5") return projectedSpans(pathEntries, prep);
   let prevIndex = -1;
   for (let i = pathEntries.length - 1; i >= 0; i--) {
     if (pathEntries[i]!.type === "compaction") {
@@ -53,6 +70,8 @@ export interface CompactionCallOptions {
   /** Appended to each call's user text (authoritative files lists). */
   historyFilesBlock?: string;
   turnPrefixFilesBlock?: string;
+  /** Default pi 0.73's. */
+  semantics?: Pick<PiSemantics, "version" | "convertToLlm" | "serializeConversation">;
 }
 
 function replaceInstructions(request: SummaryRequest, prompt: string, focus: string, replacement: string): SummaryRequest {
@@ -63,7 +82,7 @@ function replaceInstructions(request: SummaryRequest, prompt: string, focus: str
 
 export function compactionCalls(prep: CompactionPreparation, options: CompactionCallOptions): { history?: SummaryRequest; turnPrefix?: SummaryRequest } {
   const previousSummary = prep.previousSummary === undefined ? undefined : stripManifest(prep.previousSummary);
-  const calls = planSummaryCalls({ ...prep, previousSummary }, options.customInstructions);
+  const calls = planSummaryCalls({ ...prep, previousSummary }, options.customInstructions, options.semantics);
   let history = calls.history;
   if (history && options.promptText) {
     const focus = options.customInstructions ? `\n\nAdditional focus: ${options.customInstructions}` : "";

@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SessionChangedError } from "../session/append.js";
-import { assertSimpleChain } from "../session/chain-guard.js";
+import { checkParentChain } from "../session/append.js";
 import { piSessionDirForCwd } from "../session/discover.js";
 import { compareFingerprint } from "../session/fingerprint.js";
 import type { LoadedSession } from "../session/open-session.js";
@@ -117,7 +117,7 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
   const atId = options.atId ?? session.index.leafId;
   if (atId === null) throw new RunInputError("empty-session", `${source}: cannot fork: the session has no entries`);
   requireEntry(session, atId, "fork point");
-  assertSimpleChain(session.index, atId, source);
+  checkParentChain(session, atId);
   const path = session.pathTo(atId);
   if (!hasAssistantMessage(path)) {
     throw new RunInputError(

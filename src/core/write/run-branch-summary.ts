@@ -5,7 +5,10 @@
 // reasoning, budget = context window − branchSummary.reserveTokens), and a
 // `branch_summary` entry is appended as a child of the new leaf with
 // fromId = the new leaf ("root" when none). Nothing to summarise: the leaf
-// just moves (persisted like runNavigate).
+// just moves (persisted like runNavigate). For a pi 1.5 session, pi 1.5.2's
+// generateBranchSummary and branchWithSummary: context edits applied to the
+// entries, its prompts, no fixed maxTokens, the thinking level when the model
+// reasons, and an entry with fromId = the leaf being left and `usage`.
 
 import { randomUUID } from "node:crypto";
 import type { Diagnostic } from "../diagnostics.js";
@@ -15,21 +18,22 @@ import {
   collectEntriesForBranchSummary,
   composeBranchSummary,
   NO_CONTENT_SUMMARY,
-  prepareBranchEntries,
   resolveNavigationTarget,
   type BranchSource,
 } from "../branch/index.js";
 import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import { checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
+import { semanticsFor } from "../pi-version/index.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
 import type { BranchSummaryDraft, EntryDraft } from "../session/serialize-entry.js";
-import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry } from "../session/types.js";
+import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry, Usage } from "../session/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
-import { completeSummary } from "../summarize/call-model.js";
+import { completeSummaryWithUsage } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
-import { diagnosticMessages, requireEntry, throwIfAborted, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
+import { diagnosticMessages, requireEntry, throwIfAborted, writerPiVersion, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
 import { persistLeafMove } from "./run-navigate.js";
 import { chooseSummarizer } from "./summarizer.js";
 
@@ -70,6 +74,7 @@ export interface BranchSummaryRunResult {
   abandonedEntries: number;
   model: string | null;
   digest: boolean;
+  piVersion: PiVersion;
   warnings: string[];
   diagnostics: Diagnostic[];
 }
@@ -94,7 +99,8 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
   const { session, targetId } = options;
   const warnings: string[] = [];
   const diagnostics: Diagnostic[] = [];
-  checkWritable(session);
+  const piVersion = writerPiVersion(session, options);
+  checkWritable(session, { piVersion });
   requireEntry(session, targetId, "target");
   if (options.leafId !== undefined) requireEntry(session, options.leafId, "leaf");
   const oldLeafId = options.leafId ?? session.index.leafId;
@@ -103,6 +109,8 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
   const cwd = options.cwd ?? session.header?.cwd ?? process.cwd();
   const target = session.entry(targetId)!;
   const { newLeafId, editorText } = resolveNavigationTarget(target);
+  // Before any model call: the new leaf's path to a root must be a simple chain.
+  if (targetId !== oldLeafId) checkParentChain(session, newLeafId);
   const source: BranchSource = { getBranch: (id) => session.pathTo(id), getEntry: (id) => session.entry(id) };
   const { entries, commonAncestorId } = collectEntriesForBranchSummary(source, oldLeafId, targetId);
   const base = {
@@ -111,6 +119,7 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     commonAncestorId,
     ...(editorText !== undefined ? { editorText } : {}),
     abandonedEntries: entries.length,
+    piVersion,
     warnings,
     diagnostics,
   };
@@ -139,29 +148,31 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     if (result?.label !== undefined) label = result.label;
   }
 
+  // pi 0.73 wrote the new leaf as fromId; pi 1.5 writes the leaf being left.
+  const fromId = (piVersion === "1.5" ? oldLeafId : newLeafId) ?? "root";
   let draft: BranchSummaryDraft | undefined;
   let model: string | null = null;
   let digest = false;
   if (supplied) {
     model = "hook";
-    draft = { type: "branch_summary", fromId: newLeafId ?? "root", summary: supplied.summary, details: supplied.details, fromHook: true };
+    draft = { type: "branch_summary", fromId, summary: supplied.summary, details: supplied.details, fromHook: true };
   } else if (summarize && entries.length > 0) {
-    const made = await summarizeEntries(options, entries, instructions, cwd, trustProject, warnings);
+    const made = await summarizeEntries({ ...options, piVersion }, entries, instructions, cwd, trustProject, warnings);
     model = made.model;
     digest = made.digest;
-    draft = { type: "branch_summary", fromId: newLeafId ?? "root", summary: made.summary, details: made.details, fromHook: false };
+    draft = { type: "branch_summary", fromId, summary: made.summary, details: made.details, ...(made.usage ? { usage: made.usage } : {}), fromHook: false };
   }
 
   throwIfAborted(options.signal);
   if (!draft || draft.summary === "") {
     // pi: no summary text → the leaf only moves.
     const labelMove = label ? { targetId, label } : undefined;
-    const moved = persistLeafMove(session, { newLeafId, data: { fromLeafId: oldLeafId, targetId }, label: labelMove }, options);
+    const moved = persistLeafMove(session, { newLeafId, data: { fromLeafId: oldLeafId, targetId }, label: labelMove }, { ...options, piVersion });
     return { ...base, outcome: moved.outcome, written: moved.outcome === "written", entry: null, navigateEntry: moved.entry, labelEntry: moved.labelEntry, model, digest };
   }
 
   const drafts = (d: BranchSummaryDraft): EntryDraft[] => [d];
-  const planOptions = { parentId: newLeafId, now: options.now };
+  const planOptions = { parentId: newLeafId, now: options.now, piVersion };
   // The label goes on the summary entry, whose id is only known once planned.
   const planWithLabel = (d: BranchSummaryDraft): PlannedAppend => {
     const first = planAppend(session, drafts(d), planOptions);
@@ -217,20 +228,23 @@ async function summarizeEntries(
   cwd: string,
   trustProject: boolean,
   warnings: string[],
-): Promise<{ summary: string; details: unknown; model: string; digest: boolean }> {
+): Promise<{ summary: string; details: unknown; model: string; digest: boolean; usage?: Usage }> {
   const { session } = options;
+  const piVersion = options.piVersion ?? "0.73";
+  const semantics = semanticsFor(piVersion);
   let settings = options.settings;
   if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
   const pathEntries = session.pathTo(options.leafId ?? session.index.leafId);
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings });
+  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
-  const prepared = prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
+  const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
   const lists = computeFileLists(prepared.fileOps);
   const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
   const filesCwd = session.header?.cwd || cwd;
   const abandonedFiles: FilesTouched = await filesTouchedOf(entries, filesCwd);
 
   let text: string;
+  let usage: Usage | undefined;
   if (prepared.messages.length === 0) {
     // pi writes this without calling the model (and without file blocks).
     return { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, model: summarizer.label, digest: summarizer.kind === "digest" };
@@ -243,19 +257,24 @@ async function summarizeEntries(
   } else {
     const promptRef = options.promptFile === undefined ? pathRef(summarizer.resolved.config.branchSummaryPromptFile) : (options.promptFile ?? undefined);
     const prompt = await readPromptFile(promptRef, trustProject, warnings);
-    const request = buildBranchSummaryRequest({ messages: prepared.messages, ...withPromptFile(instructions, prompt?.text) });
+    const request = buildBranchSummaryRequest({ messages: prepared.messages, ...withPromptFile(instructions, prompt?.text), semantics });
     progress(options, "summarize", `Summarising the abandoned branch with ${summarizer.label}`);
-    text = await completeSummary({
+    const answer = await completeSummaryWithUsage({
+      piVersion,
       model: summarizer.resolved.model,
       apiKey: summarizer.resolved.apiKey,
       headers: summarizer.resolved.headers,
       systemPrompt: request.systemPrompt,
       userText: request.userText + authoritativeFilesBlock(abandonedFiles),
       maxTokens: request.maxTokens,
+      // pi 1.5 reasons at the session's thinking level when the model reasons (#11444); 0.73 never did.
+      ...(piVersion === "1.5" ? { thinkingLevel: summarizer.resolved.thinkingLevel } : {}),
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
     });
+    text = answer.text;
+    if (piVersion === "1.5") usage = answer.usage as unknown as Usage;
   }
   let summary = composeBranchSummary(text, lists);
   if (filesOptions.branchSummary) summary = appendManifest(summary, abandonedFiles);
@@ -274,6 +293,7 @@ async function summarizeEntries(
     },
     model: summarizer.label,
     digest: summarizer.kind === "digest",
+    ...(usage ? { usage } : {}),
   };
 }
 

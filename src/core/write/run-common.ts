@@ -3,6 +3,8 @@
 
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSession } from "../session/open-session.js";
+import { sessionPi1xMarker } from "../pi-version/session-markers.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
 import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import type { FilesTouchedOptions } from "./files-for-summary.js";
@@ -39,8 +41,23 @@ export interface ModelCallSettings {
   maxRetries?: number;
 }
 
+/** What every writer takes to know whose entries to write. */
+export interface PiVersionOption {
+  /**
+   * Whose semantics, entry shapes, prompts, call rules and config syntax apply.
+   * Default: "1.5" when the session holds a pi 1.x marker, else "0.73" (the CLI
+   * and the extension pass their own choice: flag, setting, installed pi).
+   */
+  piVersion?: PiVersion;
+}
+
+/** The version a writer applies: the caller's, else the session's own markers. */
+export function writerPiVersion(session: LoadedSession, options: PiVersionOption): PiVersion {
+  return options.piVersion ?? (sessionPi1xMarker(session) ? "1.5" : "0.73");
+}
+
 /** What every summarising runner (compaction, branch summary) takes. */
-export interface SummaryRunOptions<Proposal> extends ModelCallSettings {
+export interface SummaryRunOptions<Proposal> extends ModelCallSettings, PiVersionOption {
   session: LoadedSession;
   /** The leaf of the branch the run starts from; default the file's last entry (where pi resumes). */
   leafId?: string;

@@ -3,18 +3,26 @@
 // branch ending at the leaf: prepare, before_compact hooks, the model call(s)
 // or the digest, file lists and the files-touched manifest, an optional
 // confirm step, one safe append of the `compaction` entry as a child of the
-// leaf, after_compact hooks.
+// leaf, after_compact hooks. For a pi 1.5 session, pi 1.5.2's compaction
+// (agent-session.js compact → compaction.js compact, appendCompaction): its
+// projection-based preparation, prompts and call rules (calls in sequence,
+// no fixed maxTokens), and an entry with `usage` and the `systemMessage`
+// checkpoint.
 
 import type { Diagnostic } from "../diagnostics.js";
 import { buildContextFromPath } from "../context/index.js";
-import { computeFileLists, formatFileOperations, mergeSplitTurnSummary, NO_PRIOR_HISTORY, planCompaction, summaryMaxTokens } from "../compaction/index.js";
+import { computeFileLists, formatFileOperations, mergeSplitTurnSummary, NO_PRIOR_HISTORY, summaryMaxTokens } from "../compaction/index.js";
 import type { CompactionPreparation, SummaryRequest } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import { checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
+import { semanticsFor, type PiSemantics } from "../pi-version/index.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
 import type { CompactionDraft } from "../session/serialize-entry.js";
-import type { CompactionEntry, SessionEntry } from "../session/types.js";
-import { resolveCompactionSettings, type CompactionSettings } from "../settings/index.js";
-import { completeSummary } from "../summarize/call-model.js";
+import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/types.js";
+import type { CompactionSettings } from "../settings/index.js";
+import { completeSummaryWithUsage, type SummaryAnswer } from "../summarize/call-model.js";
+import { sessionModel } from "../summarize/session-model.js";
+import { combineUsage } from "./combine-usage.js";
 import { buildDigest } from "../summarize/digest.js";
 import { estimateTokens } from "../tokens/index.js";
 import { compactionCalls, compactionSpans } from "./compaction-calls.js";
@@ -26,6 +34,7 @@ import {
   requireEntry,
   RunInputError,
   throwIfAborted,
+  writerPiVersion,
   type SummaryRunOptions,
   type ProgressListener,
   type RunOutcome,
@@ -59,6 +68,8 @@ export interface CompactionRunResult {
   /** "provider/id", "digest", or "hook" (a before_compact hook wrote it). */
   model: string;
   digest: boolean;
+  /** Whose compaction this is (pi 1.5: entry with usage and systemMessage). */
+  piVersion: PiVersion;
   warnings: string[];
   diagnostics: Diagnostic[];
 }
@@ -69,7 +80,9 @@ export interface CompactionRunResult {
  * carry the pre-compaction usage, which pi itself distrusts after a compaction
  * (agent-session.js getContextUsage).
  */
-export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry): number {
+export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics?: PiSemantics): number {
+  // pi 1.5 distrusts usage from before the newest compaction itself (estimateProjectedContextTokens).
+  if (semantics?.version === "1.5") return semantics.contextTokens([...pathEntries, entry]).tokens;
   let tokens = 0;
   for (const message of buildContextFromPath([...pathEntries, entry]).messages) tokens += estimateTokens(message);
   return tokens;
@@ -78,6 +91,8 @@ export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: 
 interface SummaryText {
   text: string;
   thinkingLevel: string | null;
+  /** pi 1.5: the calls' usage, combined. */
+  usage?: EntryUsage;
 }
 
 async function modelSummary(
@@ -87,8 +102,10 @@ async function modelSummary(
   options: RunCompactionOptions,
 ): Promise<SummaryText> {
   const { resolved } = summarizer;
-  const run = (request: SummaryRequest) => (signal: AbortSignal) =>
-    completeSummary({
+  const piVersion = options.piVersion ?? "0.73";
+  const run = (request: SummaryRequest) => (signal: AbortSignal | undefined) =>
+    completeSummaryWithUsage({
+      piVersion,
       model: resolved.model,
       apiKey: resolved.apiKey,
       headers: resolved.headers,
@@ -100,12 +117,25 @@ async function modelSummary(
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
     });
-  const jobs: ((signal: AbortSignal) => Promise<string>)[] = [];
+  if (piVersion === "1.5") {
+    // pi 1.5: history first, then the turn prefix; a split turn without history keeps the previous summary.
+    const history = calls.history ? await run(calls.history)(options.signal) : undefined;
+    const prefix = calls.turnPrefix ? await run(calls.turnPrefix)(options.signal) : undefined;
+    const historyText = history?.text ?? prep.previousSummary ?? NO_PRIOR_HISTORY;
+    const answers = [history, prefix].filter((a): a is SummaryAnswer => a !== undefined);
+    const usage = answers.length === 2 ? combineUsage(answers[0]!.usage, answers[1]!.usage) : answers[0]?.usage;
+    return {
+      text: prefix ? mergeSplitTurnSummary(historyText, prefix.text) : historyText,
+      thinkingLevel: resolved.thinkingLevel ?? null,
+      ...(usage ? { usage: usage as unknown as EntryUsage } : {}),
+    };
+  }
+  const jobs: ((signal: AbortSignal) => Promise<SummaryAnswer>)[] = [];
   if (calls.history) jobs.push(run(calls.history));
   if (calls.turnPrefix) jobs.push(run(calls.turnPrefix));
   const answers = await allOrAbort(options.signal, jobs);
-  const history = calls.history ? answers[0]! : NO_PRIOR_HISTORY;
-  const text = calls.turnPrefix ? mergeSplitTurnSummary(history, answers[answers.length - 1]!) : history;
+  const history = calls.history ? answers[0]!.text : NO_PRIOR_HISTORY;
+  const text = calls.turnPrefix ? mergeSplitTurnSummary(history, answers[answers.length - 1]!.text) : history;
   return { text, thinkingLevel: resolved.thinkingLevel ?? null };
 }
 
@@ -117,10 +147,13 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   const { session } = options;
   const warnings: string[] = [];
   const diagnostics: Diagnostic[] = [];
-  checkWritable(session);
+  const piVersion = writerPiVersion(session, options);
+  const semantics = semanticsFor(piVersion);
+  checkWritable(session, { piVersion });
   const leafId = options.leafId ?? session.index.leafId;
   if (leafId === null) throw new RunInputError("empty-branch", `${session.path}: the session has no entries to compact`);
   requireEntry(session, leafId, "leaf");
+  checkParentChain(session, leafId);
   const pathEntries = session.pathTo(leafId);
   const trustProject = options.trustProject !== false;
   const cwd = options.cwd ?? session.header?.cwd ?? process.cwd();
@@ -128,11 +161,11 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   progress(options, "prepare", "Preparing the compaction");
   let settings = options.settings;
   if (!settings) {
-    const resolved = resolveCompactionSettings({ agentDir: options.agentDir, cwd, trustProject });
+    const resolved = semantics.resolveCompactionSettings({ agentDir: options.agentDir, cwd, trustProject }, sessionModelLabel(pathEntries));
     diagnostics.push(...resolved.diagnostics);
     settings = resolved.settings;
   }
-  const plan = planCompaction(pathEntries, settings);
+  const plan = semantics.planCompaction(pathEntries, settings);
   if (!plan.compactable) throw new RunInputError(plan.code, `nothing to compact: ${plan.reason}`);
   const prep = plan.preparation;
 
@@ -151,22 +184,23 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     warnings.push(...diagnosticMessages(report.diagnostics));
     if (report.cancelled) {
       progress(options, "done", "Cancelled by a before_compact hook");
-      return { outcome: "cancelled", written: false, entry: null, leafId, tokensBefore: prep.tokensBefore, tokensAfter: null, model: "hook", digest: false, warnings, diagnostics };
+      return { outcome: "cancelled", written: false, entry: null, leafId, tokensBefore: prep.tokensBefore, tokensAfter: null, model: "hook", digest: false, piVersion, warnings, diagnostics };
     }
     const supplied = report.result?.compaction;
     if (supplied) {
-      requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
-      draft = { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, fromHook: true };
+      if (supplied.firstKeptEntryId !== null) requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
+      const usage = piVersion === "1.5" && isUsage(supplied.usage) ? { usage: supplied.usage } : {};
+      draft = { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, ...usage, fromHook: true };
     }
   }
 
   if (!draft) {
-    const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings });
+    const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
     modelLabel = summarizer.label;
     digest = summarizer.kind === "digest";
     const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
     const filesCwd = session.header?.cwd || cwd;
-    const spans = compactionSpans(pathEntries, prep);
+    const spans = compactionSpans(pathEntries, prep, piVersion);
     const historyFiles = await filesTouchedOf(spans.history, filesCwd);
     const prefixFiles = await filesTouchedOf(spans.turnPrefix, filesCwd);
     let summary: SummaryText;
@@ -185,9 +219,11 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
         promptText: prompt?.text,
         historyFilesBlock: authoritativeFilesBlock(historyFiles),
         turnPrefixFilesBlock: authoritativeFilesBlock(prefixFiles),
+        semantics,
       });
-      progress(options, "summarize", `Summarising with ${summarizer.label}${calls.turnPrefix ? " (history and split-turn prefix in parallel)" : ""}`);
-      summary = await modelSummary(summarizer, calls, prep, options);
+      const both = piVersion === "1.5" ? " (history, then the split-turn prefix)" : " (history and split-turn prefix in parallel)";
+      progress(options, "summarize", `Summarising with ${summarizer.label}${calls.turnPrefix ? both : ""}`);
+      summary = await modelSummary(summarizer, calls, prep, { ...options, piVersion });
     }
     const lists = computeFileLists(prep.fileOps);
     let text = summary.text + formatFileOperations(lists.readFiles, lists.modifiedFiles);
@@ -213,33 +249,39 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
           ...(options.instructions ? { instructions: options.instructions } : {}),
         },
       },
+      ...(summary.usage ? { usage: summary.usage } : {}),
       fromHook: false,
     };
   }
+  if (piVersion === "1.5") {
+    // pi 1.5's appendCompaction: the branch's current system message, first in every rebuilt context.
+    const systemMessage = semantics.currentSystemMessage(pathEntries);
+    if (systemMessage) draft = { ...draft, systemMessage };
+  }
 
   throwIfAborted(options.signal);
-  const planOptions = { parentId: leafId, now: options.now };
+  const planOptions = { parentId: leafId, now: options.now, piVersion };
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
-  let tokensAfter = contextTokensAfter(pathEntries, entry);
+  let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
 
   if (options.confirm && !options.dryRun) {
     progress(options, "confirm", "Waiting for the summary to be confirmed");
     const finalText = await options.confirm({ entry, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, warnings });
     if (finalText === null) {
       progress(options, "done", "Discarded; nothing written");
-      return { outcome: "discarded", written: false, entry: null, leafId, tokensBefore: entry.tokensBefore, tokensAfter: null, model: modelLabel, digest, warnings, diagnostics };
+      return { outcome: "discarded", written: false, entry: null, leafId, tokensBefore: entry.tokensBefore, tokensAfter: null, model: modelLabel, digest, piVersion, warnings, diagnostics };
     }
     if (finalText !== draft.summary) {
       draft = { ...draft, summary: finalText };
       planned = planAppend(session, [draft], planOptions);
       entry = planned.entries[0] as CompactionEntry;
-      tokensAfter = contextTokensAfter(pathEntries, entry);
+      tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
     }
     throwIfAborted(options.signal);
   }
 
-  const result: CompactionRunResult = { outcome: "dry-run", written: false, entry, leafId, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, digest, warnings, diagnostics };
+  const result: CompactionRunResult = { outcome: "dry-run", written: false, entry, leafId, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, digest, piVersion, warnings, diagnostics };
   if (options.dryRun) {
     progress(options, "done", "Dry run; nothing written");
     return result;
@@ -253,6 +295,17 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
   progress(options, "done", "Compaction written");
   return { ...result, outcome: "written", written: true };
+}
+
+function isUsage(value: unknown): value is EntryUsage {
+  const u = value as Partial<EntryUsage> | null;
+  return typeof u === "object" && u !== null && typeof u.input === "number" && typeof u.output === "number" && typeof u.totalTokens === "number";
+}
+
+/** "provider/modelId" of the session's model: pi 1.5 picks compaction.modelOverrides by it. */
+function sessionModelLabel(pathEntries: readonly SessionEntry[]): string | undefined {
+  const model = sessionModel(pathEntries).model;
+  return model ? `${model.provider}/${model.modelId}` : undefined;
 }
 
 function configPromptRef(path: string | undefined): PromptFileRef | undefined {

@@ -9,7 +9,8 @@ import { checkWritable, commitAppend, planAppend } from "../session/append.js";
 import type { LoadedSession } from "../session/open-session.js";
 import type { CustomEntry, LabelEntry } from "../session/types.js";
 import type { EntryDraft } from "../session/serialize-entry.js";
-import { requireEntry, RunInputError, type RunOutcome } from "./run-common.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { requireEntry, RunInputError, writerPiVersion, type PiVersionOption, type RunOutcome } from "./run-common.js";
 
 export const NAVIGATE_CUSTOM_TYPE = "pi-sessions/navigate";
 
@@ -20,7 +21,7 @@ export interface NavigateData {
   undoCompactionId?: string;
 }
 
-export interface NavigateOptions {
+export interface NavigateOptions extends PiVersionOption {
   session: LoadedSession;
   /** The entry picked in the tree. A user message or custom_message is re-edited: the leaf goes to its parent. */
   targetId: string;
@@ -43,15 +44,16 @@ export interface NavigateResult {
   oldLeafId: string | null;
   /** For a user message / custom_message target: its text, to edit and send again. */
   editorText?: string;
+  piVersion: PiVersion;
 }
 
 /** Appends the navigation entry (and a label) under `newLeafId`; shared by navigate, undo and branch summaries without content. */
 export function persistLeafMove(
   session: LoadedSession,
   move: { newLeafId: string | null; data: NavigateData; label?: { targetId: string; label: string } },
-  options: { dryRun?: boolean; now?: () => Date },
+  options: { dryRun?: boolean; now?: () => Date; piVersion?: PiVersion },
 ): { outcome: RunOutcome; entry: CustomEntry | null; labelEntry: LabelEntry | null } {
-  checkWritable(session);
+  checkWritable(session, { piVersion: options.piVersion });
   const drafts: EntryDraft[] = [];
   // Already where pi resumes: nothing to persist.
   if (move.newLeafId !== session.index.leafId) {
@@ -59,7 +61,7 @@ export function persistLeafMove(
   }
   if (move.label) drafts.push({ type: "label", targetId: move.label.targetId, label: move.label.label });
   if (drafts.length === 0) return { outcome: "unchanged", entry: null, labelEntry: null };
-  const planned = planAppend(session, drafts, { parentId: move.newLeafId, now: options.now });
+  const planned = planAppend(session, drafts, { parentId: move.newLeafId, now: options.now, piVersion: options.piVersion });
   const entry = (planned.entries.find((e) => e.type === "custom") as CustomEntry | undefined) ?? null;
   const labelEntry = (planned.entries.find((e) => e.type === "label") as LabelEntry | undefined) ?? null;
   if (options.dryRun) return { outcome: "dry-run", entry, labelEntry };
@@ -75,13 +77,15 @@ export function runNavigate(options: NavigateOptions): NavigateResult {
   const target = session.entry(targetId);
   if (!target) throw new RunInputError("unknown-entry", `${session.path}: no entry with id '${targetId}' (target)`);
   const { newLeafId, editorText } = resolveNavigationTarget(target);
+  const piVersion = writerPiVersion(session, options);
   const moved = persistLeafMove(
     session,
     { newLeafId, data: { fromLeafId: oldLeafId, targetId }, label: options.label ? { targetId, label: options.label } : undefined },
-    options,
+    { ...options, piVersion },
   );
   return {
     ...moved,
+    piVersion,
     written: moved.outcome === "written",
     newLeafId,
     oldLeafId,

@@ -4,6 +4,7 @@
 // can be used (no model on the branch, no key, model unknown here) the
 // digest is written instead, with a loud warning.
 
+import type { PiVersion } from "../pi-version/pi-version.js";
 import type { SessionEntry } from "../session/types.js";
 import { isModelConfigError, type ModelConfigErrorCode } from "../summarize/model-config-error.js";
 import type { PresetTable } from "../summarize/pi-sessions-config.js";
@@ -49,6 +50,8 @@ export async function chooseSummarizer(options: {
   pathEntries: readonly SessionEntry[];
   choice: SummarizerChoice;
   warnings: string[];
+  /** Whose config syntax the model's key and headers are read with. */
+  piVersion?: PiVersion;
 }): Promise<Summarizer> {
   const { choice } = options;
   if (choice.digest) return { kind: "digest", label: "digest", requested: true };
@@ -56,6 +59,7 @@ export async function chooseSummarizer(options: {
   try {
     const resolved = await resolveSummaryModel({
       agentDir: options.agentDir,
+      piVersion: options.piVersion,
       pathEntries: options.pathEntries,
       model: choice.model,
       preset: choice.preset,

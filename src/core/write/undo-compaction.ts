@@ -6,9 +6,9 @@
 import type { LoadedSession } from "../session/open-session.js";
 import type { CompactionEntry } from "../session/types.js";
 import { persistLeafMove, type NavigateResult } from "./run-navigate.js";
-import { requireEntry, RunInputError } from "./run-common.js";
+import { requireEntry, RunInputError, writerPiVersion, type PiVersionOption } from "./run-common.js";
 
-export interface UndoCompactionOptions {
+export interface UndoCompactionOptions extends PiVersionOption {
   session: LoadedSession;
   /** Default: the last compaction on the path to the leaf. */
   compactionId?: string;
@@ -38,10 +38,11 @@ export function undoCompaction(options: UndoCompactionOptions): UndoCompactionRe
     if (!compaction) throw new RunInputError("no-compaction", `${session.path}: no compaction on the branch ending at ${oldLeafId ?? "(empty)"} to undo`);
   }
   const newLeafId = compaction.parentId && session.index.get(compaction.parentId) ? compaction.parentId : null;
+  const piVersion = writerPiVersion(session, options);
   const moved = persistLeafMove(
     session,
     { newLeafId, data: { fromLeafId: oldLeafId, targetId: newLeafId ?? "root", undoCompactionId: compaction.id } },
-    options,
+    { ...options, piVersion },
   );
-  return { ...moved, written: moved.outcome === "written", newLeafId, oldLeafId, compaction };
+  return { ...moved, written: moved.outcome === "written", newLeafId, oldLeafId, compaction, piVersion };
 }

@@ -8,6 +8,7 @@ import type { CompactionRunResult } from "../../core/write";
 import { runCompaction } from "../../core/write";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
+import { piVersionChoice } from "../pi-version-choice";
 import { reportError } from "../error-actions";
 import { withCancellableProgress } from "../progress";
 import type { Services } from "../services";
@@ -40,6 +41,7 @@ export async function compactSession(services: Services, raw: unknown): Promise<
     const result = await withCancellableProgress("Compacting the session", args.token, (signal, report) =>
       runCompaction({
         session,
+        piVersion: piVersionChoice(session, settings).version,
         ...(args.entryId ? { leafId: args.entryId } : {}),
         agentDir: settings.agentDir,
         cwd: sessionCwd(session),

@@ -11,6 +11,7 @@ import { runBranchSummary, runNavigate } from "../../core/write";
 import { commandArgs, type CommandArgs, type NavigateSummaryChoice } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";
+import { piVersionChoice } from "../pi-version-choice";
 import { withCancellableProgress } from "../progress";
 import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
@@ -76,7 +77,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
     if (forceSummary && summary === "none") summary = "summarize";
 
     if (summary === "none" && !services.hooks.has("before_branch_summary")) {
-      const moved = runNavigate({ session, targetId, ...(args.label ? { label: args.label } : {}) });
+      const moved = runNavigate({ session, targetId, piVersion: piVersionChoice(session, settings).version, ...(args.label ? { label: args.label } : {}) });
       await services.store.refresh(path);
       services.log.info(`navigate ${path} to ${targetId}: ${moved.outcome}`);
       showEditorText(moved.editorText);
@@ -100,6 +101,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
     const result = await withCancellableProgress("Summarising the branch", args.token, (signal, report) =>
       runBranchSummary({
         session,
+        piVersion: piVersionChoice(session, settings).version,
         targetId,
         summarize: summary !== "none",
         agentDir: settings.agentDir,

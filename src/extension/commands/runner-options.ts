@@ -2,7 +2,9 @@
 // files, then piSessions.* overrides), prompt files, files-touched, hooks.
 import type { LoadedSession } from "../../core/session/open-session";
 import { recordedCwd } from "../../core/session/session-info";
-import { resolveBranchSummarySettings, resolveCompactionSettings } from "../../core/settings";
+import { semanticsFor } from "../../core/pi-version";
+import { resolveBranchSummarySettings } from "../../core/settings";
+import { piVersionChoice } from "../pi-version-choice";
 import { settingsOverrides, type ExtensionSettings } from "../settings";
 import { isTrusted } from "../trust";
 
@@ -10,8 +12,14 @@ export function sessionCwd(session: LoadedSession): string {
   return recordedCwd(session) ?? process.cwd();
 }
 
+/** The session's pi version's compaction settings (1.5: modelOverrides for the branch's model; throws pi 1.5's error on a bad value). */
 export function compactionSettingsFor(session: LoadedSession, settings: ExtensionSettings) {
-  return resolveCompactionSettings({ agentDir: settings.agentDir, cwd: sessionCwd(session), trustProject: isTrusted(), overrides: settingsOverrides(settings) });
+  const semantics = semanticsFor(piVersionChoice(session, settings).version);
+  const model = semantics.buildSessionContext(session.pathTo()).model;
+  return semantics.resolveCompactionSettings(
+    { agentDir: settings.agentDir, cwd: sessionCwd(session), trustProject: isTrusted(), overrides: settingsOverrides(settings) },
+    model ? `${model.provider}/${model.modelId}` : undefined,
+  );
 }
 
 export function branchSummarySettingsFor(session: LoadedSession, settings: ExtensionSettings) {

@@ -5,6 +5,8 @@ import * as vscode from "vscode";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { contextDocument } from "../context-document";
+import { semanticsFor } from "../../core/pi-version";
+import { piVersionChoice } from "../pi-version-choice";
 import { reportError } from "../error-actions";
 import type { Services } from "../services";
 import { isNotDone, sessionTarget } from "./session-target";
@@ -18,7 +20,7 @@ export async function showContext(services: Services, raw: unknown): Promise<Com
   if (isNotDone(target)) return target;
   try {
     const leafId = args.entryId ?? target.session.index.leafId;
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: contextDocument(target.session, leafId) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: contextDocument(target.session, leafId, semanticsFor(piVersionChoice(target.session, services.settings()).version)) });
     await vscode.window.showTextDocument(document, { preview: true });
     return ok({ document });
   } catch (error) {

@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { undoCompaction, type UndoCompactionResult } from "../../core/write";
 import { commandArgs } from "../command-args";
 import { ok, type CommandResult } from "../command-result";
+import { piVersionChoice } from "../pi-version-choice";
 import { reportError } from "../error-actions";
 import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
@@ -21,7 +22,7 @@ export async function undoLastCompaction(services: Services, raw: unknown): Prom
   const { path, session } = target;
   try {
     const compactionId = args.entryId && session.index.get(args.entryId)?.type === "compaction" ? args.entryId : undefined;
-    const result = undoCompaction({ session, ...(compactionId ? { compactionId } : {}) });
+    const result = undoCompaction({ session, piVersion: piVersionChoice(session, services.settings()).version, ...(compactionId ? { compactionId } : {}) });
     await services.store.refresh(path);
     services.log.info(`undo compaction ${result.compaction.id} in ${path}: ${result.outcome}`);
     void vscode.window.showInformationMessage(

@@ -4,6 +4,7 @@
 // The result always passes the protocol's isSummaryPanelState (the webview
 // drops a state that does not), however odd the entry.
 
+import { choosePiVersion, type PiVersion } from "../../core/pi-version";
 import { homedir } from "node:os";
 import type { LoadedSession } from "../../core/session/open-session";
 import { LIMITS, PANEL_STATE_VERSION, type PanelMode, type SummaryFile, type SummaryPanelState } from "../../webview/protocol";
@@ -23,6 +24,8 @@ export interface PanelEnvironment {
   openPaths: ReadonlySet<string>;
   exists(path: string): boolean;
   homeDir?: string;
+  /** An explicit pi version (the setting); default: chosen for the session. */
+  piVersion?: PiVersion;
 }
 
 export interface PanelStateOptions {
@@ -68,6 +71,8 @@ export interface StateParts {
   /** Used when the entry's own timestamp is missing or not ISO 8601. */
   fallbackTimestamp?: string | undefined;
   files: SummaryFile[];
+  /** Which pi's semantics apply to the session. */
+  piVersion?: PiVersion;
 }
 
 /** Assembles the state from parts already worked out. */
@@ -99,6 +104,7 @@ export function assemblePanelState(parts: StateParts, options: PanelStateOptions
   const fromId = id(facts.fromId);
   if (fromId) state.fromId = fromId;
   if (options.notice) state.notice = clip(options.notice, LIMITS.errorChars);
+  if (parts.piVersion) state.piVersion = parts.piVersion;
   return state;
 }
 
@@ -133,6 +139,7 @@ export async function buildPanelState(
       sessionName: session.index.sessionName,
       fallbackTimestamp: session.header?.timestamp,
       files,
+      piVersion: choosePiVersion({ explicit: env.piVersion, session }).version,
     },
     options,
   );

@@ -130,7 +130,8 @@ export class PanelController implements SummaryPanelController, vscode.Disposabl
   }
 
   private environment(): PanelEnvironment {
-    return { workspaceRoots: this.deps.workspaceRoots(), openPaths: openTabPaths(), exists: existsSync };
+    const piVersion = this.deps.piVersion?.();
+    return { workspaceRoots: this.deps.workspaceRoots(), openPaths: openTabPaths(), exists: existsSync, ...(piVersion ? { piVersion } : {}) };
   }
 
   private add(panel: SummaryPanel): void {

@@ -1,5 +1,6 @@
 // The summary panel's seam with the rest of the extension (tree nodes,
 // commands, the compaction / branch-summary runners' confirm step).
+import type { PiVersion } from "../../core/pi-version";
 import type * as vscode from "vscode";
 import type { LoadedSession } from "../../core/session/open-session";
 import type { SummaryFile, SummaryKind, SummaryPanelState } from "../../webview/protocol";
@@ -17,6 +18,8 @@ export interface SummaryPanelDeps {
   isTrusted(): boolean;
   /** Absolute paths of the workspace folders (files elsewhere ask before opening). */
   workspaceRoots(): string[];
+  /** The piSessions.piVersion setting (undefined: automatic per session). */
+  piVersion?(): PiVersion | undefined;
 }
 
 /** What a runner's `confirm` callback is given, plus the session and kind. */

@@ -124,6 +124,8 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
     `- ${facts.entryCount} entries, last activity ${facts.modified.toLocaleString()}`,
+    `- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason)})`,
+    ...(facts.settingsError ? [`- pi's settings: ${escapeMarkdown(facts.settingsError)}`] : []),
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),
     "",

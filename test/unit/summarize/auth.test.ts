@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resolveRequestAuth } from "../../../src/core/summarize/auth.js";
 import type { RequestAuth } from "../../../src/core/summarize/auth.js";
 import { ModelConfigError } from "../../../src/core/summarize/model-config-error.js";
-import { loadModelRegistry } from "../../../src/core/summarize/model-registry.js";
+import { loadModelSetup } from "../../../src/core/summarize/model-setup.js";
 
 let agentDir: string;
 
@@ -49,10 +49,10 @@ async function writeAuth(data: Record<string, unknown>): Promise<void> {
 }
 
 async function ours(provider: string, id: string): Promise<RequestAuth> {
-  const registry = await loadModelRegistry({ agentDir });
-  const model = registry.find(provider, id);
+  const setup = await loadModelSetup({ agentDir });
+  const model = setup.registry.find(provider, id);
   if (!model) throw new Error(`no ${provider}/${id}`);
-  return resolveRequestAuth(model, { agentDir, registry });
+  return resolveRequestAuth(model, setup);
 }
 
 async function pis(provider: string, id: string): Promise<{ apiKey?: string; headers?: Record<string, string> }> {

@@ -133,6 +133,31 @@ describe("resolution failures", () => {
   });
 });
 
+describe("pi 1.5 config syntax", () => {
+  it("unset variables in keys and headers, credential env maps holding the key, failing commands", async () => {
+    const model = `${LOOPBACK_OPENAI}-hdr/summarizer`;
+    const resolve = () => resolveSummaryModel({ agentDir: agent.agentDir, model, piVersion: "1.5" });
+    // The key sits in the env map; a header names a variable that is not set.
+    await writeFile(join(agent.agentDir, "auth.json"), JSON.stringify({ [`${LOOPBACK_OPENAI}-hdr`]: { type: "api_key", key: "$K", env: { K: KEY, H: HEADER_SECRET } } }));
+    expect((await resolve()).headers?.["X-Secret"]).toBe("LOOPBACK_HEADER_VAR");
+    await writeFile(
+      join(agent.agentDir, "models.json"),
+      JSON.stringify({ providers: { [`${LOOPBACK_OPENAI}-hdr`]: { baseUrl: server.openaiBaseUrl, api: "openai-completions", apiKey: KEY, headers: { "X-Secret": "$H-$UNSET_ONE" }, models: [{ id: "summarizer" }] } } }),
+    );
+    expectClean(await thrown(resolve));
+    // The key inside a template whose variable is unset.
+    await writeFile(join(agent.agentDir, "auth.json"), JSON.stringify({}));
+    await writeFile(
+      join(agent.agentDir, "models.json"),
+      JSON.stringify({ providers: { [`${LOOPBACK_OPENAI}-hdr`]: { baseUrl: server.openaiBaseUrl, api: "openai-completions", apiKey: `${KEY}$UNSET_TWO`, models: [{ id: "summarizer" }] } } }),
+    );
+    expectClean(await thrown(resolve));
+    // A failing command that echoes the key.
+    await writeFile(join(agent.agentDir, "auth.json"), JSON.stringify({ [`${LOOPBACK_OPENAI}-hdr`]: { type: "api_key", key: `!echo ${KEY}; exit 3`, env: { X: KEY } } }));
+    expectClean(await thrown(resolve));
+  });
+});
+
 describe("model calls", () => {
   it.each([
     [LOOPBACK_OPENAI, scenarios.httpError(401, `Incorrect API key provided: ${KEY}`)],

@@ -15,7 +15,7 @@ import type { OAuthCredentials } from "@mariozechner/pi-ai/oauth";
 import { resolveRequestAuth } from "../../../src/core/summarize/auth.js";
 import { withFileLock } from "../../../src/core/summarize/file-lock.js";
 import { ModelConfigError } from "../../../src/core/summarize/model-config-error.js";
-import { loadModelRegistry } from "../../../src/core/summarize/model-registry.js";
+import { loadModelSetup } from "../../../src/core/summarize/model-setup.js";
 import type { OAuthProviderLike, OAuthProviderLookup } from "../../../src/core/summarize/oauth.js";
 
 const require = createRequire(import.meta.url);
@@ -70,16 +70,10 @@ const lookupFor =
     id === provider.id ? provider : undefined;
 
 async function keyFor(provider: OAuthProviderLike | undefined, lock = {}): Promise<string> {
-  const registry = await loadModelRegistry({ agentDir });
-  const model = registry.find("anthropic", "claude-3-5-haiku-20241022");
+  const setup = await loadModelSetup({ agentDir, oauthProviders: provider ? lookupFor(provider) : undefined, now: () => NOW, lock });
+  const model = setup.registry.find("anthropic", "claude-3-5-haiku-20241022");
   if (!model) throw new Error("model missing");
-  const auth = await resolveRequestAuth(model, {
-    agentDir,
-    registry,
-    oauthProviders: provider ? lookupFor(provider) : undefined,
-    now: () => NOW,
-    lock,
-  });
+  const auth = await resolveRequestAuth(model, setup);
   return auth.apiKey;
 }
 

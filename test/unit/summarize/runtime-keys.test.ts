@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { AuthStorage, ModelRegistry as PiModelRegistry } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resolveRequestAuth } from "../../../src/core/summarize/auth.js";
-import { loadModelRegistry } from "../../../src/core/summarize/model-registry.js";
+import { loadModelSetup } from "../../../src/core/summarize/model-setup.js";
 import { resolveSummaryModel } from "../../../src/core/summarize/summary-model.js";
 import { chooseSummarizer } from "../../../src/core/write/summarizer.js";
 
@@ -45,9 +45,10 @@ async function pis(provider: string, id: string, runtime: Record<string, string>
 }
 
 async function ours(provider: string, id: string, runtime: Record<string, string>) {
-  const registry = await loadModelRegistry({ agentDir });
+  const setup = await loadModelSetup({ agentDir, runtimeApiKeys: runtime });
+  const registry = setup.registry;
   const model = registry.find(provider, id)!;
-  return resolveRequestAuth(model, { agentDir, registry, runtimeApiKeys: runtime });
+  return resolveRequestAuth(model, setup);
 }
 
 describe("runtime keys match pi's runtime overrides", () => {

@@ -247,3 +247,17 @@ describe("modes, odd entries and limits", () => {
     expect(state.files).toEqual([{ path: "/a", displayPath: "/a", ops: "RWE", deleted: false, outside: true, open: false }]);
   });
 });
+
+describe("which pi the panel's session is read as", () => {
+  it("a pi 1.5.2 session's compaction: piVersion 1.5 (its markers), unless the setting says otherwise; the protocol accepts both", async () => {
+    const file = join(__dirname, "../../fixtures/pi-1.5/04-compaction-1.5.jsonl");
+    const session = openSessionSync(file);
+    const compaction = session.entries().find((e) => e.type === "compaction")!;
+    const auto = await buildPanelState(session, compaction, env(), VIEW);
+    expect(auto!.state.piVersion).toBe("1.5");
+    const forced = await buildPanelState(session, compaction, env({ piVersion: "0.73" }), VIEW);
+    expect(forced!.state.piVersion).toBe("0.73");
+    expect(isSummaryPanelState(auto!.state) && isSummaryPanelState(forced!.state)).toBe(true);
+    expect(isSummaryPanelState({ ...auto!.state, piVersion: "2.0" })).toBe(false);
+  });
+});

@@ -1,7 +1,9 @@
 // Round trips through the oracle: after each write (compact, undo, navigate,
 // branch summary), pi 0.73.1's SessionManager opens the file and its
 // buildSessionContext shows what we intended. On 24 random sessions written
-// by pi itself, and on both pi-mono fixtures after `migrate`.
+// by pi itself, and on both pi-mono fixtures after `migrate`. The writers are
+// told "0.73": the random sessions hold unknown `usage` entries, which the
+// automatic choice would read as pi 1.x markers.
 
 import { copyFileSync, mkdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -56,7 +58,7 @@ function checkCompactAndUndo(file: string): Promise<void> {
       tally.notCompactable++;
       return;
     }
-    const result = await runCompaction({ session, agentDir: dir, settings: SETTINGS, summarizer: { digest: true } });
+    const result = await runCompaction({ session, piVersion: "0.73", agentDir: dir, settings: SETTINGS, summarizer: { digest: true } });
     const after = piOpen(path, dir);
     expect(after.leafId).toBe(result.entry!.id);
     const messages = after.context.messages as Message[];
@@ -68,7 +70,7 @@ function checkCompactAndUndo(file: string): Promise<void> {
     expect(result.tokensAfter).toBe(messages.reduce((n, m) => n + pi.estimateTokens(m), 0));
     tally.compacted++;
 
-    undoCompaction({ session: openSessionSync(path) });
+    undoCompaction({ session: openSessionSync(path), piVersion: "0.73" });
     expect(piOpen(path, dir).context).toEqual(before.context);
     tally.undone++;
   })();
@@ -79,7 +81,7 @@ function checkNavigate(file: string, targetId: string): void {
   const sm = SessionManager.open(piOpen(path, dir).copy);
   const target = sm.getEntry(targetId) as unknown as Entry;
   const entries = sm.getEntries() as never;
-  const result = runNavigate({ session: openSessionSync(path), targetId });
+  const result = runNavigate({ session: openSessionSync(path), targetId, piVersion: "0.73" });
   const leaf = expectedLeaf(target);
   expect(result.newLeafId).toBe(leaf);
   expect(piOpen(path, dir).context).toEqual(pi.buildSessionContext(entries, leaf));
@@ -93,7 +95,7 @@ async function checkBranchSummary(file: string, targetId: string): Promise<void>
   const oldLeaf = sm.getLeafId();
   const piCollected = pi.collectEntriesForBranchSummary(sm as never, oldLeaf, targetId);
   const leaf = expectedLeaf(sm.getEntry(targetId) as unknown as Entry);
-  const result = await runBranchSummary({ session: openSessionSync(path), targetId, agentDir: dir, summarizer: { digest: true } });
+  const result = await runBranchSummary({ session: openSessionSync(path), targetId, piVersion: "0.73", agentDir: dir, summarizer: { digest: true } });
   expect(result.commonAncestorId).toBe(piCollected.commonAncestorId);
   expect(result.abandonedEntries).toBe(piCollected.entries.length);
   expect(result.newLeafId).toBe(leaf);
@@ -144,7 +146,7 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])("fixture %s af
   it("compact with pi's default settings, then undo", async () => {
     const path = copy(migrated);
     const before = piOpen(path, dir);
-    const result = await runCompaction({ session: openSessionSync(path), agentDir: dir, settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 }, summarizer: { digest: true } });
+    const result = await runCompaction({ session: openSessionSync(path), piVersion: "0.73", agentDir: dir, settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 }, summarizer: { digest: true } });
     const piPrep = pi.prepareCompaction(SessionManager.open(before.copy).getBranch() as never, { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 })!;
     expect(result.entry).toMatchObject({ firstKeptEntryId: piPrep.firstKeptEntryId, tokensBefore: piPrep.tokensBefore });
     expect(result.entry!.details).toMatchObject(pi.computeFileLists(piPrep.fileOps));
@@ -152,7 +154,7 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])("fixture %s af
     expect(messages[0]).toMatchObject({ role: "compactionSummary", summary: result.entry!.summary });
     const beforeMessages = before.context.messages as Message[];
     expect(messages.slice(1)).toEqual(beforeMessages.slice(beforeMessages.length - (messages.length - 1)));
-    undoCompaction({ session: openSessionSync(path) });
+    undoCompaction({ session: openSessionSync(path), piVersion: "0.73" });
     expect(piOpen(path, dir).context).toEqual(before.context);
   });
 

@@ -113,6 +113,23 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
     }
   });
 
+  test("which pi: chosen per session (these fixtures hold no pi 1.x entries), the piVersion setting forces one; the tooltip says which and why", async () => {
+    const path = fixturePath(BRANCHED_ID);
+    const before = internals.services.sessions.factsOf(path)!;
+    assert.doesNotMatch(before.piVersionReason, /setting/);
+    try {
+      await setSetting("piVersion", before.piVersion === "1.5" ? "0.73" : "1.5");
+      const forced = before.piVersion === "1.5" ? "0.73" : "1.5";
+      await waitFor("the piVersion setting", () => internals.services.sessions.factsOf(path)?.piVersion === forced);
+      const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
+      const tooltip = (item.tooltip as vscode.MarkdownString).value;
+      assert.ok(tooltip.includes(`read as pi ${forced} (the piSessions\\.piVersion setting)`), tooltip);
+    } finally {
+      await setSetting("piVersion", undefined);
+    }
+    await waitFor("automatic again", () => internals.services.sessions.factsOf(path)?.piVersion === before.piVersion);
+  });
+
   test("context keys follow the active session", async () => {
     const path = fixturePath(LINEAR_ID);
     const result = await run("piSessions.openSession", { sessionPath: path });

@@ -1,0 +1,65 @@
+// Bad input never crashes either version's semantics: pi 1.5.2's 14 files with
+// fields replaced by junk (null, numbers, strings, arrays, objects, removed) at
+// random, seeded, and every PiSemantics function run on every leaf.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
+import type { SessionEntry } from "../../../src/core/session/types.js";
+import { createSeededRandom, type SeededRandom } from "../../support/seeded-random.js";
+
+const DIR = join(__dirname, "../../fixtures/pi-1.5");
+const files = readdirSync(DIR).filter((f) => f.endsWith(".jsonl"));
+const JUNK: unknown[] = [null, 0, -1, "", "x", [], [null], {}, { type: "text" }, true, [{ type: "image" }], { replacement: 1 }];
+
+function mutate(value: unknown, rng: SeededRandom, depth: number): unknown {
+  // The reader only hands on objects with a string type and id (else the line is reported and skipped).
+  if (depth > 0 && rng.chance(0.08)) return rng.pick(JUNK);
+  if (depth > 4 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => mutate(v, rng, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (depth === 0 && (k === "id" || k === "parentId" || k === "type")) out[k] = v;
+    else if (!rng.chance(0.04)) out[k] = mutate(v, rng, depth + 1);
+  }
+  return out;
+}
+
+function pathTo(entries: SessionEntry[], leaf: SessionEntry): SessionEntry[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const path: SessionEntry[] = [];
+  const seen = new Set<SessionEntry>();
+  for (let e: SessionEntry | undefined = leaf; e && !seen.has(e); e = e.parentId ? byId.get(e.parentId) : undefined) {
+    seen.add(e);
+    path.unshift(e);
+  }
+  return path;
+}
+
+describe.each(["0.73", "1.5"] as PiVersion[])("pi %s semantics on junk", (version) => {
+  const s = semanticsFor(version);
+  it("never throws, on 14 files × 25 seeded mutations, at every leaf", () => {
+    let runs = 0;
+    for (const file of files) {
+      const lines = readFileSync(join(DIR, file), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as SessionEntry);
+      for (let seed = 1; seed <= 25; seed++) {
+        const rng = createSeededRandom(seed * 31 + file.length);
+        const entries = lines.map((e) => mutate(e, rng, 0) as SessionEntry);
+        for (const leaf of entries) {
+          const path = pathTo(entries, leaf);
+          const context = s.buildSessionContext(path);
+          s.serializeConversation(s.convertToLlm(context.messages));
+          for (const m of context.messages) s.estimateTokens(m);
+          s.contextTokens(path);
+          s.contextUsage(path);
+          s.currentSystemMessage(path);
+          for (const keepRecentTokens of [0, 500, 20000]) s.describePreparation(s.planCompaction(path, { enabled: true, reserveTokens: 16384, keepRecentTokens }));
+          for (const budget of [0, 300]) s.prepareBranchEntries(path, budget);
+          runs++;
+        }
+      }
+    }
+    expect(runs).toBeGreaterThan(1000);
+  });
+});
