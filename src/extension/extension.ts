@@ -28,7 +28,7 @@ import { SessionStatusBar } from "./status-bar";
 import { registerSummaryPanel } from "./summary-panel";
 import { panelPresenter } from "./summary-presenter";
 import { isTrusted } from "./trust";
-import { ENTRIES_VIEW_ID, EntriesTreeProvider } from "./views/entries-view";
+import { ENTRIES_VIEW_ID, EntriesTreeProvider, LOAD_EARLIER_COMMAND_ID } from "./views/entries-view";
 import type { EntryNode } from "./views/entries-model";
 import { SESSIONS_VIEW_ID, SessionsTreeProvider, isSessionNode, type SessionsNode } from "./views/sessions-view";
 
@@ -179,6 +179,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     register("piSessions.openRawLine", openRawLine),
     register("piSessions.goToLeaf", goToLeaf),
     register("piSessions.filterEntries", filterEntries),
+    vscode.commands.registerCommand(LOAD_EARLIER_COMMAND_ID, (node: EntryNode) => entriesTree.loadEarlier(node)),
     vscode.commands.registerCommand("piSessions.openSession", async (raw: unknown) => {
       const result = await openSession(services, raw);
       updateEntriesTitle();
