@@ -25,6 +25,8 @@ export class SessionIndex {
   private readonly duplicateDiagnostics: Diagnostic[];
   private name: string | undefined;
   private structure: Structure | null = null;
+  private messages = 0;
+  private activity = 0;
 
   constructor(metas: Iterable<EntryMeta> = []) {
     this.list = [];
@@ -49,6 +51,8 @@ export class SessionIndex {
     }
     this.list.push(meta);
     this.ids.set(meta.id, meta);
+    if (meta.type === "message") this.messages++;
+    if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
     if (this.childMap !== null) this.addChild(this.childMap, meta);
     if (meta.type === "label" && meta.targetId !== undefined) {
       if (meta.label) this.labelMap.set(meta.targetId, meta.label);
@@ -91,6 +95,21 @@ export class SessionIndex {
 
   get size(): number {
     return this.list.length;
+  }
+
+  /** `message` entries, as pi's session list counts them. */
+  get messageCount(): number {
+    return this.messages;
+  }
+
+  /** The latest user/assistant activity time (ms), 0 when none (pi's getSessionModifiedDate input). */
+  get lastActivityTime(): number {
+    return this.activity;
+  }
+
+  /** How many entries reused an earlier id (a change here can move lookups already made). */
+  get duplicateCount(): number {
+    return this.duplicateDiagnostics.length;
   }
 
   /** Lookup by id; for duplicate ids the later entry, as pi's Map.set gives. */
