@@ -50,6 +50,7 @@ const KEY_MESSAGE = encoder.encode("message");
 const KEY_ROLE = encoder.encode("role");
 const KEY_TIMESTAMP = encoder.encode("timestamp");
 const KEY_CONTENT = encoder.encode("content");
+const KEY_USAGE = encoder.encode("usage");
 
 /** Placeholder for the top level, where there is no message to fill. */
 const NO_MESSAGE: MessageFields = { isObject: false, hasContent: false };
@@ -289,15 +290,16 @@ function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean)
   return -1;
 }
 
-/** Index of a `message` member key: 0 role, 1 timestamp, 2 content, -1 other. */
+/** Index of a `message` member key: 0 role, 1 timestamp, 2 content, 3 usage, -1 other. */
 function messageKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
   if (escaped) {
     const text = keyText(b, s, e, true);
-    return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : -1;
+    return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : text === "usage" ? 3 : -1;
   }
   if (bytesEqual(b, s, e, KEY_ROLE)) return 0;
   if (bytesEqual(b, s, e, KEY_TIMESTAMP)) return 1;
   if (bytesEqual(b, s, e, KEY_CONTENT)) return 2;
+  if (bytesEqual(b, s, e, KEY_USAGE)) return 3;
   return -1;
 }
 
@@ -331,6 +333,8 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
         message.timestamp = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 2) {
         message.hasContent = true;
+      } else if (k === 3) {
+        message.usage = decodeValue(b, vs, p, lastStringEscaped);
       }
     }
     if (p < 0) return -1;

@@ -6,7 +6,7 @@
 // pi it never loops on a parent cycle.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { EntryMeta } from "./entry-meta.js";
+import type { EntryMeta, Spend } from "./entry-meta.js";
 import { timeOf } from "./meta-from-fields.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
@@ -27,6 +27,7 @@ export class SessionIndex {
   private structure: Structure | null = null;
   private messages = 0;
   private activity = 0;
+  private readonly spent: Spend = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 
   constructor(metas: Iterable<EntryMeta> = []) {
     this.list = [];
@@ -53,6 +54,14 @@ export class SessionIndex {
     this.ids.set(meta.id, meta);
     if (meta.type === "message") this.messages++;
     if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
+    if (meta.spend !== undefined) {
+      const s = meta.spend;
+      this.spent.input += s.input;
+      this.spent.output += s.output;
+      this.spent.cacheRead += s.cacheRead;
+      this.spent.cacheWrite += s.cacheWrite;
+      this.spent.cost += s.cost;
+    }
     if (this.childMap !== null) this.addChild(this.childMap, meta);
     if (meta.type === "label" && meta.targetId !== undefined) {
       if (meta.label) this.labelMap.set(meta.targetId, meta.label);
@@ -105,6 +114,11 @@ export class SessionIndex {
   /** The latest user/assistant activity time (ms), 0 when none (pi's getSessionModifiedDate input). */
   get lastActivityTime(): number {
     return this.activity;
+  }
+
+  /** Tokens and cost of the whole file, as pi 1.5 totals them (every entry's `spend`). */
+  get totalSpend(): Readonly<Spend> {
+    return this.spent;
   }
 
   /** How many entries reused an earlier id (a change here can move lookups already made). */
