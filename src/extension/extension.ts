@@ -15,11 +15,12 @@ import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
 import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { registerSessionsViewCommands } from "./commands/sessions-view-commands";
 import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
 import { ModelWindows } from "./model-windows";
 import type { Services } from "./services";
-import { discoverSessionGroups } from "./session-discovery";
+import { discoverAllProjects, discoverSessionGroups } from "./session-discovery";
 import { SessionStore } from "./session-store";
 import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
@@ -52,8 +53,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       overrides: settingsOverrides(settings),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
-    () => discoverSessionGroups(settings),
+    (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
+    (work) => vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
   );
   const active = new ActiveSession(sessions);
   const sessionsTree = new SessionsTreeProvider(sessions);
@@ -100,8 +102,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     sessionsView.badge = count > 0 ? { value: count, tooltip: `${count} session(s) past pi's compaction threshold` } : undefined;
   };
   const watchSessions = (): void => {
-    const groups = vscode.workspace.workspaceFolders ?? [];
-    watcher.watch({ piDirs: groups.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir)), include: settings.include });
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const piDirs = folders.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir));
+    if (sessions.scope === "all") piDirs.push(...sessions.watchedDirs());
+    watcher.watch({ piDirs: [...new Set(piDirs)], include: settings.include });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);
@@ -111,7 +115,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const loadWindows = (): Promise<void> => windows.load();
 
   context.subscriptions.push(
-    sessions.onDidChange(() => {
+    ...registerSessionsViewCommands(services),
+    sessions.onDidChange((change) => {
+      // The list changed: in all projects, every listed folder is watched.
+      if (!change.paths) watchSessions();
       updateBadge();
       updateEntriesTitle();
       // The first session becomes active once the list is known, so the status bar has something to show.

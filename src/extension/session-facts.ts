@@ -30,6 +30,12 @@ export interface SessionFacts {
   headerMissing: boolean;
   problems: number;
   modified: Date;
+  /** `message` entries in the file (pi's session list counts these). */
+  messageCount: number;
+  /** Size on disk when last read. */
+  sizeBytes: number;
+  /** Total tokens and cost of every entry (counted after the row first shows). */
+  totals?: { tokens: number; cost: number };
 }
 
 export interface FactsContext {
@@ -67,7 +73,15 @@ export function sessionFacts(session: LoadedSession, context: FactsContext, mtim
     headerMissing: session.headerMissing,
     problems: session.diagnostics.length,
     modified: sessionModifiedDate(session, () => mtime ?? new Date(0)),
+    messageCount: countMessages(session),
+    sizeBytes: 0,
   };
+}
+
+function countMessages(session: LoadedSession): number {
+  let count = 0;
+  for (const meta of session.index.entries) if (meta.type === "message") count++;
+  return count;
 }
 
 /** 12345 → "12.3k". */
@@ -83,4 +97,29 @@ export function tokensText(facts: Pick<SessionFacts, "usage" | "contextWindow">)
   if (facts.contextWindow === undefined) return `${approx}${compactNumber(facts.usage.tokens)} tokens`;
   const percent = Math.round((facts.usage.tokens / facts.contextWindow) * 100);
   return `${approx}${compactNumber(facts.usage.tokens)} / ${compactNumber(facts.contextWindow)} (${percent}%)`;
+}
+
+/** 1536 → "1.5 KB". */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+/** 0.1234 → "$0.12"; under a cent "<$0.01"; none "$0". */
+export function costText(cost: number): string {
+  if (cost === 0) return "$0";
+  if (cost < 0.01) return "<$0.01";
+  return `$${cost.toFixed(2)}`;
+}
+
+/** How long ago, coarsely: "just now", "5 min ago", "3 h ago", "2 d ago", else the date. */
+export function agoText(when: Date, now = Date.now()): string {
+  const seconds = Math.max(0, (now - when.getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 30 * 86400) return `${Math.floor(seconds / 86400)} d ago`;
+  return when.toISOString().slice(0, 10);
 }

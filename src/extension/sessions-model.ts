@@ -1,37 +1,74 @@
-// The sessions of the workspace as the views and the status bar see them: the
-// discovered groups and, per file, its facts (kept up to date from the store).
-// Nothing is read until something asks (the Sessions view becoming visible, a
-// command): activation stays cheap.
+// The sessions the views and the status bar see: the discovered groups (this
+// workspace, or all projects) and, per file, its facts (kept up to date from
+// the store: appends are followed from the new entries). Nothing is read until
+// something asks (the Sessions view becoming visible, a command): activation
+// stays cheap. A cold fill lists the files first and reads them one after the
+// other, each row filled in as it is read (with progress in the view).
 import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
-import type { SessionGroup } from "./session-discovery";
+import type { SessionGroup, SessionsScope } from "./session-discovery";
+import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import { sessionFacts, type FactsContext, type SessionFacts } from "./session-facts";
+import { advanceTotals, type SessionTotals } from "./session-totals";
+
+/** What changed: these sessions' rows (`paths`), or the list itself (no paths). */
+export interface SessionsChange {
+  paths?: readonly string[];
+}
+
+export interface FillProgress {
+  report(done: number, total: number): void;
+}
 
 export class SessionsModel implements vscode.Disposable {
   private groups: SessionGroup[] | undefined;
   private discovering: Promise<SessionGroup[]> | undefined;
+  private scopeValue: SessionsScope = "workspace";
   private readonly facts = new Map<string, SessionFacts>();
+  private readonly totals = new Map<string, SessionTotals>();
+  private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<SessionsChange>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  private totalsQueue = new Set<string>();
+  private totalsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: SessionStore,
     private readonly factsContext: () => FactsContext,
-    private readonly discover: () => Promise<SessionGroup[]>,
+    private readonly discover: (scope: SessionsScope) => Promise<SessionGroup[]>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly fillProgress: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T> = (work) => work({ report: () => undefined }),
   ) {
-    this.subscription = store.onDidChange(({ path, session }) => {
+    this.subscription = store.onDidChange(({ path, session, change }) => {
+      if (change !== "appended") {
+        this.headers.delete(path);
+        this.totals.delete(path);
+      }
       if (session) this.computeFacts(path);
       else this.facts.delete(path);
-      this.changed.fire();
+      this.changed.fire({ paths: [path] });
     });
   }
 
   get discovered(): boolean {
     return this.groups !== undefined;
+  }
+
+  get scope(): SessionsScope {
+    return this.scopeValue;
+  }
+
+  /** This workspace's sessions or every project's; lists again when the list was asked for already. */
+  async setScope(scope: SessionsScope): Promise<void> {
+    if (scope === this.scopeValue) return;
+    this.scopeValue = scope;
+    if (!this.groups && !this.discovering) return;
+    await this.discovering?.catch(() => undefined);
+    await this.rediscover();
   }
 
   /** The groups, discovering (and reading each session) on first call. */
@@ -40,23 +77,42 @@ export class SessionsModel implements vscode.Disposable {
     return this.rediscover();
   }
 
-  /** Looks for session files again (a file was created or deleted, settings changed). */
+  /** Looks for session files again (a file was created or deleted, settings or scope changed). */
   async rediscover(): Promise<SessionGroup[]> {
     if (this.discovering) return this.discovering;
     this.discovering = (async () => {
       try {
-        const groups = await this.discover();
+        const groups = await this.discover(this.scopeValue);
         const wanted = new Set(groups.flatMap((g) => g.files));
         for (const path of this.store.paths()) if (!wanted.has(path)) this.store.forget(path);
-        await Promise.all([...wanted].map((path) => this.open(path)));
+        // The rows show at once ("reading…"); each fills in as its file is read.
         this.groups = groups;
-        this.changed.fire();
+        this.changed.fire({});
+        const unread = [...wanted].filter((path) => !this.facts.has(path) && !this.errors.has(path));
+        if (unread.length > 0) await this.fillProgress((progress) => this.readAll(unread, progress));
         return groups;
       } finally {
         this.discovering = undefined;
       }
     })();
     return this.discovering;
+  }
+
+  private async readAll(paths: readonly string[], progress: FillProgress): Promise<void> {
+    let done = 0;
+    let batch: string[] = [];
+    let last = Date.now();
+    for (const path of paths) {
+      await this.open(path);
+      batch.push(path);
+      progress.report(++done, paths.length);
+      if (Date.now() - last > 100) {
+        this.changed.fire({ paths: batch });
+        batch = [];
+        last = Date.now();
+      }
+    }
+    if (batch.length > 0) this.changed.fire({ paths: batch });
   }
 
   private async open(path: string): Promise<void> {
@@ -74,23 +130,56 @@ export class SessionsModel implements vscode.Disposable {
   /** Recomputes every row (the model registry loaded, settings changed). */
   recomputeAll(): void {
     for (const path of this.store.paths()) this.computeFacts(path);
-    this.changed.fire();
+    this.changed.fire({ paths: this.store.paths() });
   }
 
   private computeFacts(path: string): void {
     const session = this.store.peek(path);
     if (!session) return;
-    let mtime: Date | undefined;
+    let stat: { mtime: Date; size: number } | undefined;
     try {
-      mtime = statSync(path).mtime;
+      stat = statSync(path);
     } catch {
-      mtime = undefined;
+      stat = undefined;
     }
     try {
-      this.facts.set(path, sessionFacts(session, this.factsContext(), mtime));
+      const facts = sessionFacts(session, this.factsContext(), stat?.mtime);
+      facts.sizeBytes = stat?.size ?? 0;
+      const totals = this.totals.get(path);
+      if (totals && totals.counted <= session.index.size) facts.totals = totals;
+      this.facts.set(path, facts);
+      this.queueTotals(path);
     } catch (error) {
       this.errors.set(path, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** Totals (tokens, cost) are counted after the row shows, a few sessions at a time, from the new entries only. */
+  private queueTotals(path: string): void {
+    this.totalsQueue.add(path);
+    if (this.totalsTimer) return;
+    this.totalsTimer = setTimeout(() => this.countTotals(), 0);
+  }
+
+  private countTotals(): void {
+    this.totalsTimer = undefined;
+    const started = Date.now();
+    const done: string[] = [];
+    for (const path of this.totalsQueue) {
+      this.totalsQueue.delete(path);
+      const session = this.store.peek(path);
+      const facts = this.facts.get(path);
+      if (!session || !facts) continue;
+      const before = this.totals.get(path);
+      const previous = before && facts.totals === before ? before : undefined;
+      const totals = advanceTotals(session, previous);
+      this.totals.set(path, totals);
+      facts.totals = totals;
+      if (totals.tokens !== before?.tokens || totals.cost !== before?.cost || !before) done.push(path);
+      if (Date.now() - started > 50) break;
+    }
+    if (done.length > 0) this.changed.fire({ paths: done });
+    if (this.totalsQueue.size > 0) this.totalsTimer = setTimeout(() => this.countTotals(), 0);
   }
 
   factsOf(path: string): SessionFacts | undefined {
@@ -99,6 +188,12 @@ export class SessionsModel implements vscode.Disposable {
 
   errorOf(path: string): string | undefined {
     return this.errors.get(path);
+  }
+
+  /** id, cwd and parentSession from the file's first line (cached until the file is rewritten). */
+  headerOf(path: string): HeaderFields | undefined {
+    if (!this.headers.has(path)) this.headers.set(path, readSessionHeaderFields(path));
+    return this.headers.get(path);
   }
 
   /** Every known session file, newest first. */
@@ -112,12 +207,18 @@ export class SessionsModel implements vscode.Disposable {
     return [...paths].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
   }
 
+  /** The folders holding the listed sessions (watched in all-projects scope). */
+  watchedDirs(): string[] {
+    return [...new Set(this.allPaths().map((path) => dirname(path)))];
+  }
+
   /** The group a session file is in. */
   groupOf(path: string): SessionGroup | undefined {
     return this.groups?.find((g) => g.files.includes(path));
   }
 
   dispose(): void {
+    if (this.totalsTimer) clearTimeout(this.totalsTimer);
     this.subscription.dispose();
     this.changed.dispose();
   }
