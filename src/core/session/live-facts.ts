@@ -101,6 +101,11 @@ export class LiveSessionFacts implements BranchTokenView {
     return this.facts;
   }
 
+  /** An entry on the branch resets the context (a compaction, for pi 0.73's rule). */
+  get branchHasReset(): boolean {
+    return this.resetAt.position >= 0;
+  }
+
   /** The branch's metas, root first (no bodies). */
   get branch(): readonly EntryMeta[] {
     return this.path.entries;

@@ -56,6 +56,12 @@ export interface ContextTokenRule {
   usage(view: BranchTokenView): ContextUsage;
   /** The same from scratch on a whole path (the reference, and the fallback for odd files). */
   usageOfPath(path: readonly SessionEntry[]): ContextUsage;
+  /**
+   * The usage after `added` (root-ward first) were appended directly below the
+   * previous leaf, from the previous result alone; undefined when earlier
+   * entries are needed (the caller then reads the branch again).
+   */
+  extend?(previous: { usage: ContextUsage; branchHasReset: boolean }, added: readonly EntryTokens[]): ContextUsage | undefined;
 }
 
 /** pi 0.73.1: compaction.js's estimateContextTokens, with getContextUsage's "unknown after a compaction" as an estimate. */
@@ -104,4 +110,18 @@ export const pi073ContextTokenRule: ContextTokenRule = {
     return { tokens: view.estimateSum(0, n), source: "estimate", messageCount };
   },
   usageOfPath: (path) => contextUsage(path),
+  extend(previous, added) {
+    if (added.some((a) => a.reset)) return undefined;
+    let last = -1;
+    for (let i = added.length - 1; i >= 0 && last < 0; i--) if (added[i]!.usage !== undefined) last = i;
+    const sum = (from: number) => added.slice(from).reduce((n, a) => n + a.estimate, 0);
+    const messageCount = previous.usage.messageCount + added.reduce((n, a) => n + a.messages, 0);
+    if (last >= 0) {
+      const usage = added[last]!.usage!;
+      if (!previous.branchHasReset || usage > 0) return { tokens: usage + sum(last + 1), source: "usage", messageCount };
+      // A zero usage after a compaction: pi's estimate of the whole context, known only if that is what we had.
+      if (previous.usage.source !== "estimate-after-compaction") return undefined;
+    }
+    return { tokens: previous.usage.tokens + sum(0), source: previous.usage.source, messageCount };
+  },
 };
