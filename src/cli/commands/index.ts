@@ -8,5 +8,6 @@ import { compactCommand } from "./compact";
 import { branchSummaryCommand } from "./branch-summary";
 import { navigateCommand } from "./navigate";
 import { migrateCommand } from "./migrate";
+import { watchCommand } from "./watch";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, watchCommand];
