@@ -155,7 +155,8 @@ export class SessionCatalogue {
   }
 
   private readWhole(path: string): CatalogueRow | null {
-    const session = openSessionSync(path);
+    // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
+    const session = openSessionSync(path, { skim: true });
     const fp = session.fingerprint;
     const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.rule);

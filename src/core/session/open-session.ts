@@ -64,6 +64,8 @@ class Session implements LoadedSession {
   private readonly bodies: EntryBodies;
   private readonly migrated: SessionEntry[] | null;
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
+  /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
+  skimmed = false;
 
   constructor(
     readonly path: string | undefined,
@@ -176,18 +178,32 @@ interface ReadPlan {
   builder: SessionBuilder;
   reader: JsonlReader;
   tail: TailKeeper;
+  skim: boolean;
 }
 
-function planRead(resume: ResumePoint | null): ReadPlan {
-  const builder = new SessionBuilder(resume?.snapshot);
+export interface OpenOptions {
+  /**
+   * Skim long lines: read only the fields the index needs (the leading ones,
+   * and a message's trailing usage/timestamp) and find the line's end with a
+   * native byte search, without validating the content between. Several times
+   * faster on big sessions; a line damaged only in its middle is then indexed
+   * where pi would skip it. Default false (every byte checked, exactly as pi).
+   */
+  skim?: boolean;
+}
+
+function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPlan {
+  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim });
   const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
-  return { builder, reader, tail: new TailKeeper() };
+  return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
 }
 
 function finishRead(path: string, plan: ReadPlan, size: number, mtimeMs: number, tailFromFile: boolean): Session {
   const built = plan.builder.finish(plan.reader.end());
   const fingerprint = tailFromFile ? fingerprintFileAt(path, size, mtimeMs) : fingerprintOf(size, plan.tail.bytes, mtimeMs);
-  return new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
+  const session = new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
+  session.skimmed = plan.skim;
+  return session;
 }
 
 /** Fingerprint for a size we read up to, computed from the file (a tail read began mid-file). */
@@ -202,14 +218,14 @@ function fingerprintFileAt(path: string, size: number, mtimeMs: number): FileFin
 }
 
 /** Reads the file from `resume` (or the start) up to its size when opened. */
-function readSyncFrom(path: string, resume: ResumePoint | null): Session {
+function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Session {
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume);
+  const plan = planRead(resume, options);
   let position = resume?.offset ?? 0;
   let stat: ReturnType<typeof fstatSync>;
   try {
@@ -232,14 +248,14 @@ function readSyncFrom(path: string, resume: ResumePoint | null): Session {
   return finishRead(path, plan, position, stat.mtimeMs, resume !== null);
 }
 
-async function readAsyncFrom(path: string, resume: ResumePoint | null): Promise<Session> {
+async function readAsyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Promise<Session> {
   let handle;
   try {
     handle = await open(path, "r");
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume);
+  const plan = planRead(resume, options);
   let position = resume?.offset ?? 0;
   let mtimeMs: number;
   try {
@@ -264,12 +280,12 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null): Promise<
 }
 
 /** Streams the file into an index (bodies stay on disk). */
-export function openSession(path: string): Promise<LoadedSession> {
-  return readAsyncFrom(path, null);
+export function openSession(path: string, options: OpenOptions = {}): Promise<LoadedSession> {
+  return readAsyncFrom(path, null, options);
 }
 
-export function openSessionSync(path: string): LoadedSession {
-  return readSyncFrom(path, null);
+export function openSessionSync(path: string, options: OpenOptions = {}): LoadedSession {
+  return readSyncFrom(path, null, options);
 }
 
 /** A session from bytes in memory (kept as the body source); `path` is only used in messages. */
@@ -313,7 +329,7 @@ export async function refreshSession(
   }
   // Rewritten, or appended after a line we cannot continue from (incomplete last
   // line, a version 1/2 file): read it all again.
-  return { change: probe.change, session: await readAsyncFrom(path, null) };
+  return { change: probe.change, session: await readAsyncFrom(path, null, { skim: s instanceof Session && s.skimmed }) };
 }
 
 interface AppendProbe {

@@ -54,6 +54,8 @@ export interface BuilderSnapshot {
   unknown: UnknownKinds;
   /** Whole-file facts of the reads so far (a resumed read starts past the BOM). */
   bom: boolean;
+  /** Long lines are skimmed (see skimLine). */
+  skim: boolean;
   crlfLines: number;
 }
 
@@ -99,10 +101,13 @@ export class SessionBuilder {
   private readonly earlierBom: boolean;
   private readonly earlierCrlfLines: number;
 
-  constructor(resumeFrom?: BuilderSnapshot) {
+  private readonly skim: boolean;
+
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
-    this.classifier = new LineClassifier(this.sawContent);
+    this.skim = s?.skim ?? options.skim ?? false;
+    this.classifier = new LineClassifier(this.sawContent, this.skim);
     this.headerDecided = s?.headerDecided ?? false;
     this.header = s?.header ?? null;
     this.headerLocation = s?.headerLocation ?? null;
@@ -169,6 +174,7 @@ export class SessionBuilder {
     return {
       bom,
       crlfLines,
+      skim: this.skim,
       sawContent: this.sawContent,
       headerDecided: this.headerDecided,
       header: this.header,

@@ -25,6 +25,8 @@ export interface FollowOptions {
   /** How often to look at the file when no notification came (ms; default 1000). */
   pollMs?: number;
   rule?: ContextTokenRule;
+  /** Open with OpenOptions.skim (default true: following needs the index's fields, not every byte validated). */
+  skim?: boolean;
 }
 
 export interface SessionFollower {
@@ -44,7 +46,7 @@ function cpuSince(start: NodeJS.CpuUsage): number {
 export async function followSession(path: string, options: FollowOptions): Promise<SessionFollower> {
   const started = process.cpuUsage();
   let lastStat = statKey(path);
-  let session = await openSession(path);
+  let session = await openSession(path, { skim: options.skim ?? true });
   const facts = new LiveSessionFacts(session, options.rule);
 
   let stopped = false;
