@@ -21,13 +21,21 @@ export interface RecordKey {
   tailLength: number;
 }
 
+/** As kept in the rows file: the id filter lives in a side file, read only when an append needs it. */
+export type StoredResume = Omit<RowResume, "ids"> & { ids?: IdFilter };
+
 export type CatalogueRecord =
-  | { path: string; key: RecordKey; kind: "session"; row: CatalogueRow; resume: RowResume | null }
+  | { path: string; key: RecordKey; kind: "session"; row: CatalogueRow; resume: StoredResume | null }
   /** A *.jsonl file that is not a session (no header): remembered so it is not read again until it changes. */
   | { path: string; key: RecordKey; kind: "other" };
 
 export function catalogueFile(folder: string, ruleName: string): string {
   return join(folder, `catalogue-v${CATALOGUE_VERSION}-${ruleName.replace(/[^A-Za-z0-9.-]/g, "_")}.json`);
+}
+
+/** The side file of id filters (by path, each with the tail hash of the row it belongs to). */
+export function idsFile(folder: string, ruleName: string): string {
+  return catalogueFile(folder, ruleName).replace(/\.json$/, ".ids.json");
 }
 
 const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
@@ -51,12 +59,10 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
 }
 
 /** The resume point of a stored record, or undefined when it is damaged. */
-function resumeOf(r: unknown, size: number): RowResume | null | undefined {
+function resumeOf(r: unknown, size: number): StoredResume | null | undefined {
   if (r === null) return null;
   if (!(isObj(r) && r.offset === size && strOrNull(r.leafId) && typeof r.branchHasReset === "boolean" && (isNum(r.headerMs) || r.headerMs === null))) return undefined;
-  const ids = IdFilter.fromJSON(r.ids);
-  if (!ids) return undefined;
-  return { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN, ids };
+  return { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN };
 }
 
 /** The records of a parsed catalogue file that pass validation (the rest are dropped). */
@@ -92,6 +98,39 @@ export async function loadRecords(file: string, ruleName: string): Promise<Map<s
 
 export async function saveRecords(file: string, folder: string, ruleName: string, records: Iterable<CatalogueRecord>): Promise<void> {
   await mkdir(folder, { recursive: true });
-  const list = [...records].map((r) => (r.kind === "session" && r.resume ? { ...r, resume: { ...r.resume, headerMs: Number.isNaN(r.resume.headerMs) ? null : r.resume.headerMs } } : r));
+  const list = [...records].map((r) => {
+    if (r.kind !== "session" || !r.resume) return r;
+    const { ids: _ids, ...resume } = r.resume;
+    return { ...r, resume: { ...resume, headerMs: Number.isNaN(resume.headerMs) ? null : resume.headerMs } };
+  });
   await writeFileAtomic(file, JSON.stringify({ format: CATALOGUE_FORMAT, version: CATALOGUE_VERSION, rule: ruleName, records: list }));
+}
+
+/** An id filter as stored: valid only for the row whose key has this size and tail hash. */
+export interface StoredIds {
+  size: number;
+  tailHash: string;
+  filter: IdFilter;
+}
+
+export async function loadIds(file: string, ruleName: string): Promise<Map<string, StoredIds>> {
+  const out = new Map<string, StoredIds>();
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return out;
+  }
+  if (!isObj(data) || data.format !== CATALOGUE_FORMAT || data.version !== CATALOGUE_VERSION || data.rule !== ruleName || !isObj(data.ids)) return out;
+  for (const [path, v] of Object.entries(data.ids)) {
+    if (!isObj(v) || !isNum(v.size) || !isStr(v.tailHash)) continue;
+    const filter = IdFilter.fromJSON(v.filter);
+    if (filter) out.set(path, { size: v.size, tailHash: v.tailHash, filter });
+  }
+  return out;
+}
+
+export async function saveIds(file: string, folder: string, ruleName: string, ids: Map<string, StoredIds>): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await writeFileAtomic(file, JSON.stringify({ format: CATALOGUE_FORMAT, version: CATALOGUE_VERSION, rule: ruleName, ids: Object.fromEntries(ids) }));
 }

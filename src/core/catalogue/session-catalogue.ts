@@ -15,8 +15,9 @@ import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fin
 import { openSessionSync } from "../session/open-session.js";
 import { readRange } from "../session/read-range.js";
 import { pi073ContextTokenRule, type ContextTokenRule } from "../tokens/context-token-rule.js";
-import { catalogueFile, loadRecords, saveRecords, type CatalogueRecord, type RecordKey } from "./catalogue-file.js";
+import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
 import { extendRow, rowFromSession, type CatalogueRow, type ComputedRow } from "./catalogue-row.js";
+import type { IdFilter } from "./id-filter.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -35,6 +36,9 @@ export class SessionCatalogue {
   private readonly records: Map<string, CatalogueRecord>;
   /** Records this process computed or removed since loading (what save() writes over the file's). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
+  /** The id filters, read from their side file when the first append needs one. */
+  private ids: Map<string, StoredIds> | null = null;
+  private readonly touchedIds = new Map<string, StoredIds | null>();
 
   private constructor(
     readonly folder: string,
@@ -46,8 +50,15 @@ export class SessionCatalogue {
 
   /** Loads the catalogue kept in `folder` (an empty one when there is none or it is damaged). */
   static async open(folder: string, rule: ContextTokenRule = pi073ContextTokenRule): Promise<SessionCatalogue> {
-    return new SessionCatalogue(folder, rule, await loadRecords(catalogueFile(folder, rule.name), rule.name));
+    const catalogue = new SessionCatalogue(folder, rule, await loadRecords(catalogueFile(folder, rule.name), rule.name));
+    // Read now, while nothing waits: an append will need it (the rows file stays small without it).
+    catalogue.idsReady = loadIds(idsFile(folder, rule.name), rule.name).then((ids) => {
+      catalogue.ids ??= ids;
+    });
+    return catalogue;
   }
+
+  private idsReady: Promise<void> = Promise.resolve();
 
   get file(): string {
     return catalogueFile(this.folder, this.rule.name);
@@ -66,6 +77,7 @@ export class SessionCatalogue {
   async *rows(files: readonly string[], onProgress?: (p: CatalogueProgress) => void): AsyncGenerator<CatalogueRow> {
     const progress: CatalogueProgress = { done: 0, total: files.length, cached: 0, appended: 0, read: 0 };
     const stale: { path: string; size: number; mtimeMs: number }[] = [];
+    let idsAwaited = false;
     for (const path of files) {
       let st;
       try {
@@ -87,6 +99,10 @@ export class SessionCatalogue {
     onProgress?.({ ...progress });
     let sliceStart = Date.now();
     for (const file of stale) {
+      if (!idsAwaited) {
+        await this.idsReady;
+        idsAwaited = true;
+      }
       const row = this.update(file.path, progress);
       progress.done++;
       if (row) yield row;
@@ -107,7 +123,8 @@ export class SessionCatalogue {
   }
 
   /** The up-to-date row of one file (e.g. after a watcher saw it change); undefined when it is not a session. */
-  refresh(path: string): CatalogueRow | undefined {
+  async refresh(path: string): Promise<CatalogueRow | undefined> {
+    await this.idsReady;
     return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }) ?? undefined;
   }
 
@@ -116,29 +133,52 @@ export class SessionCatalogue {
    * process may have saved meanwhile: its other records are kept).
    */
   async save(): Promise<void> {
-    if (this.touched.size === 0) return;
-    const onDisk = await loadRecords(this.file, this.rule.name);
-    for (const [path, record] of this.touched) {
-      if (record) onDisk.set(path, record);
-      else onDisk.delete(path);
+    if (this.touched.size > 0) {
+      const onDisk = await loadRecords(this.file, this.rule.name);
+      for (const [path, record] of this.touched) {
+        if (record) onDisk.set(path, record);
+        else onDisk.delete(path);
+      }
+      await saveRecords(this.file, this.folder, this.rule.name, onDisk.values());
+      this.touched.clear();
     }
-    await saveRecords(this.file, this.folder, this.rule.name, onDisk.values());
-    this.touched.clear();
+    if (this.touchedIds.size > 0) {
+      const file = idsFile(this.folder, this.rule.name);
+      const onDisk = await loadIds(file, this.rule.name);
+      for (const [path, ids] of this.touchedIds) {
+        if (ids) onDisk.set(path, ids);
+        else onDisk.delete(path);
+      }
+      await saveIds(file, this.folder, this.rule.name, onDisk);
+      this.touchedIds.clear();
+    }
   }
 
   private remove(path: string): void {
     if (this.records.delete(path)) this.touched.set(path, null);
+    this.ids?.delete(path);
+    this.touchedIds.set(path, null);
   }
 
   private put(record: CatalogueRecord): void {
     this.records.set(record.path, record);
     this.touched.set(record.path, record);
+    const ids = record.kind === "session" && record.resume?.ids ? { size: record.key.size, tailHash: record.key.tailHash, filter: record.resume.ids } : null;
+    if (ids) (this.ids ??= new Map()).set(record.path, ids);
+    else this.ids?.delete(record.path);
+    this.touchedIds.set(record.path, ids);
+  }
+
+  /** The record's id filter: kept with it, or from the side file when it belongs to the same key. */
+  private idsOf(path: string, key: RecordKey): IdFilter | undefined {
+    const stored = this.ids?.get(path);
+    return stored && stored.size === key.size && stored.tailHash === key.tailHash ? stored.filter : undefined;
   }
 
   private update(path: string, progress: CatalogueProgress): CatalogueRow | null {
     const record = this.records.get(path);
     try {
-      if (record?.kind === "session" && record.resume) {
+      if (record?.kind === "session" && record.resume && (record.resume.ids ?? this.idsOf(path, record.key))) {
         const appended = this.tryAppend(path, record);
         if (appended) {
           progress.appended++;
@@ -181,7 +221,8 @@ export class SessionCatalogue {
       if (oldTail.length !== key.tailLength || hashBytes(oldTail) !== key.tailHash) return null;
       const appended = readRange(fd, key.size, st.size - key.size);
       if (appended.length !== st.size - key.size) return null;
-      computed = extendRow(record.row, record.resume!, appended, st.size, st.mtimeMs, this.rule);
+      const ids = record.resume!.ids ?? this.idsOf(path, key)!;
+      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.rule);
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
