@@ -5,8 +5,9 @@ import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open-session";
 import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
-import { sessionModel, type SessionModelRef } from "../core/summarize/session-model";
-import { contextUsage, shouldCompact, type ContextUsage } from "../core/tokens";
+import type { BranchFacts } from "../core/session/live-facts";
+import type { SessionModelRef } from "../core/summarize/session-model";
+import { shouldCompact, type ContextUsage } from "../core/tokens";
 import { oneLine } from "../core/tree/preview";
 
 export interface SessionFacts {
@@ -34,8 +35,8 @@ export interface SessionFacts {
   messageCount: number;
   /** Size on disk when last read. */
   sizeBytes: number;
-  /** Total tokens and cost of every entry (counted after the row first shows). */
-  totals?: { tokens: number; cost: number };
+  /** Total tokens and cost of every entry of the file, as pi 1.5 totals them. */
+  totals: { tokens: number; cost: number };
 }
 
 export interface FactsContext {
@@ -45,43 +46,53 @@ export interface FactsContext {
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
-export function sessionFacts(session: LoadedSession, context: FactsContext, mtime?: Date): SessionFacts {
+/** Per session, what does not change with an append: the title's first request and the compaction settings of its cwd. */
+export interface FactsMemo {
+  firstRequest?: string | null;
+  compaction?: CompactionSettings;
+}
+
+/**
+ * The row and status-bar facts of a session from its live branch facts (kept
+ * up to date from appended entries by LiveSessionFacts) and the index's totals:
+ * no body is parsed here but the first request's, once per session (memo).
+ */
+export function sessionFacts(session: LoadedSession, branch: BranchFacts, context: FactsContext, stat?: { mtime: Date; size: number }, memo: FactsMemo = {}): SessionFacts {
   const path = session.path ?? "";
-  const name = session.index.sessionName ?? null;
-  const title = oneLine(name ?? firstUserMessageText(session, { skipBlank: true }) ?? basename(path), 80);
-  const pathEntries = session.pathTo();
-  const usage = contextUsage(pathEntries);
-  const model = sessionModel(pathEntries).model;
+  const name = branch.name;
+  if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
+  const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
+  const usage = branch.usage;
+  const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const cwd = recordedCwd(session) ?? process.cwd();
-  const compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
+  if (!memo.compaction) {
+    const cwd = recordedCwd(session) ?? process.cwd();
+    memo.compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
+  }
+  const compaction = memo.compaction;
   const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
+  const spend = session.index.totalSpend;
   return {
     path,
     title,
     name,
-    entryCount: session.index.size,
-    leafId: session.index.leafId,
+    entryCount: branch.entryCount,
+    leafId: branch.leafId,
     usage,
     model,
     contextWindow,
     compaction,
     wouldCompact,
     threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
-    hasCompaction: pathEntries.some((e) => e.type === "compaction"),
+    hasCompaction: branch.hasCompaction,
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
     problems: session.diagnostics.length,
-    modified: sessionModifiedDate(session, () => mtime ?? new Date(0)),
-    messageCount: countMessages(session),
-    sizeBytes: 0,
+    modified: sessionModifiedDate(session, () => stat?.mtime ?? new Date(0)),
+    messageCount: branch.messageCount,
+    sizeBytes: stat?.size ?? 0,
+    totals: { tokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite, cost: spend.cost },
   };
-}
-
-function countMessages(session: LoadedSession): number {
-  let count = 0;
-  for (const meta of session.index.entries) if (meta.type === "message") count++;
-  return count;
 }
 
 /** 12345 → "12.3k". */

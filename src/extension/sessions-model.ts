@@ -10,8 +10,8 @@ import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
 import type { SessionGroup, SessionsScope } from "./session-discovery";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
-import { sessionFacts, type FactsContext, type SessionFacts } from "./session-facts";
-import { advanceTotals, type SessionTotals } from "./session-totals";
+import { LiveSessionFacts } from "../core/session/live-facts";
+import { sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
 
 /** What changed: these sessions' rows (`paths`), or the list itself (no paths). */
 export interface SessionsChange {
@@ -27,14 +27,14 @@ export class SessionsModel implements vscode.Disposable {
   private discovering: Promise<SessionGroup[]> | undefined;
   private scopeValue: SessionsScope = "workspace";
   private readonly facts = new Map<string, SessionFacts>();
-  private readonly totals = new Map<string, SessionTotals>();
+  /** Branch facts per session, followed from appended entries. */
+  private readonly live = new Map<string, LiveSessionFacts>();
+  private readonly memos = new Map<string, FactsMemo>();
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
-  private totalsQueue = new Set<string>();
-  private totalsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -46,10 +46,14 @@ export class SessionsModel implements vscode.Disposable {
     this.subscription = store.onDidChange(({ path, session, change }) => {
       if (change !== "appended") {
         this.headers.delete(path);
-        this.totals.delete(path);
+        this.memos.delete(path);
       }
       if (session) this.computeFacts(path);
-      else this.facts.delete(path);
+      else {
+        this.facts.delete(path);
+        this.live.delete(path);
+        this.memos.delete(path);
+      }
       this.changed.fire({ paths: [path] });
     });
   }
@@ -129,6 +133,7 @@ export class SessionsModel implements vscode.Disposable {
 
   /** Recomputes every row (the model registry loaded, settings changed). */
   recomputeAll(): void {
+    for (const memo of this.memos.values()) memo.compaction = undefined;
     for (const path of this.store.paths()) this.computeFacts(path);
     this.changed.fire({ paths: this.store.paths() });
   }
@@ -143,43 +148,15 @@ export class SessionsModel implements vscode.Disposable {
       stat = undefined;
     }
     try {
-      const facts = sessionFacts(session, this.factsContext(), stat?.mtime);
-      facts.sizeBytes = stat?.size ?? 0;
-      const totals = this.totals.get(path);
-      if (totals && totals.counted <= session.index.size) facts.totals = totals;
-      this.facts.set(path, facts);
-      this.queueTotals(path);
+      let live = this.live.get(path);
+      const branch = live ? live.update(session) : (live = new LiveSessionFacts(session)).current;
+      this.live.set(path, live);
+      let memo = this.memos.get(path);
+      if (!memo) this.memos.set(path, (memo = {}));
+      this.facts.set(path, sessionFacts(session, branch, this.factsContext(), stat, memo));
     } catch (error) {
       this.errors.set(path, error instanceof Error ? error.message : String(error));
     }
-  }
-
-  /** Totals (tokens, cost) are counted after the row shows, a few sessions at a time, from the new entries only. */
-  private queueTotals(path: string): void {
-    this.totalsQueue.add(path);
-    if (this.totalsTimer) return;
-    this.totalsTimer = setTimeout(() => this.countTotals(), 0);
-  }
-
-  private countTotals(): void {
-    this.totalsTimer = undefined;
-    const started = Date.now();
-    const done: string[] = [];
-    for (const path of this.totalsQueue) {
-      this.totalsQueue.delete(path);
-      const session = this.store.peek(path);
-      const facts = this.facts.get(path);
-      if (!session || !facts) continue;
-      const before = this.totals.get(path);
-      const previous = before && facts.totals === before ? before : undefined;
-      const totals = advanceTotals(session, previous);
-      this.totals.set(path, totals);
-      facts.totals = totals;
-      if (totals.tokens !== before?.tokens || totals.cost !== before?.cost || !before) done.push(path);
-      if (Date.now() - started > 50) break;
-    }
-    if (done.length > 0) this.changed.fire({ paths: done });
-    if (this.totalsQueue.size > 0) this.totalsTimer = setTimeout(() => this.countTotals(), 0);
   }
 
   factsOf(path: string): SessionFacts | undefined {
@@ -218,7 +195,6 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.totalsTimer) clearTimeout(this.totalsTimer);
     this.subscription.dispose();
     this.changed.dispose();
   }

@@ -275,6 +275,16 @@ export class EntriesModel {
     return container;
   }
 
+  /** Whether a row with children starts expanded: a branch point on the leaf's path, the turn holding the leaf. */
+  opensOnShow(entryId: string): boolean {
+    if (!this.leafPath.has(entryId)) return false;
+    const headed = this.headedTurn(entryId);
+    if (!headed) return true;
+    const leaf = this.leafId;
+    const leafRow = leaf ? headed.layout.rowOf(leaf) : undefined;
+    return leafRow !== undefined && headed.layout.turnOfRow(leafRow) === headed.turn;
+  }
+
   /** The first entry of the linear run an entry is in. */
   runHead(entryId: string): string {
     const index = this.currentSession.index;

@@ -36,6 +36,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
   private paging: Paging = new Map();
   private pending = new Set<EntryNode | undefined>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly fetchWaiters = new Map<string, (() => void)[]>();
   private readonly subscription: vscode.Disposable;
   readonly stats: EntriesViewStats = { full: 0, targeted: 0, nodes: 0 };
 
@@ -127,17 +128,48 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
   async getChildren(parent?: EntryNode): Promise<EntryNode[]> {
     const model = await this.current();
     if (!model) return [];
-    return parent ? model.children(parent) : model.roots();
+    const children = parent ? model.children(parent) : model.roots();
+    const key = parent?.key ?? ROOT;
+    for (const waiter of this.fetchWaiters.get(key) ?? []) waiter();
+    this.fetchWaiters.delete(key);
+    return children;
   }
 
-  /** Also pages in a row a "Load earlier…" hides, so reveal() finds it. */
+  /** Settles when VS Code next asks for a container's children (or after `ms`). */
+  private nextFetch(container: EntryNode | undefined, ms: number): Promise<void> {
+    const key = container?.key ?? ROOT;
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      const waiters = this.fetchWaiters.get(key) ?? [];
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.fetchWaiters.set(key, waiters);
+    });
+  }
+
   async getParent(node: EntryNode): Promise<EntryNode | undefined> {
+    return (await this.current())?.parent(node);
+  }
+
+  /**
+   * Pages in the rows a "Load earlier…" hides on the way to a node, and
+   * refreshes their containers; call it before reveal(): VS Code's reveal
+   * waits for a refresh fired before it, and works from the children it has.
+   */
+  async pageIn(node: EntryNode): Promise<void> {
     const model = await this.current();
-    if (!model) return undefined;
-    const pagedIn: (EntryNode | undefined)[] = [];
-    const parent = model.parent(node, (container) => pagedIn.push(container));
-    this.fireNow(pagedIn);
-    return parent;
+    if (!model) return;
+    const pagedIn = new Set<EntryNode | undefined>();
+    for (let current: EntryNode | undefined = node, depth = 0; current && depth < 10_000; depth++) {
+      current = model.parent(current, (container) => pagedIn.add(container));
+    }
+    if (pagedIn.size === 0) return;
+    // Wait until VS Code has the new children (the outermost container is asked first), at most a second.
+    const fetched = this.nextFetch(pagedIn.has(undefined) ? undefined : [...pagedIn].pop(), 1000);
+    this.fireNow([...pagedIn]);
+    await fetched;
   }
 
   async getTreeItem(node: EntryNode): Promise<vscode.TreeItem> {
@@ -162,6 +194,8 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     this.changed.dispose();
   }
 }
+
+const ROOT = "";
 
 export const LOAD_EARLIER_COMMAND_ID = "piSessions.loadEarlierEntries";
 
@@ -198,7 +232,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const onPath = model.isOnLeafPath(node.entryId);
   const item = new vscode.TreeItem(
     entry ? entryPreview(entry, 100) : node.entryId,
-    hasChildren ? (onPath ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
+    hasChildren ? (model.opensOnShow(node.entryId) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
   );
   item.id = node.key;
   if (!meta) return item;

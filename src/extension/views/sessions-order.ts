@@ -42,7 +42,7 @@ function sortValue(sort: Exclude<SessionSort, "name">, facts: SessionFacts): num
     case "activity":
       return facts.modified.getTime();
     case "cost":
-      return facts.totals?.cost ?? -1;
+      return facts.totals.cost;
     case "size":
       return facts.sizeBytes;
     case "tokens":

@@ -203,7 +203,7 @@ function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeI
 /** The columns of a row: entries and messages, context tokens, total tokens and cost, size, last activity. */
 export function sessionColumns(facts: SessionFacts): string[] {
   const parts = [`${facts.entryCount} entries`, tokensText(facts)];
-  if (facts.totals) parts.push(`Σ ${compactNumber(facts.totals.tokens)} ${costText(facts.totals.cost)}`);
+  parts.push(`Σ ${compactNumber(facts.totals.tokens)} ${costText(facts.totals.cost)}`);
   parts.push(sizeText(facts.sizeBytes), agoText(facts.modified));
   return parts;
 }
@@ -219,7 +219,7 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
     `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.modified.toLocaleString()}`,
-    facts.totals ? `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}` : `- in all: counting…`,
+    `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),

@@ -28,7 +28,7 @@ function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): Sess
     modified: new Date(0),
     messageCount: 0,
     sizeBytes: 0,
-    ...(f.cost !== undefined ? { totals: { tokens: 0, cost: f.cost } } : {}),
+    totals: { tokens: 0, cost: f.cost ?? 0 },
     ...f,
   };
 }
