@@ -2,8 +2,8 @@
 // up to date as entries are appended to its index: a new leaf usually hangs
 // below the old one (one push); after a branch switch the path is cut where the
 // new leaf's ancestors meet it. Equal to `index.pathIds(index.leafId)` at all
-// times; cases where an append can move earlier lookups (a reused id, or an id
-// that resolves the root's missing parent) rebuild it.
+// times; cases where an append can move earlier lookups (a reused id, an id
+// that resolves the root's missing parent, a path cut short by a cycle) rebuild it.
 
 import type { EntryMeta } from "./entry-meta.js";
 import type { SessionIndex } from "./session-index.js";
@@ -50,14 +50,12 @@ export class BranchPath {
     const index = this.index;
     const size = index.size;
     if (size === this.seen) return this.list.length;
-    const from = this.seen;
     this.seen = size;
     if (index.duplicateCount !== this.duplicates) return this.rebuild();
+    // The root's parent exists: either an appended entry resolves it, or the walk
+    // stopped on a cycle (which a new walk may enter elsewhere). Walk again.
     const root = this.list[0];
-    if (root?.parentId) {
-      const entries = index.entries;
-      for (let i = from; i < size; i++) if (entries[i]!.id === root.parentId) return this.rebuild();
-    }
+    if (root?.parentId && index.get(root.parentId) !== undefined) return this.rebuild();
     this.grow(size);
     const chain: EntryMeta[] = [];
     const onChain = new Set<EntryMeta>();

@@ -358,13 +358,17 @@ function probeAppend(path: string, fp: FileFingerprint, resume: ResumePoint | nu
     if (st.size === fp.size) return { change: st.mtimeMs === fp.mtimeMs ? "unchanged" : "rewritten", fingerprint: fp };
     const appendedLength = st.size - fp.size;
     if (resume === null || resume.offset !== fp.size || appendedLength > MAX_SYNC_APPEND) return { change: "appended", fingerprint: fp };
-    const appended = readRange(fd, fp.size, appendedLength);
-    if (appended.length !== appendedLength) return { change: "rewritten", fingerprint: fp };
+    const read = readRange(fd, fp.size, appendedLength);
+    if (read.length !== appendedLength) return { change: "rewritten", fingerprint: fp };
+    // A line still being written (pi's write seen half-way) waits for its newline: take complete lines only.
+    const complete = read.lastIndexOf(0x0a) + 1;
+    if (complete === 0) return { change: "unchanged", fingerprint: fp };
+    const appended = read.subarray(0, complete);
     const tail =
       appended.length >= FINGERPRINT_TAIL_BYTES
         ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
         : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
-    return { change: "appended", appended, fingerprint: fingerprintOf(st.size, tail, st.mtimeMs) };
+    return { change: "appended", appended, fingerprint: fingerprintOf(fp.size + complete, tail, st.mtimeMs) };
   } finally {
     closeSync(fd);
   }

@@ -3,7 +3,7 @@
 // window, would-compact); a rewrite and a deletion are reported; Ctrl-C
 // (SIGINT) ends it with exit code 0.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -79,7 +79,9 @@ describe("pi-sessions watch", () => {
     const answer = model.line({ kind: "assistant", parent: "leaf", pick: 1, text: "big", usage: 90000 });
     appendFileSync(file, `${answer}\n`);
     expect(await watch.line(3)).toMatchObject({ change: "appended", entries: 4, leafId: model.ids[3], contextTokens: 90010, wouldCompact: true, model: { provider: "p", modelId: "m1" } });
-    writeFileSync(file, model.lines.slice(0, 2).map((l) => `${l}\n`).join(""));
+    // Replaced in one step (temp file + rename), as editors and migrations do: a new inode.
+    writeFileSync(`${file}.tmp`, model.lines.slice(0, 2).map((l) => `${l}\n`).join(""));
+    renameSync(`${file}.tmp`, file);
     expect(await watch.line(4)).toMatchObject({ change: "rewritten", entries: 1, leafId: model.ids[0] });
     watch.child.kill("SIGINT");
     expect(await watch.exit).toBe(0);

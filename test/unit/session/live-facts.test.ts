@@ -52,7 +52,7 @@ describe("LiveSessionFacts", () => {
           expect(live.branch.map((m) => m.id)).toEqual(fresh.pathTo().map((e) => e.id));
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 

@@ -184,6 +184,23 @@ describe("refreshSession (live tail)", () => {
     expect(r.session.index.get("cccc0001")).toBeDefined();
   });
 
+  it("waits for the newline of a line seen half-written, then reads it as an append", async () => {
+    const { path } = piSession("r-half");
+    const s = await openSession(path);
+    const index = s.index;
+    const full = `${JSON.stringify({ type: "custom", id: "dddd0001", parentId: null, timestamp: "t", customType: "x" })}\n`;
+    appendFileSync(path, full.slice(0, 25));
+    const half = await refreshSession(s);
+    expect(half.change).toBe("unchanged");
+    expect(s.index.get("dddd0001")).toBeUndefined();
+    appendFileSync(path, full.slice(25));
+    const r = await refreshSession(s);
+    expect(r.change).toBe("appended");
+    expect(r.session.index).toBe(index);
+    sameRead(r.session, await openSession(path));
+    expect(r.session.fingerprint).toEqual(fingerprintFile(path));
+  });
+
   it("throws naming the file when it is gone", async () => {
     const { path } = piSession("r-gone");
     const s = await openSession(path);
