@@ -2,7 +2,9 @@
 // (names, counts, dates, context tokens, model, spend, size), computed from a
 // full read, or carried forward from the previous row and the appended lines.
 
+import { closeSync, openSync } from "node:fs";
 import { sessionFromBytes, type LoadedSession } from "../session/open-session.js";
+import { readRange } from "../session/read-range.js";
 import { LiveSessionFacts } from "../session/live-facts.js";
 import { firstUserMessageText } from "../session/session-info.js";
 import type { SessionModelRef } from "../summarize/session-model.js";
@@ -114,7 +116,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     mtimeMs,
   };
   const resumable = session.version === 3 && !session.needsMigration && session.fingerprint.size === size && session.index.duplicateCount === 0;
-  const complete = resumable && endsOnCompleteLine(session);
+  const complete = resumable && endsOnCompleteLine(session.path, size);
   let resume: RowResume | null = null;
   if (complete) {
     const ids = IdFilter.sizedFor(session.index.size + 64);
@@ -124,8 +126,19 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   return { row, resume };
 }
 
-function endsOnCompleteLine(session: LoadedSession): boolean {
-  return !session.diagnostics.some((d) => d.code === "truncated-last-line");
+/** The file's byte before `size` is a newline (read directly: the session's diagnostics would analyse the whole tree). */
+function endsOnCompleteLine(path: string, size: number): boolean {
+  if (size === 0) return false;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      return readRange(fd, size - 1, 1)[0] === 0x0a;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 const MINI_HEADER = `${JSON.stringify({ type: "session", version: 3, id: "appended", timestamp: "1970-01-01T00:00:00.000Z", cwd: "" })}\n`;
