@@ -145,7 +145,7 @@ function bashCommands(path: readonly { type: string }[]): string[] {
   return out;
 }
 
-if (process.argv[2] === "--rss-child") rssChild(process.argv[3]!);
+if (process.argv[2] === "--rss-child") rssChild(process.argv[3]!, process.argv[4]);
 else main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
