@@ -3,6 +3,8 @@
 // no session and loads no pi-ai: the Sessions view reads sessions when it is
 // shown, and the model registry (pi-ai) loads in the background after that.
 import * as vscode from "vscode";
+import { join } from "node:path";
+import { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
 import { piSessionDirForCwd } from "../core/session/discover";
 import { ActiveSession } from "./active-session";
@@ -45,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
 
   const store = new SessionStore(log);
   const windows = new ModelWindows(settings.agentDir, log);
-  const sessions = new SessionsModel(
+  const sessions: SessionsModel = new SessionsModel(
     store,
     () => ({
       agentDir: settings.agentDir,
@@ -55,7 +57,12 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     }),
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
-    (work) => vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
+    {
+      catalogue: once(() => SessionCatalogue.open(join(context.globalStorageUri.fsPath, "catalogue"))),
+      pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
+      fillProgress: (work) =>
+        vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
+    },
   );
   const active = new ActiveSession(sessions);
   const sessionsTree = new SessionsTreeProvider(sessions);
@@ -82,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const notice = new AutoCompactionNotice(sessions, () => settings, log);
   const watcher = new SessionWatcher(
     {
-      changed: (path) => void store.refresh(path),
+      changed: (path) => void sessions.fileChanged(path),
       listChanged: () => {
         if (sessions.discovered) void sessions.rediscover();
       },
@@ -208,6 +215,11 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     onDidCompact: didCompact.event,
     onDidBranchSummary: didBranchSummary.event,
   };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 function toDisposable(disposer: { dispose(): void }): vscode.Disposable {

@@ -5,6 +5,7 @@ import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open-session";
 import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
+import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { BranchFacts } from "../core/session/live-facts";
 import type { SessionModelRef } from "../core/summarize/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
@@ -65,10 +66,7 @@ export function sessionFacts(session: LoadedSession, branch: BranchFacts, contex
   const usage = branch.usage;
   const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  if (!memo.compaction) {
-    const cwd = recordedCwd(session) ?? process.cwd();
-    memo.compaction = resolveCompactionSettings({ agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides }).settings;
-  }
+  if (!memo.compaction) memo.compaction = compactionSettingsFor(recordedCwd(session), context);
   const compaction = memo.compaction;
   const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
   const spend = session.index.totalSpend;
@@ -133,4 +131,36 @@ export function agoText(when: Date, now = Date.now()): string {
   if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
   if (seconds < 30 * 86400) return `${Math.floor(seconds / 86400)} d ago`;
   return when.toISOString().slice(0, 10);
+}
+
+/** The facts of a session not opened, from its catalogue row (no session read). */
+export function factsFromRow(row: CatalogueRow, context: FactsContext, compaction: CompactionSettings): SessionFacts {
+  const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
+  const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
+  return {
+    path: row.path,
+    title: oneLine(row.name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
+    name: row.name,
+    entryCount: row.entries,
+    leafId: null,
+    usage,
+    model: row.model,
+    contextWindow,
+    compaction,
+    wouldCompact: contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction),
+    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    hasCompaction: row.hasCompactions,
+    needsMigration: false,
+    headerMissing: false,
+    problems: 0,
+    modified: new Date(row.modified),
+    messageCount: row.messages,
+    sizeBytes: row.size,
+    totals: { tokens: row.totalTokens, cost: row.cost },
+  };
+}
+
+/** The compaction settings pi applies to a session run in `cwd`. */
+export function compactionSettingsFor(cwd: string | undefined, context: FactsContext): CompactionSettings {
+  return resolveCompactionSettings({ agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides }).settings;
 }

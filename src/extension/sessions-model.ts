@@ -10,8 +10,22 @@ import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
 import type { SessionGroup, SessionsScope } from "./session-discovery";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
+import type { CatalogueRow } from "../core/catalogue/catalogue-row";
+import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import { LiveSessionFacts } from "../core/session/live-facts";
-import { sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
+import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
+
+/** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
+const OPEN_LIMIT = 3;
+const SAVE_DELAY_MS = 2000;
+
+export interface SessionsModelOptions {
+  /** Rows of sessions not opened come from here (none: every listed session is opened). */
+  catalogue?: () => Promise<SessionCatalogue>;
+  /** Sessions that must stay open (the active one, the one the Entries view shows). */
+  pinned?: () => readonly (string | undefined)[];
+  fillProgress?: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T>;
+}
 
 /** What changed: these sessions' rows (`paths`), or the list itself (no paths). */
 export interface SessionsChange {
@@ -30,6 +44,13 @@ export class SessionsModel implements vscode.Disposable {
   /** Branch facts per session, followed from appended entries. */
   private readonly live = new Map<string, LiveSessionFacts>();
   private readonly memos = new Map<string, FactsMemo>();
+  /** Catalogue rows of the listed sessions, and the facts drawn from them (for sessions not opened). */
+  private readonly rows = new Map<string, CatalogueRow>();
+  private readonly rowFacts = new Map<string, SessionFacts>();
+  private readonly compactionByCwd = new Map<string, SessionFacts["compaction"]>();
+  /** Opened sessions, least recently used first. */
+  private readonly recent = new Set<string>();
+  private saveTimer: NodeJS.Timeout | undefined;
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
@@ -41,9 +62,10 @@ export class SessionsModel implements vscode.Disposable {
     private readonly factsContext: () => FactsContext,
     private readonly discover: (scope: SessionsScope) => Promise<SessionGroup[]>,
     private readonly log: vscode.LogOutputChannel,
-    private readonly fillProgress: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T> = (work) => work({ report: () => undefined }),
+    private readonly options: SessionsModelOptions = {},
   ) {
     this.subscription = store.onDidChange(({ path, session, change }) => {
+      if (change === "opened") this.touch(path);
       if (change !== "appended") {
         this.headers.delete(path);
         this.memos.delete(path);
@@ -53,6 +75,7 @@ export class SessionsModel implements vscode.Disposable {
         this.facts.delete(path);
         this.live.delete(path);
         this.memos.delete(path);
+        this.recent.delete(path);
       }
       this.changed.fire({ paths: [path] });
     });
@@ -92,8 +115,10 @@ export class SessionsModel implements vscode.Disposable {
         // The rows show at once ("reading…"); each fills in as its file is read.
         this.groups = groups;
         this.changed.fire({});
-        const unread = [...wanted].filter((path) => !this.facts.has(path) && !this.errors.has(path));
-        if (unread.length > 0) await this.fillProgress((progress) => this.readAll(unread, progress));
+        for (const path of this.rows.keys()) if (!wanted.has(path)) this.forgetRow(path);
+        const unread = [...wanted].filter((path) => !this.facts.has(path) && !this.rowFacts.has(path) && !this.errors.has(path));
+        const fill = this.options.fillProgress ?? ((work) => work({ report: () => undefined }));
+        if (unread.length > 0) await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
         return groups;
       } finally {
         this.discovering = undefined;
@@ -119,6 +144,81 @@ export class SessionsModel implements vscode.Disposable {
     if (batch.length > 0) this.changed.fire({ paths: batch });
   }
 
+  /** Rows from the catalogue: unchanged files at once, the others as they are read (appended bytes only when it can). */
+  private async readRows(paths: readonly string[], progress: FillProgress): Promise<void> {
+    const catalogue = await this.options.catalogue!();
+    let batch: string[] = [];
+    let last = Date.now();
+    const seen = new Set<string>();
+    for await (const row of catalogue.rows(paths, (p) => progress.report(p.done, p.total))) {
+      seen.add(row.path);
+      this.setRow(row);
+      batch.push(row.path);
+      if (Date.now() - last > 100) {
+        this.changed.fire({ paths: batch });
+        batch = [];
+        last = Date.now();
+      }
+    }
+    for (const path of paths) if (!seen.has(path)) this.errors.set(path, "not a pi session file (no session header), or it cannot be read");
+    if (batch.length > 0) this.changed.fire({ paths: batch });
+    this.scheduleSave();
+  }
+
+  private setRow(row: CatalogueRow): void {
+    this.rows.set(row.path, row);
+    this.errors.delete(row.path);
+    const context = this.factsContext();
+    let compaction = this.compactionByCwd.get(row.cwd);
+    if (!compaction) this.compactionByCwd.set(row.cwd, (compaction = compactionSettingsFor(row.cwd, context)));
+    this.rowFacts.set(row.path, factsFromRow(row, context, compaction));
+  }
+
+  private forgetRow(path: string): void {
+    this.rows.delete(path);
+    this.rowFacts.delete(path);
+  }
+
+  /**
+   * A watched file changed: an opened session is brought up to date by the
+   * store (its facts follow), a listed one by the catalogue (appended bytes only).
+   */
+  async fileChanged(path: string): Promise<void> {
+    if (this.store.peek(path) || !this.options.catalogue) {
+      await this.store.refresh(path);
+      return;
+    }
+    if (!this.rows.has(path)) return;
+    const row = await (await this.options.catalogue()).refresh(path);
+    if (row) this.setRow(row);
+    else this.forgetRow(path);
+    this.changed.fire({ paths: [path] });
+    this.scheduleSave();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer || !this.options.catalogue) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.options.catalogue!().then((c) => c.save()).catch((error: unknown) => this.log.warn(`cannot save the session catalogue: ${error instanceof Error ? error.message : String(error)}`));
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Keeps the opened sessions to the pinned ones and the OPEN_LIMIT most recently used (with a catalogue). */
+  private touch(path: string): void {
+    this.recent.delete(path);
+    this.recent.add(path);
+    if (!this.options.catalogue) return;
+    const pinned = new Set(this.options.pinned?.() ?? []);
+    const evictable = [...this.recent].filter((p) => !pinned.has(p));
+    for (const old of evictable.slice(0, Math.max(0, evictable.length - OPEN_LIMIT))) {
+      this.recent.delete(old);
+      this.store.forget(old);
+      // Its row continues from the catalogue (the appends seen while open are read there once).
+      void this.fileChanged(old);
+    }
+  }
+
   private async open(path: string): Promise<void> {
     try {
       await this.store.get(path);
@@ -134,8 +234,10 @@ export class SessionsModel implements vscode.Disposable {
   /** Recomputes every row (the model registry loaded, settings changed). */
   recomputeAll(): void {
     for (const memo of this.memos.values()) memo.compaction = undefined;
+    this.compactionByCwd.clear();
     for (const path of this.store.paths()) this.computeFacts(path);
-    this.changed.fire({ paths: this.store.paths() });
+    for (const row of this.rows.values()) this.setRow(row);
+    this.changed.fire({ paths: [...new Set([...this.store.paths(), ...this.rows.keys()])] });
   }
 
   private computeFacts(path: string): void {
@@ -160,7 +262,12 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   factsOf(path: string): SessionFacts | undefined {
-    return this.facts.get(path);
+    return this.facts.get(path) ?? this.rowFacts.get(path);
+  }
+
+  /** Sessions indexed in memory now (for tests and the benchmark). */
+  openedPaths(): string[] {
+    return this.store.paths();
   }
 
   errorOf(path: string): string | undefined {
@@ -180,7 +287,7 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   sortNewestFirst(paths: readonly string[]): string[] {
-    const time = (path: string): number => this.facts.get(path)?.modified.getTime() ?? 0;
+    const time = (path: string): number => this.factsOf(path)?.modified.getTime() ?? 0;
     return [...paths].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
   }
 
@@ -195,6 +302,10 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      void this.options.catalogue?.().then((c) => c.save()).catch(() => undefined);
+    }
     this.subscription.dispose();
     this.changed.dispose();
   }
