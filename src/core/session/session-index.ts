@@ -50,6 +50,11 @@ export class SessionIndex {
         entryId: meta.id,
       });
     }
+    // The parent's own id string instead of a second copy of it (one string less per entry).
+    if (meta.parentId !== null) {
+      const parent = this.ids.get(meta.parentId);
+      if (parent) meta.parentId = parent.id;
+    }
     this.list.push(meta);
     this.ids.set(meta.id, meta);
     if (meta.type === "message") this.messages++;
