@@ -3,11 +3,12 @@
 // from pi's large fixture by the core bench's generator), a 0.35 MB one and
 // thousands of small ones. The generated files are kept in the system temp folder
 // and reused. The host suite prints each number against its target.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, writeFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildBigSession } from "../../bench/big-session";
+import { build } from "esbuild";
 import { runHostSuite, type SuiteResult } from "./host-suite";
 import type { CodeServerInstall } from "./install-code-server";
 
@@ -31,15 +32,42 @@ function smallSession(i: number): string {
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
 
-/** The fixture folder (built once): big-a, big-b (≈ BIG_MB each), small (0.35 MB), LISTED small sessions. */
-function benchFixture(root: string): string {
+/** The core bench's big session (bench/big-session.ts, which needs pi's ESM package: run as its own process). */
+async function ensureBigSession(root: string, out: string, bytes: number): Promise<void> {
+  if (existsSync(out)) return;
+  const script = join(root, "out/bench-big-session.mjs");
+  await build({
+    stdin: { contents: 'import { buildBigSession } from "./bench/big-session.ts"; buildBigSession(process.argv[2], process.argv[3], Number(process.argv[4]));', resolveDir: root, loader: "ts" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: script,
+    external: ["@mariozechner/pi-coding-agent"],
+    logLevel: "warning",
+  });
+  const run = spawnSync(process.execPath, [script, resolve(root, "test/fixtures/pi-mono/large-session.jsonl"), out, String(bytes)], { stdio: "inherit" });
+  if (run.status !== 0) throw new Error("cannot build the big session");
+}
+
+/** The first whole lines of a session up to `bytes`: a smaller session of the same shape. */
+function sessionPrefix(from: string, to: string, bytes: number): void {
+  const buffer = Buffer.alloc(bytes);
+  const fd = openSync(from, "r");
+  try {
+    readSync(fd, buffer, 0, bytes, 0);
+  } finally {
+    closeSync(fd);
+  }
+  writeFileSync(to, buffer.subarray(0, buffer.lastIndexOf(10) + 1));
+}
+
+/** The fixture folder (built once): small (0.35 MB) and LISTED small sessions; the big ones are copied in at launch. */
+async function benchFixture(root: string, big: string): Promise<string> {
   const dir = join(tmpdir(), `pi-sessions-bench-vscode-${BIG_MB}-${LISTED}`);
-  const large = resolve(root, "test/fixtures/pi-mono/large-session.jsonl");
   mkdirSync(dir, { recursive: true });
-  const big = join(tmpdir(), `pi-sessions-bench-${BIG_MB * 1024 * 1024}.jsonl`);
-  if (!existsSync(big)) buildBigSession(large, big, BIG_MB * 1024 * 1024);
+  await ensureBigSession(root, big, BIG_MB * 1024 * 1024);
   const small = join(dir, "2026-01-01T00-00-02-000Z_small.jsonl");
-  if (!existsSync(small)) buildBigSession(large, small, 0.35 * 1024 * 1024);
+  if (!existsSync(small)) sessionPrefix(big, small, Math.round(0.35 * 1024 * 1024));
   const have = new Set(readdirSync(dir));
   for (let i = 0; i < LISTED; i++) {
     const name = `2025-01-01T00-00-00-000Z_listed-${i}.jsonl`;
@@ -49,8 +77,8 @@ function benchFixture(root: string): string {
 }
 
 export async function runBenchmark(install: CodeServerInstall, root: string, timeoutMs: number): Promise<SuiteResult> {
-  const fixture = benchFixture(root);
   const big = join(tmpdir(), `pi-sessions-bench-${BIG_MB * 1024 * 1024}.jsonl`);
+  const fixture = await benchFixture(root, big);
   // Placed by the launcher (which points each header's cwd at the workspace); the two big ones copied in the hook.
   const names = { a: "2026-01-01T00-00-00-000Z_big-a.jsonl", b: "2026-01-01T00-00-01-000Z_big-b.jsonl" };
   const env: Record<string, string> = { PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5" };

@@ -51,6 +51,7 @@ export interface FactsContext {
 export interface FactsMemo {
   firstRequest?: string | null;
   compaction?: CompactionSettings;
+  problems?: number;
 }
 
 /**
@@ -85,7 +86,10 @@ export function sessionFacts(session: LoadedSession, branch: BranchFacts, contex
     hasCompaction: branch.hasCompaction,
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
-    problems: session.diagnostics.length,
+    // Counting problems analyses the whole tree: only when a tooltip asks, once per read of the file.
+    get problems(): number {
+      return (memo.problems ??= session.diagnostics.length);
+    },
     modified: sessionModifiedDate(session, () => stat?.mtime ?? new Date(0)),
     messageCount: branch.messageCount,
     sizeBytes: stat?.size ?? 0,

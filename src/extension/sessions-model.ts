@@ -69,6 +69,9 @@ export class SessionsModel implements vscode.Disposable {
       if (change !== "appended") {
         this.headers.delete(path);
         this.memos.delete(path);
+      } else {
+        const memo = this.memos.get(path);
+        if (memo) memo.problems = undefined;
       }
       if (session) this.computeFacts(path);
       else {

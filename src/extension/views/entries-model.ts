@@ -10,7 +10,6 @@
 // nodes changed.
 import type { EntryMeta } from "../../core/session/entry-meta";
 import type { LoadedSession } from "../../core/session/open-session";
-import { linearRun } from "../../core/tree/segments";
 import { ENTRY_PAGE, pageWindow, RunLayout, TURN_PAGE } from "./entries-layout";
 
 export type EntryFilter = "all" | "user" | "no-tool-results" | "labelled";
@@ -143,11 +142,15 @@ export class EntriesModel {
     const known = this.layouts.get(headId);
     if (known) return known;
     const layout = new RunLayout(headId);
-    for (const id of linearRun({ childIds: (id) => this.childIds(id) }, headId)) {
-      const meta = this.currentSession.index.get(id);
-      if (!meta) continue;
+    // linearRun's walk, without its copies (runs reach 100,000 entries): an entry already in a run ends it (a cycle).
+    const index = this.currentSession.index;
+    for (let id: string | undefined = headId; id !== undefined && !this.runOf.has(id); ) {
+      const meta = index.get(id);
+      if (!meta) break;
       layout.push(id, this.visible(meta), startsTurn(meta));
       this.runOf.set(id, layout);
+      const kids = index.children(id);
+      id = kids.length === 1 ? kids[0]!.id : undefined;
     }
     this.layouts.set(headId, layout);
     this.runByTail.set(layout.tail, layout);
