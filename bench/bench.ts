@@ -12,6 +12,7 @@ import { bashCommandFilesTouched, clearBashAnalysisCache, collectFilesTouched, i
 import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
+import { catalogueBench, liveBench, rssChild } from "./live-bench";
 import { formatTable, measure, type Row } from "./measure";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
@@ -24,6 +25,12 @@ async function main(): Promise<void> {
   if (!existsSync(file)) buildBigSession(LARGE_FIXTURE, file, TARGET_BYTES);
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
+  const only = process.env.BENCH_ONLY;
+  if (only === "live" || only === "catalogue") {
+    if (only === "live") await liveBench(file, RUNS);
+    else await catalogueBench(LARGE_FIXTURE);
+    return;
+  }
 
   const rows: Row[] = [];
   const plain = measure("plain readFileSync + JSON.parse of every line", RUNS, () => {
@@ -81,6 +88,8 @@ async function main(): Promise<void> {
   console.log(`  ours: ${heapDelta(() => openSessionSync(file)).toFixed(1)}   pi: ${heapDelta(() => SessionManager.open(file)).toFixed(1)}`);
 
   await filesTouchedBench(file, warmPath);
+  await liveBench(file, RUNS);
+  await catalogueBench(LARGE_FIXTURE);
 }
 
 function heapDelta(make: () => unknown): number {
@@ -136,7 +145,8 @@ function bashCommands(path: readonly { type: string }[]): string[] {
   return out;
 }
 
-main().catch((error) => {
+if (process.argv[2] === "--rss-child") rssChild(process.argv[3]!, process.argv[4]);
+else main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });

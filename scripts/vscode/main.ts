@@ -1,6 +1,7 @@
 // Commands of scripts/vscode/run.mjs:
 //   install       install code-server (and Node 24, Chromium) into the cache if missing
 //   test          the real-VS-Code suites (npm run test:vscode)
+//   bench         the real-host CPU benchmark (npm run bench:vscode)
 //   package-test  package the .vsix, check its contents, install it into code-server, check it activates
 //   render-icon   redraw media/pi-sessions.png from media/pi-sessions.svg
 // Environment: PI_SESSIONS_VSCODE=auto|electron|code-server (launcher), PI_SESSIONS_CACHE
@@ -11,6 +12,7 @@ import { cleanupAll, cleanupOnSignals } from "./cleanup";
 import { downloadVsCode, runElectronSuite } from "./electron";
 import { runHostSuite, type SuiteResult } from "./host-suite";
 import { ensureCodeServer } from "./install-code-server";
+import { runBenchmark } from "./bench";
 import { runPackageTest } from "./package-test";
 import { renderIcon } from "./render-icon";
 import { runUiSuite } from "./ui-suite";
@@ -101,6 +103,10 @@ export async function main(root: string, args: string[]): Promise<number> {
       case "test": {
         const ok = printSummary("real VS Code suites", await runTestCommand(root));
         console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        return ok ? 0 : 1;
+      }
+      case "bench": {
+        const ok = printSummary("real-host benchmark", [await runBenchmark(await ensureCodeServer(), root, Math.max(SUITE_TIMEOUT_MS, 1_200_000))]);
         return ok ? 0 : 1;
       }
       case "package-test": {

@@ -31,7 +31,7 @@ await Promise.all([
   // Suites that run inside the extension host: one bundle per file, `vscode` is the host's.
   build({
     ...node,
-    entryPoints: [...typeScriptFiles("test/vscode/suite"), ...typeScriptFiles("test/vscode/installed")],
+    entryPoints: [...typeScriptFiles("test/vscode/suite"), ...typeScriptFiles("test/vscode/installed"), ...typeScriptFiles("test/vscode/bench")],
     outdir: join(out, "test/vscode"),
     outbase: "test/vscode",
     external: ["vscode", "mocha", "@opentelemetry/api"],

@@ -2,9 +2,10 @@
 // status bar, watchers, hooks) and registers the commands. Activation reads
 // no session and loads no pi-ai: the Sessions view reads sessions when it is
 // shown, and the model registry (pi-ai) loads in the background after that.
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../core/text/bidi-controls";
+import { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
 import { piSessionDirForCwd } from "../core/session/discover";
 import { ActiveSession } from "./active-session";
@@ -20,11 +21,12 @@ import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
 import { SEARCH_COMMAND_ID, searchSessions } from "./commands/search";
 import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { registerSessionsViewCommands } from "./commands/sessions-view-commands";
 import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
 import { ModelWindows } from "./model-windows";
 import type { Services } from "./services";
-import { discoverSessionGroups } from "./session-discovery";
+import { discoverAllProjects, discoverSessionGroups } from "./session-discovery";
 import { SessionStore } from "./session-store";
 import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
@@ -35,7 +37,7 @@ import { registerExport } from "./commands/export-session";
 import { registerSummaryPanel } from "./summary-panel";
 import { panelPresenter } from "./summary-presenter";
 import { isTrusted } from "./trust";
-import { ENTRIES_VIEW_ID, EntriesTreeProvider } from "./views/entries-view";
+import { ENTRIES_VIEW_ID, EntriesTreeProvider, LOAD_EARLIER_COMMAND_ID } from "./views/entries-view";
 import type { EntryNode } from "./views/entries-model";
 import { SESSIONS_VIEW_ID, SessionsTreeProvider, isSessionNode, type SessionsNode } from "./views/sessions-view";
 
@@ -51,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
 
   const store = new SessionStore(log);
   const windows = new ModelWindows(settings.agentDir, log);
-  const sessions = new SessionsModel(
+  const sessions: SessionsModel = new SessionsModel(
     store,
     () => ({
       agentDir: settings.agentDir,
@@ -60,8 +62,14 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
-    () => discoverSessionGroups(settings),
+    (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
+    {
+      catalogue: once(() => SessionCatalogue.open(join(context.globalStorageUri.fsPath, "catalogue"))),
+      pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
+      fillProgress: (work) =>
+        vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
+    },
   );
   const active = new ActiveSession(sessions);
   const sessionsTree = new SessionsTreeProvider(sessions);
@@ -103,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const notice = new AutoCompactionNotice(sessions, () => settings, log);
   const watcher = new SessionWatcher(
     {
-      changed: (path) => void store.refresh(path),
+      changed: (path) => void sessions.fileChanged(path),
       listChanged: () => {
         if (sessions.discovered) void sessions.rediscover();
       },
@@ -123,8 +131,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     sessionsView.badge = count > 0 ? { value: count, tooltip: `${count} session(s) past pi's compaction threshold` } : undefined;
   };
   const watchSessions = (): void => {
-    const groups = vscode.workspace.workspaceFolders ?? [];
-    watcher.watch({ piDirs: groups.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir)), include: settings.include });
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const piDirs = folders.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir));
+    if (sessions.scope === "all") piDirs.push(...sessions.watchedDirs());
+    watcher.watch({ piDirs: [...new Set(piDirs)], include: settings.include });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);
@@ -134,7 +144,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const loadWindows = (): Promise<void> => windows.load();
 
   context.subscriptions.push(
-    sessions.onDidChange(() => {
+    ...registerSessionsViewCommands(services),
+    sessions.onDidChange((change) => {
+      // The list changed: in all projects, every listed folder is watched.
+      if (!change.paths) watchSessions();
       updateBadge();
       updateEntriesTitle();
       // The first session becomes active once the list is known, so the status bar has something to show.
@@ -210,6 +223,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     register("piSessions.openRawLine", openRawLine),
     register("piSessions.goToLeaf", goToLeaf),
     register("piSessions.filterEntries", filterEntries),
+    vscode.commands.registerCommand(LOAD_EARLIER_COMMAND_ID, (node: EntryNode) => entriesTree.loadEarlier(node)),
     vscode.commands.registerCommand("piSessions.openSession", async (raw: unknown) => {
       const result = await openSession(services, raw);
       updateEntriesTitle();
@@ -233,6 +247,11 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     onDidCompact: didCompact.event,
     onDidBranchSummary: didBranchSummary.event,
   };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 function toDisposable(disposer: { dispose(): void }): vscode.Disposable {

@@ -1,18 +1,33 @@
-// Which session files belong to the open workspace: for each folder, pi's own
-// folder for that cwd under the agent dir, and *.jsonl session files inside the
-// folder that match piSessions.include and not piSessions.exclude.
+// Which session files the Sessions view lists. This workspace: for each
+// folder, pi's own folder for that cwd under the agent dir, and *.jsonl session
+// files inside the folder that match piSessions.include and not
+// piSessions.exclude. All projects: every folder under <agent-dir>/sessions/
+// (and the workspace's files), grouped by the cwd each header records.
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { findSessionFiles, isSessionFile, piSessionDirForCwd } from "../core/session/discover";
+import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { ExtensionSettings } from "./settings";
 
 export interface SessionGroup {
-  folder: vscode.WorkspaceFolder;
-  /** pi's folder for this workspace folder (it may not exist yet). */
+  /** Stable id of the group's node. */
+  key: string;
+  label: string;
+  /** The workspace folder (this-workspace scope). */
+  folder?: vscode.WorkspaceFolder;
+  /** The recorded cwd (all-projects scope); "" when the headers record none. */
+  cwd?: string;
+  /** The recorded cwd does not exist on this machine any more. */
+  cwdMissing: boolean;
+  /** pi's folder for this group (it may not exist yet). */
   piDir: string;
   /** Session files, pi's folder first, each once. */
   files: string[];
 }
+
+export type SessionsScope = "workspace" | "all";
 
 function globList(patterns: readonly string[]): string | undefined {
   if (patterns.length === 0) return undefined;
@@ -38,7 +53,41 @@ export async function discoverSessionGroups(settings: ExtensionSettings): Promis
       const fromPi = existsSync(piDir) ? await findSessionFiles([piDir], { maxDepth: 0 }) : [];
       const inWorkspace = folder.uri.scheme === "file" ? await workspaceSessionFiles(folder, settings) : [];
       const files = [...new Set([...fromPi, ...inWorkspace])];
-      return { folder, piDir, files };
+      return { key: `group:${folder.uri.toString()}`, label: folder.name, folder, cwdMissing: false, piDir, files };
     }),
   );
+}
+
+/**
+ * Every session under <agent-dir>/sessions/ and the workspace's own files,
+ * grouped by recorded cwd (groups sorted by label; a missing cwd marked).
+ */
+export async function discoverAllProjects(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields): Promise<SessionGroup[]> {
+  const root = join(settings.agentDir, "sessions");
+  let dirs: string[] = [];
+  try {
+    dirs = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(root, d.name));
+  } catch {
+    dirs = [];
+  }
+  const files = new Set<string>();
+  for (const dir of dirs) for (const file of await findSessionFiles([dir], { maxDepth: 0 })) files.add(file);
+  for (const group of await discoverSessionGroups(settings)) for (const file of group.files) files.add(file);
+  const byCwd = new Map<string, string[]>();
+  for (const file of files) {
+    const cwd = headers(file)?.cwd ?? "";
+    const list = byCwd.get(cwd);
+    if (list) list.push(file);
+    else byCwd.set(cwd, [file]);
+  }
+  return [...byCwd.entries()]
+    .map(([cwd, list]) => ({
+      key: `cwd:${cwd}`,
+      label: cwd ? basename(cwd) || cwd : "(no cwd recorded)",
+      cwd,
+      cwdMissing: cwd === "" || !existsSync(cwd),
+      piDir: cwd ? piSessionDirForCwd(cwd, settings.agentDir) : root,
+      files: list.sort(),
+    }))
+    .sort((a, b) => a.label.localeCompare(b.label) || (a.cwd ?? "").localeCompare(b.cwd ?? ""));
 }

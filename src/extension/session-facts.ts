@@ -5,9 +5,11 @@ import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open-session";
 import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
-import { sessionModel, type SessionModelRef } from "../core/summarize/session-model";
+import type { CatalogueRow } from "../core/catalogue/catalogue-row";
+import type { BranchFacts } from "../core/session/live-facts";
+import type { SessionModelRef } from "../core/summarize/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
-import { choosePiVersion, semanticsFor, type PiVersion } from "../core/pi-version";
+import { semanticsFor, type PiVersion, type PiVersionChoice } from "../core/pi-version";
 import { oneLine } from "../core/tree/preview";
 
 export interface SessionFacts {
@@ -31,9 +33,15 @@ export interface SessionFacts {
   headerMissing: boolean;
   problems: number;
   modified: Date;
-  /** Which pi's semantics the facts were computed with, and why (for tooltips). */
-  piVersion: PiVersion;
-  piVersionReason: string;
+  /** `message` entries in the file (pi's session list counts these). */
+  messageCount: number;
+  /** Size on disk when last read. */
+  sizeBytes: number;
+  /** Total tokens and cost of every entry of the file, as pi 1.5 totals them. */
+  totals: { tokens: number; cost: number };
+  /** Which pi's semantics the facts were computed with, and why (for tooltips); absent for a catalogue row. */
+  piVersion?: PiVersion;
+  piVersionReason?: string;
   /** pi 1.5 rejects the compaction settings (its message); the defaults are shown meanwhile. */
   settingsError?: string;
 }
@@ -47,44 +55,75 @@ export interface FactsContext {
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
-export function sessionFacts(session: LoadedSession, context: FactsContext, mtime?: Date): SessionFacts {
+/** Per session, what does not change with an append: the title's first request and the compaction settings of its cwd. */
+export interface FactsMemo {
+  firstRequest?: string | null;
+  compaction?: CompactionSettings;
+  /** The pi version and model the compaction settings were resolved for (1.5 applies modelOverrides). */
+  compactionKey?: string;
+  settingsError?: string;
+  problems?: number;
+}
+
+/**
+ * The row and status-bar facts of a session from its live branch facts (kept
+ * up to date from appended entries by LiveSessionFacts) and the index's totals:
+ * no body is parsed here but the first request's, once per session (memo).
+ */
+export function sessionFacts(
+  session: LoadedSession,
+  branch: BranchFacts,
+  choice: PiVersionChoice,
+  context: FactsContext,
+  stat?: { mtime: Date; size: number },
+  memo: FactsMemo = {},
+): SessionFacts {
   const path = session.path ?? "";
-  const name = session.index.sessionName ?? null;
-  const title = oneLine(name ?? firstUserMessageText(session, { skipBlank: true }) ?? basename(path), 80);
-  const pathEntries = session.pathTo();
-  const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
-  const semantics = semanticsFor(choice.version);
-  const usage = semantics.contextUsage(pathEntries);
-  const model = sessionModel(pathEntries).model;
+  const name = branch.name;
+  if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
+  const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
+  const usage = branch.usage;
+  const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const cwd = recordedCwd(session) ?? process.cwd();
-  const settingsInput = { agentDir: context.agentDir, cwd, trustProject: context.trusted, overrides: context.overrides };
-  let compaction: CompactionSettings;
-  let settingsError: string | undefined;
-  try {
-    compaction = semantics.resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings;
-  } catch (error) {
-    settingsError = error instanceof Error ? error.message : String(error);
-    compaction = resolveCompactionSettings(settingsInput).settings;
+  const modelKey = `${choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
+  if (!memo.compaction || memo.compactionKey !== modelKey) {
+    memo.compactionKey = modelKey;
+    memo.settingsError = undefined;
+    const settingsInput = { agentDir: context.agentDir, cwd: recordedCwd(session) ?? process.cwd(), trustProject: context.trusted, overrides: context.overrides };
+    try {
+      memo.compaction = semanticsFor(choice.version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings;
+    } catch (error) {
+      memo.settingsError = error instanceof Error ? error.message : String(error);
+      memo.compaction = compactionSettingsFor(recordedCwd(session), context);
+    }
   }
+  const compaction = memo.compaction;
+  const settingsError = memo.settingsError;
   const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
+  const spend = session.index.totalSpend;
   return {
     path,
     title,
     name,
-    entryCount: session.index.size,
-    leafId: session.index.leafId,
+    entryCount: branch.entryCount,
+    leafId: branch.leafId,
     usage,
     model,
     contextWindow,
     compaction,
     wouldCompact,
     threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
-    hasCompaction: pathEntries.some((e) => e.type === "compaction"),
+    hasCompaction: branch.hasCompaction,
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
-    problems: session.diagnostics.length,
-    modified: sessionModifiedDate(session, () => mtime ?? new Date(0)),
+    // Counting problems analyses the whole tree: only when a tooltip asks, once per read of the file.
+    get problems(): number {
+      return (memo.problems ??= session.diagnostics.length);
+    },
+    modified: sessionModifiedDate(session, () => stat?.mtime ?? new Date(0)),
+    messageCount: branch.messageCount,
+    sizeBytes: stat?.size ?? 0,
+    totals: { tokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite, cost: spend.cost },
     piVersion: choice.version,
     piVersionReason: choice.reason,
     ...(settingsError !== undefined ? { settingsError } : {}),
@@ -104,4 +143,61 @@ export function tokensText(facts: Pick<SessionFacts, "usage" | "contextWindow">)
   if (facts.contextWindow === undefined) return `${approx}${compactNumber(facts.usage.tokens)} tokens`;
   const percent = Math.round((facts.usage.tokens / facts.contextWindow) * 100);
   return `${approx}${compactNumber(facts.usage.tokens)} / ${compactNumber(facts.contextWindow)} (${percent}%)`;
+}
+
+/** 1536 → "1.5 KB". */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+/** 0.1234 → "$0.12"; under a cent "<$0.01"; none "$0". */
+export function costText(cost: number): string {
+  if (cost === 0) return "$0";
+  if (cost < 0.01) return "<$0.01";
+  return `$${cost.toFixed(2)}`;
+}
+
+/** How long ago, coarsely: "just now", "5 min ago", "3 h ago", "2 d ago", else the date. */
+export function agoText(when: Date, now = Date.now()): string {
+  const seconds = Math.max(0, (now - when.getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 30 * 86400) return `${Math.floor(seconds / 86400)} d ago`;
+  return when.toISOString().slice(0, 10);
+}
+
+/** The facts of a session not opened, from its catalogue row (no session read). */
+export function factsFromRow(row: CatalogueRow, context: FactsContext, compaction: CompactionSettings): SessionFacts {
+  const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
+  const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
+  return {
+    path: row.path,
+    title: oneLine(row.name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
+    name: row.name,
+    entryCount: row.entries,
+    leafId: null,
+    usage,
+    model: row.model,
+    contextWindow,
+    compaction,
+    wouldCompact: contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction),
+    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    hasCompaction: row.hasCompactions,
+    needsMigration: false,
+    headerMissing: false,
+    problems: 0,
+    modified: new Date(row.modified),
+    messageCount: row.messages,
+    sizeBytes: row.size,
+    totals: { tokens: row.totalTokens, cost: row.cost },
+  };
+}
+
+/** The compaction settings pi applies to a session run in `cwd`. */
+export function compactionSettingsFor(cwd: string | undefined, context: FactsContext): CompactionSettings {
+  return resolveCompactionSettings({ agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides }).settings;
 }

@@ -1,37 +1,105 @@
-// The sessions of the workspace as the views and the status bar see them: the
-// discovered groups and, per file, its facts (kept up to date from the store).
-// Nothing is read until something asks (the Sessions view becoming visible, a
-// command): activation stays cheap.
+// The sessions the views and the status bar see: the discovered groups (this
+// workspace, or all projects) and, per file, its facts (kept up to date from
+// the store: appends are followed from the new entries). Nothing is read until
+// something asks (the Sessions view becoming visible, a command): activation
+// stays cheap. A cold fill lists the files first and reads them one after the
+// other, each row filled in as it is read (with progress in the view).
 import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
-import type { SessionGroup } from "./session-discovery";
-import { sessionFacts, type FactsContext, type SessionFacts } from "./session-facts";
+import type { SessionGroup, SessionsScope } from "./session-discovery";
+import { readSessionHeaderFields, type HeaderFields } from "./session-header";
+import type { CatalogueRow } from "../core/catalogue/catalogue-row";
+import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
+import { choosePiVersion } from "../core/pi-version";
+import { LiveSessionFacts } from "../core/session/live-facts";
+import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
+
+/** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
+const OPEN_LIMIT = 3;
+const SAVE_DELAY_MS = 2000;
+
+export interface SessionsModelOptions {
+  /** Rows of sessions not opened come from here (none: every listed session is opened). */
+  catalogue?: () => Promise<SessionCatalogue>;
+  /** Sessions that must stay open (the active one, the one the Entries view shows). */
+  pinned?: () => readonly (string | undefined)[];
+  fillProgress?: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T>;
+}
+
+/** What changed: these sessions' rows (`paths`), or the list itself (no paths). */
+export interface SessionsChange {
+  paths?: readonly string[];
+}
+
+export interface FillProgress {
+  report(done: number, total: number): void;
+}
 
 export class SessionsModel implements vscode.Disposable {
   private groups: SessionGroup[] | undefined;
   private discovering: Promise<SessionGroup[]> | undefined;
+  private scopeValue: SessionsScope = "workspace";
   private readonly facts = new Map<string, SessionFacts>();
+  /** Branch facts per session, followed from appended entries. */
+  private readonly live = new Map<string, LiveSessionFacts>();
+  private readonly memos = new Map<string, FactsMemo>();
+  /** Catalogue rows of the listed sessions, and the facts drawn from them (for sessions not opened). */
+  private readonly rows = new Map<string, CatalogueRow>();
+  private readonly rowFacts = new Map<string, SessionFacts>();
+  private readonly compactionByCwd = new Map<string, SessionFacts["compaction"]>();
+  /** Opened sessions, least recently used first. */
+  private readonly recent = new Set<string>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<SessionsChange>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly store: SessionStore,
     private readonly factsContext: () => FactsContext,
-    private readonly discover: () => Promise<SessionGroup[]>,
+    private readonly discover: (scope: SessionsScope) => Promise<SessionGroup[]>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly options: SessionsModelOptions = {},
   ) {
-    this.subscription = store.onDidChange(({ path, session }) => {
+    this.subscription = store.onDidChange(({ path, session, change }) => {
+      if (change === "opened") this.touch(path);
+      if (change !== "appended") {
+        this.headers.delete(path);
+        this.memos.delete(path);
+      } else {
+        const memo = this.memos.get(path);
+        if (memo) memo.problems = undefined;
+      }
       if (session) this.computeFacts(path);
-      else this.facts.delete(path);
-      this.changed.fire();
+      else {
+        this.facts.delete(path);
+        this.live.delete(path);
+        this.memos.delete(path);
+        this.recent.delete(path);
+      }
+      this.changed.fire({ paths: [path] });
     });
   }
 
   get discovered(): boolean {
     return this.groups !== undefined;
+  }
+
+  get scope(): SessionsScope {
+    return this.scopeValue;
+  }
+
+  /** This workspace's sessions or every project's; lists again when the list was asked for already. */
+  async setScope(scope: SessionsScope): Promise<void> {
+    if (scope === this.scopeValue) return;
+    this.scopeValue = scope;
+    if (!this.groups && !this.discovering) return;
+    await this.discovering?.catch(() => undefined);
+    await this.rediscover();
   }
 
   /** The groups, discovering (and reading each session) on first call. */
@@ -40,23 +108,119 @@ export class SessionsModel implements vscode.Disposable {
     return this.rediscover();
   }
 
-  /** Looks for session files again (a file was created or deleted, settings changed). */
+  /** Looks for session files again (a file was created or deleted, settings or scope changed). */
   async rediscover(): Promise<SessionGroup[]> {
     if (this.discovering) return this.discovering;
     this.discovering = (async () => {
       try {
-        const groups = await this.discover();
+        const groups = await this.discover(this.scopeValue);
         const wanted = new Set(groups.flatMap((g) => g.files));
         for (const path of this.store.paths()) if (!wanted.has(path)) this.store.forget(path);
-        await Promise.all([...wanted].map((path) => this.open(path)));
+        // The rows show at once ("reading…"); each fills in as its file is read.
         this.groups = groups;
-        this.changed.fire();
+        this.changed.fire({});
+        for (const path of this.rows.keys()) if (!wanted.has(path)) this.forgetRow(path);
+        const unread = [...wanted].filter((path) => !this.facts.has(path) && !this.rowFacts.has(path) && !this.errors.has(path));
+        const fill = this.options.fillProgress ?? ((work) => work({ report: () => undefined }));
+        if (unread.length > 0) await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
         return groups;
       } finally {
         this.discovering = undefined;
       }
     })();
     return this.discovering;
+  }
+
+  private async readAll(paths: readonly string[], progress: FillProgress): Promise<void> {
+    let done = 0;
+    let batch: string[] = [];
+    let last = Date.now();
+    for (const path of paths) {
+      await this.open(path);
+      batch.push(path);
+      progress.report(++done, paths.length);
+      if (Date.now() - last > 100) {
+        this.changed.fire({ paths: batch });
+        batch = [];
+        last = Date.now();
+      }
+    }
+    if (batch.length > 0) this.changed.fire({ paths: batch });
+  }
+
+  /** Rows from the catalogue: unchanged files at once, the others as they are read (appended bytes only when it can). */
+  private async readRows(paths: readonly string[], progress: FillProgress): Promise<void> {
+    const catalogue = await this.options.catalogue!();
+    let batch: string[] = [];
+    let last = Date.now();
+    const seen = new Set<string>();
+    for await (const row of catalogue.rows(paths, (p) => progress.report(p.done, p.total))) {
+      seen.add(row.path);
+      this.setRow(row);
+      batch.push(row.path);
+      if (Date.now() - last > 100) {
+        this.changed.fire({ paths: batch });
+        batch = [];
+        last = Date.now();
+      }
+    }
+    for (const path of paths) if (!seen.has(path)) this.errors.set(path, "not a pi session file (no session header), or it cannot be read");
+    if (batch.length > 0) this.changed.fire({ paths: batch });
+    this.scheduleSave();
+  }
+
+  private setRow(row: CatalogueRow): void {
+    this.rows.set(row.path, row);
+    this.errors.delete(row.path);
+    const context = this.factsContext();
+    let compaction = this.compactionByCwd.get(row.cwd);
+    if (!compaction) this.compactionByCwd.set(row.cwd, (compaction = compactionSettingsFor(row.cwd, context)));
+    this.rowFacts.set(row.path, factsFromRow(row, context, compaction));
+  }
+
+  private forgetRow(path: string): void {
+    this.rows.delete(path);
+    this.rowFacts.delete(path);
+  }
+
+  /**
+   * A watched file changed: an opened session is brought up to date by the
+   * store (its facts follow), a listed one by the catalogue (appended bytes only).
+   */
+  async fileChanged(path: string): Promise<void> {
+    if (this.store.peek(path) || !this.options.catalogue) {
+      await this.store.refresh(path);
+      return;
+    }
+    if (!this.rows.has(path)) return;
+    const row = await (await this.options.catalogue()).refresh(path);
+    if (row) this.setRow(row);
+    else this.forgetRow(path);
+    this.changed.fire({ paths: [path] });
+    this.scheduleSave();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer || !this.options.catalogue) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.options.catalogue!().then((c) => c.save()).catch((error: unknown) => this.log.warn(`cannot save the session catalogue: ${error instanceof Error ? error.message : String(error)}`));
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Keeps the opened sessions to the pinned ones and the OPEN_LIMIT most recently used (with a catalogue). */
+  private touch(path: string): void {
+    this.recent.delete(path);
+    this.recent.add(path);
+    if (!this.options.catalogue) return;
+    const pinned = new Set(this.options.pinned?.() ?? []);
+    const evictable = [...this.recent].filter((p) => !pinned.has(p));
+    for (const old of evictable.slice(0, Math.max(0, evictable.length - OPEN_LIMIT))) {
+      this.recent.delete(old);
+      this.store.forget(old);
+      // Its row continues from the catalogue (the appends seen while open are read there once).
+      void this.fileChanged(old);
+    }
   }
 
   private async open(path: string): Promise<void> {
@@ -73,32 +237,53 @@ export class SessionsModel implements vscode.Disposable {
 
   /** Recomputes every row (the model registry loaded, settings changed). */
   recomputeAll(): void {
+    for (const memo of this.memos.values()) memo.compaction = undefined;
+    this.compactionByCwd.clear();
     for (const path of this.store.paths()) this.computeFacts(path);
-    this.changed.fire();
+    for (const row of this.rows.values()) this.setRow(row);
+    this.changed.fire({ paths: [...new Set([...this.store.paths(), ...this.rows.keys()])] });
   }
 
   private computeFacts(path: string): void {
     const session = this.store.peek(path);
     if (!session) return;
-    let mtime: Date | undefined;
+    let stat: { mtime: Date; size: number } | undefined;
     try {
-      mtime = statSync(path).mtime;
+      stat = statSync(path);
     } catch {
-      mtime = undefined;
+      stat = undefined;
     }
     try {
-      this.facts.set(path, sessionFacts(session, this.factsContext(), mtime));
+      const context = this.factsContext();
+      const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
+      let live = this.live.get(path);
+      const branch = live ? live.update(session) : (live = new LiveSessionFacts(session)).current;
+      this.live.set(path, live);
+      let memo = this.memos.get(path);
+      if (!memo) this.memos.set(path, (memo = {}));
+      this.facts.set(path, sessionFacts(session, branch, choice, context, stat, memo));
     } catch (error) {
       this.errors.set(path, error instanceof Error ? error.message : String(error));
     }
   }
 
   factsOf(path: string): SessionFacts | undefined {
-    return this.facts.get(path);
+    return this.facts.get(path) ?? this.rowFacts.get(path);
+  }
+
+  /** Sessions indexed in memory now (for tests and the benchmark). */
+  openedPaths(): string[] {
+    return this.store.paths();
   }
 
   errorOf(path: string): string | undefined {
     return this.errors.get(path);
+  }
+
+  /** id, cwd and parentSession from the file's first line (cached until the file is rewritten). */
+  headerOf(path: string): HeaderFields | undefined {
+    if (!this.headers.has(path)) this.headers.set(path, readSessionHeaderFields(path));
+    return this.headers.get(path);
   }
 
   /** Every known session file, newest first. */
@@ -108,8 +293,13 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   sortNewestFirst(paths: readonly string[]): string[] {
-    const time = (path: string): number => this.facts.get(path)?.modified.getTime() ?? 0;
+    const time = (path: string): number => this.factsOf(path)?.modified.getTime() ?? 0;
     return [...paths].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
+  }
+
+  /** The folders holding the listed sessions (watched in all-projects scope). */
+  watchedDirs(): string[] {
+    return [...new Set(this.allPaths().map((path) => dirname(path)))];
   }
 
   /** The group a session file is in. */
@@ -118,6 +308,10 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      void this.options.catalogue?.().then((c) => c.save()).catch(() => undefined);
+    }
     this.subscription.dispose();
     this.changed.dispose();
   }

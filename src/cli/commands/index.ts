@@ -13,5 +13,6 @@ import { labelCommand } from "./label";
 import { forkCommand } from "./fork";
 import { searchCommand } from "./search";
 import { exportCommand } from "./export";
+import { watchCommand } from "./watch";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand, watchCommand];

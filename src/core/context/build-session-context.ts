@@ -40,6 +40,17 @@ export function buildSessionContext(
   return buildContextFromPath(walkToRoot(leaf, index).path);
 }
 
+/**
+ * The message an entry on the path adds to the context (before any compaction
+ * cuts it off): message entries, custom messages, branch summaries with text.
+ */
+export function contextMessageOf(entry: SessionEntry): ContextMessage | undefined {
+  if (entry.type === "message") return messageOf(entry);
+  if (entry.type === "custom_message") return createCustomMessage(entry.customType, entry.content, entry.display, entry.details, entry.timestamp);
+  if (entry.type === "branch_summary" && entry.summary) return createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp);
+  return undefined;
+}
+
 /** The same result from an already resolved root→leaf path. */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
   let thinkingLevel = "off";
@@ -62,14 +73,8 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
 
   const messages: ContextMessage[] = [];
   const append = (entry: SessionEntry): void => {
-    if (entry.type === "message") {
-      const message = messageOf(entry);
-      if (message) messages.push(message);
-    } else if (entry.type === "custom_message") {
-      messages.push(createCustomMessage(entry.customType, entry.content, entry.display, entry.details, entry.timestamp));
-    } else if (entry.type === "branch_summary" && entry.summary) {
-      messages.push(createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp));
-    }
+    const message = contextMessageOf(entry);
+    if (message) messages.push(message);
   };
 
   if (!compaction) {

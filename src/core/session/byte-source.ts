@@ -1,6 +1,7 @@
 // Where an entry's bytes come from when its body is needed: the index keeps
 // metas only, and bodies are parsed on demand from the line's bytes, read from
-// memory or from the file by offset. A small LRU cache keeps recent bodies.
+// memory or from the file by offset. An LRU cache bounded by line bytes keeps
+// recent bodies, so asking for the same entries again does not parse again.
 
 import { closeSync, openSync } from "node:fs";
 import { readRange } from "./read-range.js";
@@ -72,15 +73,25 @@ export class FileByteSource implements ByteSource {
 const COALESCE_GAP = 64 * 1024;
 const MAX_BLOCK = 8 * 1024 * 1024;
 
+/** Line bytes of parsed bodies kept by default (parsed, they take roughly 2–3× that on the heap). */
+export const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** Parses entry bodies from their line bytes, checking each still holds the entry the index expects. */
 export class EntryBodies {
-  private readonly cache = new Map<number, SessionEntry>();
+  /** By line offset, least recently used first. */
+  private readonly cache = new Map<number, { entry: SessionEntry; bytes: number }>();
+  private cachedBytes = 0;
 
   constructor(
     private readonly source: ByteSource,
     private readonly describeSource: string,
-    private readonly cacheSize = 256,
+    private readonly maxBytes = DEFAULT_BODY_CACHE_BYTES,
   ) {}
+
+  /** Line bytes of the bodies held now. */
+  get heldBytes(): number {
+    return this.cachedBytes;
+  }
 
   /** The text of a line (without its line break). */
   rawText(loc: LineLocation): string {
@@ -88,21 +99,23 @@ export class EntryBodies {
   }
 
   entry(meta: EntryMeta): SessionEntry {
-    const cached = this.cache.get(meta.offset);
-    if (cached) {
-      this.cache.delete(meta.offset);
-      this.cache.set(meta.offset, cached);
-      return cached;
-    }
+    const cached = this.recall(meta);
+    if (cached) return cached;
     const entry = this.parse(meta, this.source.read(meta.offset, meta.length), meta.offset);
-    this.remember(meta.offset, entry);
+    this.remember(meta, entry);
     return entry;
   }
 
   /** Bodies of many entries, in the order given; nearby lines are read together. */
   entries(metas: readonly EntryMeta[]): SessionEntry[] {
     const out = new Array<SessionEntry>(metas.length);
-    const order = metas.map((_, i) => i).sort((a, b) => metas[a]!.offset - metas[b]!.offset);
+    const missing: number[] = [];
+    for (let i = 0; i < metas.length; i++) {
+      const cached = this.recall(metas[i]!);
+      if (cached) out[i] = cached;
+      else missing.push(i);
+    }
+    const order = missing.sort((a, b) => metas[a]!.offset - metas[b]!.offset);
     let i = 0;
     while (i < order.length) {
       const first = metas[order[i]!]!;
@@ -119,11 +132,38 @@ export class EntryBodies {
       const block = this.source.read(blockStart, blockEnd - blockStart);
       for (let k = i; k < j; k++) {
         const m = metas[order[k]!]!;
-        out[order[k]!] = this.cache.get(m.offset) ?? this.parse(m, block, blockStart);
+        const entry = this.parse(m, block, blockStart);
+        this.remember(m, entry);
+        out[order[k]!] = entry;
       }
       i = j;
     }
     return out;
+  }
+
+  private recall(meta: EntryMeta): SessionEntry | undefined {
+    const hit = this.cache.get(meta.offset);
+    if (!hit) return undefined;
+    this.cache.delete(meta.offset);
+    this.cache.set(meta.offset, hit);
+    return hit.entry;
+  }
+
+  private remember(meta: EntryMeta, entry: SessionEntry): void {
+    if (meta.length > this.maxBytes / 4) return;
+    const old = this.cache.get(meta.offset);
+    if (old) {
+      this.cache.delete(meta.offset);
+      this.cachedBytes -= old.bytes;
+    }
+    this.cache.set(meta.offset, { entry, bytes: meta.length });
+    this.cachedBytes += meta.length;
+    while (this.cachedBytes > this.maxBytes) {
+      const oldest = this.cache.entries().next().value;
+      if (!oldest) break;
+      this.cache.delete(oldest[0]);
+      this.cachedBytes -= oldest[1].bytes;
+    }
   }
 
   private parse(meta: EntryMeta, bytes: Uint8Array, bytesOffset: number): SessionEntry {
@@ -146,13 +186,5 @@ export class EntryBodies {
       );
     }
     return value as SessionEntry;
-  }
-
-  private remember(key: number, entry: SessionEntry): void {
-    this.cache.set(key, entry);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
   }
 }

@@ -26,6 +26,39 @@ export function piSessionDirForCwd(cwd: string, agentDir: string): string {
   return join(agentDir, "sessions", safePath);
 }
 
+/**
+ * Every folder pi keeps sessions in: the directories directly under
+ * `<agentDir>/sessions/` (one per project cwd), sorted; [] when there is none.
+ * The one place that enumerates them (the catalogue, `list --all`, search).
+ */
+export async function piSessionFolders(agentDir: string): Promise<string[]> {
+  const root = join(agentDir, "sessions");
+  let items;
+  try {
+    items = await readdir(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return items
+    .filter((i) => i.isDirectory())
+    .map((i) => join(root, i.name))
+    .sort();
+}
+
+/** The `*.jsonl` files directly in a folder (as pi's SessionManager.list reads one), sorted; no header check. */
+export async function jsonlFilesIn(folder: string): Promise<string[]> {
+  let items;
+  try {
+    items = await readdir(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return items
+    .filter((i) => i.name.endsWith(".jsonl") && (i.isFile() || i.isSymbolicLink()))
+    .map((i) => join(folder, i.name))
+    .sort();
+}
+
 const HEADER_PROBE_BYTES = 512;
 /** A first line longer than this is not taken for a header. */
 const MAX_HEADER_BYTES = 1024 * 1024;

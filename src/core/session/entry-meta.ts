@@ -31,4 +31,19 @@ export interface EntryMeta extends LineLocation {
    * as activity (`message.timestamp` when a number, else the entry timestamp).
    */
   activityTime?: number;
+  /**
+   * Tokens and cost this entry spent, when it records a usage pi 1.5 counts in
+   * session totals: assistant and tool-result messages' `message.usage`, and
+   * the `usage` of usage, compaction and branch_summary entries.
+   */
+  spend?: Spend;
+}
+
+/** Token counts and cost (`usage.cost.total`), non-numbers counted as 0. */
+export interface Spend {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
 }

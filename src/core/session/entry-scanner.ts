@@ -50,6 +50,7 @@ const KEY_MESSAGE = encoder.encode("message");
 const KEY_ROLE = encoder.encode("role");
 const KEY_TIMESTAMP = encoder.encode("timestamp");
 const KEY_CONTENT = encoder.encode("content");
+const KEY_USAGE = encoder.encode("usage");
 
 /** Placeholder for the top level, where there is no message to fill. */
 const NO_MESSAGE: MessageFields = { isObject: false, hasContent: false };
@@ -60,6 +61,10 @@ let failReason = "";
 /** Whether the last string skipped contained a backslash escape. */
 let lastStringEscaped = false;
 let stack: Uint8Array = new Uint8Array(256);
+/** skimLine in progress: stop at the first value the index does not need (see skimLine). */
+let skimming = false;
+/** What scanMembers returns when skimming stopped before a big value. */
+const STOPPED = -2;
 
 function fail(at: number, reason: string): number {
   failAt = at;
@@ -289,15 +294,16 @@ function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean)
   return -1;
 }
 
-/** Index of a `message` member key: 0 role, 1 timestamp, 2 content, -1 other. */
+/** Index of a `message` member key: 0 role, 1 timestamp, 2 content, 3 usage, -1 other. */
 function messageKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
   if (escaped) {
     const text = keyText(b, s, e, true);
-    return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : -1;
+    return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : text === "usage" ? 3 : -1;
   }
   if (bytesEqual(b, s, e, KEY_ROLE)) return 0;
   if (bytesEqual(b, s, e, KEY_TIMESTAMP)) return 1;
   if (bytesEqual(b, s, e, KEY_CONTENT)) return 2;
+  if (bytesEqual(b, s, e, KEY_USAGE)) return 3;
   return -1;
 }
 
@@ -318,8 +324,13 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
     p = skipWhitespace(b, p, end);
     if (p >= end || b[p] !== COLON) return fail(p, "expected :");
     const vs = skipWhitespace(b, p + 1, end);
+    if (skimming && ((level === 0 && k === -1) || (level === 1 && k === 2))) {
+      if (level === 1) message.hasContent = true;
+      return STOPPED;
+    }
     if (level === 0 && k === -2) {
       p = scanMessageValue(b, vs, end, fields);
+      if (p === STOPPED) return STOPPED;
     } else {
       p = skipValue(b, vs, end);
       if (p < 0) return -1;
@@ -331,6 +342,8 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
         message.timestamp = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 2) {
         message.hasContent = true;
+      } else if (k === 3) {
+        message.usage = decodeValue(b, vs, p, lastStringEscaped);
       }
     }
     if (p < 0) return -1;
@@ -355,7 +368,7 @@ function scanMessageValue(b: SliceableBuffer, vs: number, end: number, fields: L
   } else {
     p = skipValue(b, vs, end);
   }
-  if (p >= 0) fields.message = message;
+  if (p >= 0 || p === STOPPED) fields.message = message;
   return p;
 }
 
@@ -385,4 +398,119 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
   p = skipWhitespace(b, p, end);
   if (p < end) return { kind: "invalid", at: p - start, reason: "unexpected text after the value" };
   return result;
+}
+
+/** Lines shorter than this are always scanned exactly (skimming only pays on long lines). */
+export const SKIM_MIN_BYTES = 256;
+const TAIL_TIMESTAMP = encoder.encode('"timestamp":');
+const TAIL_USAGE = encoder.encode('"usage":');
+/** Entry types whose later members the index reads (or that are rare): always scanned exactly. */
+const NOT_SKIMMED: ReadonlySet<string> = new Set(["compaction", "branch_summary", "session", "usage", "label", "session_info"]);
+/** How far from the end of a line the message's trailing members are looked for. */
+const TAIL_WINDOW = 4096;
+
+/**
+ * Like scanLine, but on a long line it reads only what the index needs: the
+ * leading fields (pi writes type, id, parentId, timestamp first, and a
+ * message's role before its content), and for a message the trailing members
+ * pi writes after the content (usage, stopReason, timestamp), parsed exactly
+ * from where they start to the line's closing `}}`. The content in between is
+ * not validated (a native search found the line's end). Assumes pi's layout:
+ * `message` is the entry's last member. Anything else is scanned exactly.
+ */
+export function skimLine(bytes: Uint8Array, start: number, end: number): LineScan {
+  if (end - start < SKIM_MIN_BYTES) return scanLine(bytes, start, end);
+  const b = asBuffer(bytes) as SliceableBuffer;
+  const p = skipWhitespace(b, start, end);
+  if (p >= end || b[p] !== OPEN_OBJECT) return scanLine(bytes, start, end);
+  const fields: LineFields = {};
+  skimming = true;
+  let q: number;
+  try {
+    q = scanMembers(b, p, end, 0, fields, NO_MESSAGE);
+  } finally {
+    skimming = false;
+  }
+  if (q !== STOPPED) return q < 0 ? scanLine(bytes, start, end) : finishExact(b, q, end, fields, start);
+  const type = fields.type;
+  if (typeof type !== "string" || NOT_SKIMMED.has(type)) return scanLine(bytes, start, end);
+  let last = end;
+  while (last > start && WHITESPACE[b[last - 1]!] === 1) last--;
+  if (last <= start || b[last - 1] !== CLOSE_OBJECT) return scanLine(bytes, start, end);
+  if (type !== "message") {
+    // No member the index needs comes after the first big one (custom_message, custom, unknown types).
+    return fields.message === undefined && typeof fields.id === "string" ? { kind: "object", fields } : scanLine(bytes, start, end);
+  }
+  if (fields.message === undefined) return scanLine(bytes, start, end);
+  const message = fields.message;
+  if (!message.isObject || typeof message.role !== "string") return scanLine(bytes, start, end);
+  const from = Math.max(start, last - TAIL_WINDOW);
+  const wantsUsage = message.role === "assistant" || message.role === "toolResult";
+  const tailStart = wantsUsage ? lastIndexOfBytes(b, TAIL_USAGE, from, last) : -1;
+  const at = tailStart >= 0 ? tailStart : lastIndexOfBytes(b, TAIL_TIMESTAMP, from, last);
+  if (at < 0 || (message.role === "assistant" && tailStart < 0)) return scanLine(bytes, start, end);
+  if (!scanTailMembers(b, at, last, message, fields)) return scanLine(bytes, start, end);
+  return { kind: "object", fields };
+}
+
+function finishExact(b: SliceableBuffer, p: number, end: number, fields: LineFields, start: number): LineScan {
+  p = skipWhitespace(b, p, end);
+  return p < end ? scanLine(b, start, end) : { kind: "object", fields };
+}
+
+/** Last `needle` inside [from, to) (searched in that window only: the buffer may hold many lines). */
+function lastIndexOfBytes(b: Buffer, needle: Uint8Array, from: number, to: number): number {
+  const at = b.subarray(from, to).lastIndexOf(needle);
+  return at >= 0 ? from + at : -1;
+}
+
+/**
+ * Members from `p` (a key's quote) to the end of the line at `last`, exactly:
+ * the rest of the message object, its `}`, then any top-level members after
+ * it (pi's migration writes id and parentId there) and the final `}`.
+ * Captures the message's timestamp and usage and the top-level fields.
+ */
+function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: MessageFields, fields: LineFields): boolean {
+  const captured: MessageFields = { isObject: true, hasContent: true };
+  const top: LineFields = {};
+  let level: 0 | 1 = 1;
+  for (;;) {
+    if (p >= last || b[p] !== QUOTE) return false;
+    const ks = p + 1;
+    p = skipString(b, p, last);
+    if (p < 0) return false;
+    const k = level === 1 ? messageKeyIndex(b, ks, p - 1, lastStringEscaped) : topKeyIndex(b, ks, p - 1, lastStringEscaped);
+    // A second role or content, or a second message: not the layout this reads.
+    if ((level === 1 && (k === 0 || k === 2)) || (level === 0 && k === -2)) return false;
+    p = skipWhitespace(b, p, last);
+    if (p >= last || b[p] !== COLON) return false;
+    const vs = skipWhitespace(b, p + 1, last);
+    p = skipValue(b, vs, last);
+    if (p < 0) return false;
+    if (level === 1) {
+      if (k === 1) captured.timestamp = decodeValue(b, vs, p, lastStringEscaped);
+      else if (k === 3) captured.usage = decodeValue(b, vs, p, lastStringEscaped);
+    } else if (k >= 0) {
+      top[CAPTURED_KEYS[k]!] = decodeValue(b, vs, p, lastStringEscaped);
+    }
+    p = skipWhitespace(b, p, last);
+    if (p < last && b[p] === COMMA) {
+      p = skipWhitespace(b, p + 1, last);
+      continue;
+    }
+    if (p >= last || b[p] !== CLOSE_OBJECT) return false;
+    if (level === 0) {
+      if (p !== last - 1) return false;
+      break;
+    }
+    p = skipWhitespace(b, p + 1, last);
+    if (p === last - 1 && b[p] === CLOSE_OBJECT) break;
+    if (p >= last || b[p] !== COMMA) return false;
+    level = 0;
+    p = skipWhitespace(b, p + 1, last);
+  }
+  if ("timestamp" in captured) message.timestamp = captured.timestamp;
+  if ("usage" in captured) message.usage = captured.usage;
+  Object.assign(fields, top);
+  return true;
 }

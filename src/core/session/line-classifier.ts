@@ -6,7 +6,7 @@
 // the strict scanner: the fast path handles ordinary lines, and only lines the
 // scanner rejects are decoded and retried the way pi's trim would allow.
 
-import { scanLine } from "./entry-scanner.js";
+import { scanLine, skimLine } from "./entry-scanner.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { scanText, type LineScan } from "./line-fields.js";
 
@@ -24,12 +24,16 @@ export class LineClassifier {
   /** Whether a non-blank line was seen (pi's leading trim only reaches the first one). */
   private sawContent: boolean;
 
-  constructor(resumingAfterContent = false) {
+  private readonly scan: typeof scanLine;
+
+  /** `skim`: long lines are read with skimLine (leading and trailing fields only; see there). */
+  constructor(resumingAfterContent = false, skim = false) {
     this.sawContent = resumingAfterContent;
+    this.scan = skim ? skimLine : scanLine;
   }
 
   classify(bytes: Uint8Array, start: number, end: number): ClassifiedLine {
-    const scan = scanLine(bytes, start, end);
+    const scan = this.scan(bytes, start, end);
     if (scan.kind !== "invalid") {
       if (scan.kind !== "blank") this.sawContent = true;
       return scan;

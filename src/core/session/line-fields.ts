@@ -4,7 +4,7 @@
 // the reference (and the fallback for odd lines).
 
 /** Top-level keys whose values the index keeps (values exactly as JSON.parse gives them). */
-export const CAPTURED_KEYS = ["type", "id", "parentId", "timestamp", "targetId", "label", "name", "version", "cwd"] as const;
+export const CAPTURED_KEYS = ["type", "id", "parentId", "timestamp", "targetId", "label", "name", "version", "cwd", "usage"] as const;
 export type CapturedKey = (typeof CAPTURED_KEYS)[number];
 
 /** What the index needs from `message`: pi's checks use role, timestamp and `"content" in message`. */
@@ -14,6 +14,8 @@ export interface MessageFields {
   role?: unknown;
   timestamp?: unknown;
   hasContent: boolean;
+  /** pi's token/cost record of an answer (assistant, and in pi 1.5 tool results). */
+  usage?: unknown;
 }
 
 export type LineFields = { [K in CapturedKey]?: unknown } & { message?: MessageFields };
@@ -35,6 +37,7 @@ export function messageFieldsFromValue(v: unknown): MessageFields {
   const out: MessageFields = { isObject: true, hasContent: Object.hasOwn(v, "content") };
   if (Object.hasOwn(v, "role")) out.role = v.role;
   if (Object.hasOwn(v, "timestamp")) out.timestamp = v.timestamp;
+  if (Object.hasOwn(v, "usage")) out.usage = v.usage;
   return out;
 }
 

@@ -2,7 +2,7 @@
 // with a diagnostic for each field that is missing or has the wrong type.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
 import type { LineFields } from "./line-fields.js";
 import { isKnownEntryType } from "./types.js";
 
@@ -20,6 +20,23 @@ export const KNOWN_MESSAGE_ROLES: ReadonlySet<string> = new Set([
 export interface UnknownKinds {
   entryTypes: Set<string>;
   messageRoles: Set<string>;
+}
+
+/** Entry types whose top-level `usage` pi 1.5 adds to a session's totals. */
+const SPENDING_TYPES: ReadonlySet<string> = new Set(["usage", "compaction", "branch_summary"]);
+
+function spendOf(usage: unknown): Spend | undefined {
+  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return undefined;
+  const u = usage as Record<string, unknown>;
+  const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const cost = u.cost;
+  return {
+    input: n(u.input),
+    output: n(u.output),
+    cacheRead: n(u.cacheRead),
+    cacheWrite: n(u.cacheWrite),
+    cost: typeof cost === "object" && cost !== null ? n((cost as Record<string, unknown>).total) : 0,
+  };
 }
 
 /** `new Date(value).getTime()`, as pi's tree sort computes it for any JSON value. */
@@ -111,6 +128,10 @@ export function metaFromFields(
           entryId: id,
         });
       }
+      if (m.role === "assistant" || m.role === "toolResult") {
+        const spend = spendOf(m.usage);
+        if (spend) meta.spend = spend;
+      }
       if (m.hasContent && (m.role === "user" || m.role === "assistant")) {
         const activity = typeof m.timestamp === "number" ? m.timestamp : timeOf(timestamp);
         if (typeof m.timestamp === "number" || (timestamp !== "" && !Number.isNaN(activity))) {
@@ -120,7 +141,11 @@ export function metaFromFields(
     } else {
       bad("message.role", m.role, "a string");
     }
-  } else if (type === "label") {
+  } else if (SPENDING_TYPES.has(type)) {
+    const spend = spendOf(fields.usage);
+    if (spend) meta.spend = spend;
+  }
+  if (type === "label") {
     if (typeof fields.targetId === "string") meta.targetId = fields.targetId;
     else bad("targetId", fields.targetId, "a string");
     const label = fields.label;

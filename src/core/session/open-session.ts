@@ -10,9 +10,9 @@ import type { Diagnostic } from "../diagnostics.js";
 import { EntryBodies, FileByteSource, MemoryByteSource, type ByteSource } from "./byte-source.js";
 import type { EntryMeta, LineLocation } from "./entry-meta.js";
 import {
-  compareFingerprint,
   FINGERPRINT_TAIL_BYTES,
   fingerprintOf,
+  hashBytes,
   type FileChange,
   type FileFingerprint,
 } from "./fingerprint.js";
@@ -54,34 +54,49 @@ export interface LoadedSession {
 const CHUNK_BYTES = 1024 * 1024;
 
 class Session implements LoadedSession {
-  readonly header: SessionHeader | null;
-  readonly headerLocation: LineLocation | null;
-  readonly headerMissing: boolean;
-  readonly version: number;
-  readonly needsMigration: boolean;
+  header!: SessionHeader | null;
+  headerLocation!: LineLocation | null;
+  headerMissing!: boolean;
+  version!: number;
+  needsMigration!: boolean;
   readonly index: SessionIndex;
-  private readonly lineDiagnostics: Diagnostic[];
+  private lineDiagnostics!: Diagnostic[];
   private readonly bodies: EntryBodies;
   private readonly migrated: SessionEntry[] | null;
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
+  /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
+  skimmed = false;
 
   constructor(
     readonly path: string | undefined,
     built: BuiltSession,
     source: ByteSource,
-    readonly fingerprint: FileFingerprint,
+    public fingerprint: FileFingerprint,
     /** Where a live tail continues (internal to refreshSession). */
-    readonly resume: ResumePoint | null,
+    public resume: ResumePoint | null,
   ) {
+    this.index = built.index;
+    this.migrated = built.migratedEntries;
+    this.bodies = new EntryBodies(source, path ?? "session bytes");
+    this.take(built);
+  }
+
+  private take(built: BuiltSession): void {
     this.header = built.header;
     this.headerLocation = built.headerLocation;
     this.headerMissing = built.headerMissing;
     this.version = built.version;
     this.needsMigration = built.needsMigration;
-    this.index = built.index;
     this.lineDiagnostics = built.diagnostics;
-    this.migrated = built.migratedEntries;
-    this.bodies = new EntryBodies(source, path ?? "session bytes");
+    this.cachedDiagnostics = null;
+  }
+
+  /** After the builder resumed from `resume` read the appended lines into this session's own index. */
+  extended(built: BuiltSession, fingerprint: FileFingerprint): void {
+    if (built.index !== this.index) throw new Error("internal: an append must extend the session's own index");
+    this.take(built);
+    this.fingerprint = fingerprint;
+    this.resume = built.resume;
   }
 
   get diagnostics(): readonly Diagnostic[] {
@@ -163,18 +178,32 @@ interface ReadPlan {
   builder: SessionBuilder;
   reader: JsonlReader;
   tail: TailKeeper;
+  skim: boolean;
 }
 
-function planRead(resume: ResumePoint | null): ReadPlan {
-  const builder = new SessionBuilder(resume?.snapshot);
+export interface OpenOptions {
+  /**
+   * Skim long lines: read only the fields the index needs (the leading ones,
+   * and a message's trailing usage/timestamp) and find the line's end with a
+   * native byte search, without validating the content between. Several times
+   * faster on big sessions; a line damaged only in its middle is then indexed
+   * where pi would skip it. Default false (every byte checked, exactly as pi).
+   */
+  skim?: boolean;
+}
+
+function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPlan {
+  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim });
   const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
-  return { builder, reader, tail: new TailKeeper() };
+  return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
 }
 
 function finishRead(path: string, plan: ReadPlan, size: number, mtimeMs: number, tailFromFile: boolean): Session {
   const built = plan.builder.finish(plan.reader.end());
   const fingerprint = tailFromFile ? fingerprintFileAt(path, size, mtimeMs) : fingerprintOf(size, plan.tail.bytes, mtimeMs);
-  return new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
+  const session = new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
+  session.skimmed = plan.skim;
+  return session;
 }
 
 /** Fingerprint for a size we read up to, computed from the file (a tail read began mid-file). */
@@ -189,14 +218,14 @@ function fingerprintFileAt(path: string, size: number, mtimeMs: number): FileFin
 }
 
 /** Reads the file from `resume` (or the start) up to its size when opened. */
-function readSyncFrom(path: string, resume: ResumePoint | null): Session {
+function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Session {
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume);
+  const plan = planRead(resume, options);
   let position = resume?.offset ?? 0;
   let stat: ReturnType<typeof fstatSync>;
   try {
@@ -219,14 +248,14 @@ function readSyncFrom(path: string, resume: ResumePoint | null): Session {
   return finishRead(path, plan, position, stat.mtimeMs, resume !== null);
 }
 
-async function readAsyncFrom(path: string, resume: ResumePoint | null): Promise<Session> {
+async function readAsyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Promise<Session> {
   let handle;
   try {
     handle = await open(path, "r");
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume);
+  const plan = planRead(resume, options);
   let position = resume?.offset ?? 0;
   let mtimeMs: number;
   try {
@@ -251,12 +280,12 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null): Promise<
 }
 
 /** Streams the file into an index (bodies stay on disk). */
-export function openSession(path: string): Promise<LoadedSession> {
-  return readAsyncFrom(path, null);
+export function openSession(path: string, options: OpenOptions = {}): Promise<LoadedSession> {
+  return readAsyncFrom(path, null, options);
 }
 
-export function openSessionSync(path: string): LoadedSession {
-  return readSyncFrom(path, null);
+export function openSessionSync(path: string, options: OpenOptions = {}): LoadedSession {
+  return readSyncFrom(path, null, options);
 }
 
 /** A session from bytes in memory (kept as the body source); `path` is only used in messages. */
@@ -270,26 +299,77 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
 
 /**
  * Brings a session up to date with its file: "unchanged" returns it as is;
- * "appended" reads only the new bytes when the already-read prefix is
- * unchanged (tail hash) and the old read ended on a complete line; anything
- * else re-reads the whole file ("rewritten").
+ * "appended" reads only the new bytes, when the already-read prefix is
+ * unchanged (tail hash) and the old read ended on a complete line, and extends
+ * the SAME session in place (its index, diagnostics and body cache; nothing
+ * read before is copied), so the cost follows the appended bytes, not the
+ * file. Anything else re-reads the whole file into a new session ("rewritten").
  */
 export async function refreshSession(
   s: LoadedSession,
 ): Promise<{ change: FileChange; session: LoadedSession }> {
   if (s.path === undefined) return { change: "unchanged", session: s };
-  let change: FileChange;
+  const path = s.path;
+  let probe: AppendProbe;
   try {
-    change = compareFingerprint(s.path, s.fingerprint);
+    probe = probeAppend(path, s.fingerprint, s instanceof Session ? s.resume : null);
   } catch (e) {
-    throw cannotRead(s.path, e);
+    throw cannotRead(path, e);
   }
-  if (change === "unchanged") return { change, session: s };
-  const resume = s instanceof Session ? s.resume : null;
-  if (change === "appended" && resume !== null && resume.offset === s.fingerprint.size) {
-    return { change, session: await readAsyncFrom(s.path, resume) };
+  if (probe.change === "unchanged") return { change: "unchanged", session: s };
+  if (probe.change === "appended" && probe.appended !== undefined && s instanceof Session && s.resume !== null) {
+    const resume = s.resume;
+    // The resume snapshot is taken over: make sure nobody can use it twice.
+    s.resume = null;
+    const plan = planRead(resume);
+    plan.reader.push(probe.appended);
+    const built = plan.builder.finish(plan.reader.end());
+    s.extended(built, probe.fingerprint);
+    return { change: "appended", session: s };
   }
   // Rewritten, or appended after a line we cannot continue from (incomplete last
   // line, a version 1/2 file): read it all again.
-  return { change, session: await readAsyncFrom(s.path, null) };
+  return { change: probe.change, session: await readAsyncFrom(path, null, { skim: s instanceof Session && s.skimmed }) };
+}
+
+interface AppendProbe {
+  change: FileChange;
+  /** For "appended" from a resumable read: the new bytes, and the fingerprint after them. */
+  appended?: Uint8Array;
+  fingerprint: FileFingerprint;
+}
+
+/** Appends larger than this are read again as a whole file (asynchronously) instead of in one synchronous read. */
+const MAX_SYNC_APPEND = 16 * 1024 * 1024;
+
+/**
+ * One open of the file: how it changed since `fp`, and for a resumable append
+ * the appended bytes (read synchronously: appends are small, and a thread-pool
+ * round trip per read costs more than the read).
+ */
+function probeAppend(path: string, fp: FileFingerprint, resume: ResumePoint | null): AppendProbe {
+  const fd = openSync(path, "r");
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (st.size < fp.size) return { change: "rewritten", fingerprint: fp };
+    const oldTail = readRange(fd, fp.size - fp.tailLength, fp.tailLength);
+    if (oldTail.length !== fp.tailLength || hashBytes(oldTail) !== fp.tailHash) return { change: "rewritten", fingerprint: fp };
+    if (st.size === fp.size) return { change: st.mtimeMs === fp.mtimeMs ? "unchanged" : "rewritten", fingerprint: fp };
+    const appendedLength = st.size - fp.size;
+    if (resume === null || resume.offset !== fp.size || appendedLength > MAX_SYNC_APPEND) return { change: "appended", fingerprint: fp };
+    const read = readRange(fd, fp.size, appendedLength);
+    if (read.length !== appendedLength) return { change: "rewritten", fingerprint: fp };
+    // A line still being written (pi's write seen half-way) waits for its newline: take complete lines only.
+    const complete = read.lastIndexOf(0x0a) + 1;
+    if (complete === 0) return { change: "unchanged", fingerprint: fp };
+    const appended = read.subarray(0, complete);
+    const tail =
+      appended.length >= FINGERPRINT_TAIL_BYTES
+        ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
+        : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
+    return { change: "appended", appended, fingerprint: fingerprintOf(fp.size + complete, tail, st.mtimeMs) };
+  } finally {
+    closeSync(fd);
+  }
 }

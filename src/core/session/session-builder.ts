@@ -38,7 +38,11 @@ export interface ResumePoint {
   snapshot: BuilderSnapshot;
 }
 
-/** Everything a builder needs to continue after the last complete line. */
+/**
+ * Everything a builder needs to continue after the last complete line. A
+ * builder resumed from it takes these objects over (the index is extended in
+ * place, not copied): a snapshot is used once, by the session that owns it.
+ */
 export interface BuilderSnapshot {
   sawContent: boolean;
   headerDecided: boolean;
@@ -48,6 +52,11 @@ export interface BuilderSnapshot {
   index: SessionIndex;
   diagnostics: Diagnostic[];
   unknown: UnknownKinds;
+  /** Whole-file facts of the reads so far (a resumed read starts past the BOM). */
+  bom: boolean;
+  /** Long lines are skimmed (see skimLine). */
+  skim: boolean;
+  crlfLines: number;
 }
 
 interface ParsedLine {
@@ -89,21 +98,25 @@ export class SessionBuilder {
   private readonly legacyLines: ParsedLine[] = [];
   private deferred: DeferredLine | null = null;
   private acceptedAsLast = false;
+  private readonly earlierBom: boolean;
+  private readonly earlierCrlfLines: number;
 
-  constructor(resumeFrom?: BuilderSnapshot) {
+  private readonly skim: boolean;
+
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
-    this.classifier = new LineClassifier(this.sawContent);
+    this.skim = s?.skim ?? options.skim ?? false;
+    this.classifier = new LineClassifier(this.sawContent, this.skim);
     this.headerDecided = s?.headerDecided ?? false;
     this.header = s?.header ?? null;
     this.headerLocation = s?.headerLocation ?? null;
     this.headerMissing = s?.headerMissing ?? false;
-    this.index = s ? s.index.clone() : new SessionIndex();
-    this.diagnostics = s ? [...s.diagnostics] : [];
-    this.unknown = {
-      entryTypes: new Set(s?.unknown.entryTypes),
-      messageRoles: new Set(s?.unknown.messageRoles),
-    };
+    this.index = s ? s.index : new SessionIndex();
+    this.diagnostics = s ? s.diagnostics : [];
+    this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
+    this.earlierBom = s?.bom ?? false;
+    this.earlierCrlfLines = s?.crlfLines ?? 0;
   }
 
   line(l: JsonlLine): void {
@@ -133,9 +146,11 @@ export class SessionBuilder {
       this.accept(d.location, d.classified.ifLast!, d.text);
     }
     const fileDiagnostics: Diagnostic[] = [];
-    if (read.bom) fileDiagnostics.push({ severity: "info", code: "bom", message: "file starts with a UTF-8 BOM (pi ignores it)", line: 1 });
-    if (read.crlfLines > 0) {
-      fileDiagnostics.push({ severity: "info", code: "crlf", message: `${read.crlfLines} line(s) end in CRLF (pi ignores the \\r)` });
+    const bom = read.bom || this.earlierBom;
+    const crlfLines = read.crlfLines + this.earlierCrlfLines;
+    if (bom) fileDiagnostics.push({ severity: "info", code: "bom", message: "file starts with a UTF-8 BOM (pi ignores it)", line: 1 });
+    if (crlfLines > 0) {
+      fileDiagnostics.push({ severity: "info", code: "crlf", message: `${crlfLines} line(s) end in CRLF (pi ignores the \\r)` });
     }
     if (!this.sawContent) fileDiagnostics.push({ severity: "info", code: "empty-file", message: "file has no entries" });
     let migratedEntries: SessionEntry[] | null = null;
@@ -151,19 +166,22 @@ export class SessionBuilder {
       index: this.index,
       diagnostics: [...fileDiagnostics, ...this.diagnostics],
       migratedEntries,
-      resume: canResume ? { offset: read.completeUpTo, line: read.nextLine, snapshot: this.snapshot() } : null,
+      resume: canResume ? { offset: read.completeUpTo, line: read.nextLine, snapshot: this.snapshot(bom, crlfLines) } : null,
     };
   }
 
-  private snapshot(): BuilderSnapshot {
+  private snapshot(bom: boolean, crlfLines: number): BuilderSnapshot {
     return {
+      bom,
+      crlfLines,
+      skim: this.skim,
       sawContent: this.sawContent,
       headerDecided: this.headerDecided,
       header: this.header,
       headerLocation: this.headerLocation,
       headerMissing: this.headerMissing,
       index: this.index,
-      diagnostics: [...this.diagnostics],
+      diagnostics: this.diagnostics,
       unknown: this.unknown,
     };
   }

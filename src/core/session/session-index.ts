@@ -6,7 +6,7 @@
 // pi it never loops on a parent cycle.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { EntryMeta } from "./entry-meta.js";
+import type { EntryMeta, Spend } from "./entry-meta.js";
 import { timeOf } from "./meta-from-fields.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
@@ -25,6 +25,9 @@ export class SessionIndex {
   private readonly duplicateDiagnostics: Diagnostic[];
   private name: string | undefined;
   private structure: Structure | null = null;
+  private messages = 0;
+  private activity = 0;
+  private readonly spent: Spend = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
 
   constructor(metas: Iterable<EntryMeta> = []) {
     this.list = [];
@@ -47,8 +50,23 @@ export class SessionIndex {
         entryId: meta.id,
       });
     }
+    // The parent's own id string instead of a second copy of it (one string less per entry).
+    if (meta.parentId !== null) {
+      const parent = this.ids.get(meta.parentId);
+      if (parent) meta.parentId = parent.id;
+    }
     this.list.push(meta);
     this.ids.set(meta.id, meta);
+    if (meta.type === "message") this.messages++;
+    if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
+    if (meta.spend !== undefined) {
+      const s = meta.spend;
+      this.spent.input += s.input;
+      this.spent.output += s.output;
+      this.spent.cacheRead += s.cacheRead;
+      this.spent.cacheWrite += s.cacheWrite;
+      this.spent.cost += s.cost;
+    }
     if (this.childMap !== null) this.addChild(this.childMap, meta);
     if (meta.type === "label" && meta.targetId !== undefined) {
       if (meta.label) this.labelMap.set(meta.targetId, meta.label);
@@ -91,6 +109,26 @@ export class SessionIndex {
 
   get size(): number {
     return this.list.length;
+  }
+
+  /** `message` entries, as pi's session list counts them. */
+  get messageCount(): number {
+    return this.messages;
+  }
+
+  /** The latest user/assistant activity time (ms), 0 when none (pi's getSessionModifiedDate input). */
+  get lastActivityTime(): number {
+    return this.activity;
+  }
+
+  /** Tokens and cost of the whole file, as pi 1.5 totals them (every entry's `spend`). */
+  get totalSpend(): Readonly<Spend> {
+    return this.spent;
+  }
+
+  /** How many entries reused an earlier id (a change here can move lookups already made). */
+  get duplicateCount(): number {
+    return this.duplicateDiagnostics.length;
   }
 
   /** Lookup by id; for duplicate ids the later entry, as pi's Map.set gives. */

@@ -28,8 +28,7 @@ export function firstUserMessageText(session: LoadedSession, options: { skipBlan
 
 /** pi's getSessionModifiedDate: the last user/assistant activity, else the header's time, else `mtime`. */
 export function sessionModifiedDate(session: LoadedSession, mtime: () => Date): Date {
-  let last = 0;
-  for (const meta of session.index.entries) if (meta.activityTime !== undefined && meta.activityTime > last) last = meta.activityTime;
+  const last = session.index.lastActivityTime;
   if (last > 0) return new Date(last);
   const headerTime = typeof session.header?.timestamp === "string" ? new Date(session.header.timestamp).getTime() : NaN;
   return !Number.isNaN(headerTime) ? new Date(headerTime) : mtime();

@@ -55,6 +55,7 @@ export async function goToLeaf(services: Services, raw: unknown): Promise<Comman
   const model = await services.entriesTree.current();
   const leafId = model?.leafId;
   if (!model || !leafId) return notDone("not-applicable", "The session has no entries.");
+  await services.entriesTree.pageIn(model.entryNode(leafId));
   await services.entriesView.reveal(model.entryNode(leafId), { select: true, focus: true, expand: false });
   return ok({ entryId: leafId });
 }
@@ -65,6 +66,7 @@ export async function revealEntry(services: Services, sessionPath: string, entry
   services.entriesTree.show(sessionPath);
   const model = await services.entriesTree.current();
   if (!model || !model.session.index.get(entryId)) return;
+  await services.entriesTree.pageIn(model.entryNode(entryId));
   await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus: true, expand: false });
 }
 

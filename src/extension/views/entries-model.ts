@@ -1,12 +1,16 @@
-// The node model of the Entries view, without vscode: long linear runs are
-// shown flat, the way pi's /tree does; a branch point's children are "branch"
-// nodes, one per child, each listing its linear run as siblings. Node keys are
-// stable (`<sessionPath>#<entryId>`, `<sessionPath>#branch:<firstEntryId>`) so
-// expansion survives a refresh. Cycle-safe: entries in a parent cycle are shown
-// in a group of their own.
+// The node model of the Entries view, without vscode: a linear run is shown
+// flat, the way pi's /tree does, up to FLAT_LIMIT rows; a longer one folds into
+// turns, paged behind a "Load earlier…" row (entries-layout.ts). A branch
+// point's children are "branch" nodes, one per child, each holding its run.
+// Node keys are stable (`<sessionPath>#<entryId>`, `<sessionPath>#branch:<firstEntryId>`)
+// and the nodes live in a cache that outlives the model, so a model built
+// after a change hands VS Code the same objects (expansion, selection and
+// targeted refreshes need that). Cycle-safe: entries in a parent cycle are in
+// a group of their own. `advance` follows an append in place and says which
+// nodes changed.
 import type { EntryMeta } from "../../core/session/entry-meta";
 import type { LoadedSession } from "../../core/session/open-session";
-import { linearRun } from "../../core/tree/segments";
+import { ENTRY_PAGE, pageWindow, RunLayout, TURN_PAGE } from "./entries-layout";
 
 export type EntryFilter = "all" | "user" | "no-tool-results" | "labelled";
 
@@ -20,33 +24,65 @@ export const ENTRY_FILTERS: readonly { id: EntryFilter; label: string; detail: s
 export type EntryNode =
   | { kind: "entry"; key: string; sessionPath: string; entryId: string }
   | { kind: "branch"; key: string; sessionPath: string; headId: string; branchPointId: string | null; position: number; count: number }
-  | { kind: "cycle"; key: string; sessionPath: string };
+  | { kind: "cycle"; key: string; sessionPath: string }
+  /** "Load earlier…": `hidden` older items of the container (the top level, a branch or a turn). */
+  | { kind: "more"; key: string; sessionPath: string; containerKey: string; hidden: number; unit: "turn" | "entry" };
 
 export function entryKey(sessionPath: string, entryId: string): string {
   return `${sessionPath}#${entryId}`;
 }
 
-/** Builds nodes for one session; the same key always gives the same object (reveal needs that). */
+/** Nodes by key, kept across models of one session so VS Code sees the same objects. */
+export type NodeCache = Map<string, EntryNode>;
+/** How many newest items each paged container shows, by container key. */
+export type Paging = Map<string, number>;
+
+/** What changed after an append: nodes to refresh, `undefined` for the top level. */
+export type ChangedNodes = (EntryNode | undefined)[];
+
+function startsTurn(meta: EntryMeta): boolean {
+  return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
+}
+
 export class EntriesModel {
-  private readonly nodes = new Map<string, EntryNode>();
-  private readonly leafPath: ReadonlySet<string>;
+  private readonly layouts = new Map<string, RunLayout>();
+  private readonly runOf = new Map<string, RunLayout>();
+  private readonly runByTail = new Map<string, RunLayout>();
+  private readonly leafPath: Set<string>;
   private readonly unreachable: ReadonlySet<string>;
+  private currentSession: LoadedSession;
+  // What this model has seen, kept apart from the session: the core may extend its index in place.
+  private seenSize: number;
+  private seenLeaf: string | null;
 
   constructor(
-    readonly session: LoadedSession,
+    session: LoadedSession,
     readonly filter: EntryFilter,
+    private readonly nodes: NodeCache = new Map(),
+    private readonly paging: Paging = new Map(),
   ) {
+    this.currentSession = session;
     const leaf = session.index.leafId;
     this.leafPath = new Set(leaf ? session.index.pathIds(leaf) : []);
     this.unreachable = new Set(session.index.unreachable.map((m) => m.id));
+    this.seenSize = session.index.size;
+    this.seenLeaf = leaf;
+  }
+
+  get session(): LoadedSession {
+    return this.currentSession;
   }
 
   private get path(): string {
-    return this.session.path ?? "";
+    return this.currentSession.path ?? "";
   }
 
   get leafId(): string | null {
-    return this.session.index.leafId;
+    return this.currentSession.index.leafId;
+  }
+
+  get rootKey(): string {
+    return `${this.path}#root`;
   }
 
   isOnLeafPath(id: string): boolean {
@@ -54,53 +90,96 @@ export class EntriesModel {
   }
 
   private childIds(id: string): string[] {
-    return this.session.index.children(id).map((m) => m.id);
+    return this.currentSession.index.children(id).map((m) => m.id);
   }
 
   private remember<N extends EntryNode>(node: N): N {
     const known = this.nodes.get(node.key);
-    if (known) return known as N;
+    if (known && known.kind === node.kind) {
+      // Same object for VS Code; fields that can change (a branch's position, a page's count) updated in place.
+      Object.assign(known, node);
+      return known as N;
+    }
     this.nodes.set(node.key, node);
     return node;
   }
 
   entryNode(entryId: string): EntryNode {
-    return this.remember({ kind: "entry", key: entryKey(this.path, entryId), sessionPath: this.path, entryId });
+    const key = entryKey(this.path, entryId);
+    const known = this.nodes.get(key);
+    if (known) return known;
+    return this.remember({ kind: "entry", key, sessionPath: this.path, entryId });
   }
 
   private branchNode(headId: string, branchPointId: string | null, position: number, count: number): EntryNode {
     return this.remember({ kind: "branch", key: `${this.path}#branch:${headId}`, sessionPath: this.path, headId, branchPointId, position, count });
   }
 
+  private cycleNode(): EntryNode {
+    return this.remember({ kind: "cycle", key: `${this.path}#cycle`, sessionPath: this.path });
+  }
+
+  private moreNode(containerKey: string, hidden: number, unit: "turn" | "entry"): EntryNode {
+    return this.remember({ kind: "more", key: `${containerKey}#more`, sessionPath: this.path, containerKey, hidden, unit });
+  }
+
   /** Whether a row is shown under the filter; branch points and the leaf always are. */
   visible(meta: EntryMeta): boolean {
     if (this.filter === "all") return true;
-    if (meta.id === this.leafId || this.session.index.childCount(meta.id) > 1) return true;
+    if (meta.id === this.leafId || this.currentSession.index.childCount(meta.id) > 1) return true;
     switch (this.filter) {
       case "user":
-        return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
+        return startsTurn(meta);
       case "no-tool-results":
         return !(meta.type === "message" && meta.role === "toolResult");
       case "labelled":
-        return this.session.index.labelOf(meta.id) !== undefined;
+        return this.currentSession.index.labelOf(meta.id) !== undefined;
     }
   }
 
-  private runNodes(headId: string): EntryNode[] {
-    const out: EntryNode[] = [];
-    for (const id of linearRun({ childIds: (id) => this.childIds(id) }, headId)) {
-      const meta = this.session.index.get(id);
-      if (meta && this.visible(meta)) out.push(this.entryNode(id));
+  /** The layout of the run starting at `headId` (built on first use). */
+  private layout(headId: string): RunLayout {
+    const known = this.layouts.get(headId);
+    if (known) return known;
+    const layout = new RunLayout(headId);
+    // linearRun's walk, without its copies (runs reach 100,000 entries): an entry already in a run ends it (a cycle).
+    const index = this.currentSession.index;
+    for (let id: string | undefined = headId; id !== undefined && !this.runOf.has(id); ) {
+      const meta = index.get(id);
+      if (!meta) break;
+      layout.push(id, this.visible(meta), startsTurn(meta));
+      this.runOf.set(id, layout);
+      const kids = index.children(id);
+      id = kids.length === 1 ? kids[0]!.id : undefined;
     }
+    this.layouts.set(headId, layout);
+    this.runByTail.set(layout.tail, layout);
+    return layout;
+  }
+
+  /** The rows of a run under its container: flat, or its turns paged. */
+  private runRows(containerKey: string, layout: RunLayout): EntryNode[] {
+    if (!layout.folded) return layout.rows.map((id) => this.entryNode(id));
+    const { start, hidden } = pageWindow(layout.turnCount, this.paging.get(containerKey) ?? TURN_PAGE);
+    const out: EntryNode[] = hidden > 0 ? [this.moreNode(containerKey, hidden, "turn")] : [];
+    for (let turn = start; turn < layout.turnCount; turn++) out.push(this.entryNode(layout.turnHead(turn)));
     return out;
   }
 
   roots(): EntryNode[] {
-    const roots = this.session.index.roots;
+    const roots = this.currentSession.index.roots;
     const nodes: EntryNode[] =
-      roots.length === 1 ? this.runNodes(roots[0]!.id) : roots.map((root, i) => this.branchNode(root.id, null, i + 1, roots.length));
-    if (this.unreachable.size > 0) nodes.push(this.remember({ kind: "cycle", key: `${this.path}#cycle`, sessionPath: this.path }));
+      roots.length === 1 ? this.runRows(this.rootKey, this.layout(roots[0]!.id)) : roots.map((root, i) => this.branchNode(root.id, null, i + 1, roots.length));
+    if (this.unreachable.size > 0) nodes.push(this.cycleNode());
     return nodes;
+  }
+
+  /** The turn an entry heads in a folded run, if it does. */
+  private headedTurn(entryId: string): { layout: RunLayout; turn: number } | undefined {
+    const layout = this.runOf.get(entryId);
+    if (!layout?.folded) return undefined;
+    const turn = layout.turnHeadedBy(entryId);
+    return turn === undefined ? undefined : { layout, turn };
   }
 
   children(node: EntryNode): EntryNode[] {
@@ -108,43 +187,113 @@ export class EntriesModel {
       case "entry": {
         if (this.unreachable.has(node.entryId)) return [];
         const kids = this.childIds(node.entryId);
-        return kids.length > 1 ? kids.map((id, i) => this.branchNode(id, node.entryId, i + 1, kids.length)) : [];
+        if (kids.length > 1) return kids.map((id, i) => this.branchNode(id, node.entryId, i + 1, kids.length));
+        const headed = this.headedTurn(node.entryId);
+        if (!headed) return [];
+        const members = headed.layout.turnMembers(headed.turn);
+        const { start, hidden } = pageWindow(members.length, this.paging.get(node.key) ?? ENTRY_PAGE);
+        const out: EntryNode[] = hidden > 0 ? [this.moreNode(node.key, hidden, "entry")] : [];
+        for (let i = start; i < members.length; i++) out.push(this.entryNode(members[i]!));
+        return out;
       }
       case "branch":
-        return this.runNodes(node.headId);
+        return this.runRows(node.key, this.layout(node.headId));
       case "cycle":
-        return this.session.index.unreachable.map((m) => this.entryNode(m.id));
+        return this.currentSession.index.unreachable.map((m) => this.entryNode(m.id));
+      case "more":
+        return [];
     }
   }
 
   hasChildren(node: EntryNode): boolean {
+    if (node.kind === "more") return false;
     if (node.kind !== "entry") return true;
-    return !this.unreachable.has(node.entryId) && this.session.index.childCount(node.entryId) > 1;
+    if (this.unreachable.has(node.entryId)) return false;
+    if (this.currentSession.index.childCount(node.entryId) > 1) return true;
+    const headed = this.headedTurn(node.entryId);
+    return headed !== undefined && headed.layout.turnMemberCount(headed.turn) > 0;
   }
 
-  /** The node an entry's row hangs under: its run's branch node (or the top level), or the cycle group. */
-  parent(node: EntryNode): EntryNode | undefined {
-    if (node.kind === "cycle") return undefined;
-    if (node.kind === "branch") return node.branchPointId === null ? undefined : this.entryNode(node.branchPointId);
-    if (this.unreachable.has(node.entryId)) return this.remember({ kind: "cycle", key: `${this.path}#cycle`, sessionPath: this.path });
-    const headId = this.runHead(node.entryId);
-    const head = this.session.index.get(headId);
+  /** Shows one more page of the container a "Load earlier…" row belongs to; the container to refresh. */
+  loadEarlier(node: Extract<EntryNode, { kind: "more" }>): EntryNode | undefined {
+    const page = node.unit === "turn" ? TURN_PAGE : ENTRY_PAGE;
+    this.paging.set(node.containerKey, (this.paging.get(node.containerKey) ?? page) + page);
+    return this.containerNode(node.containerKey);
+  }
+
+  private containerNode(containerKey: string): EntryNode | undefined {
+    return containerKey === this.rootKey ? undefined : this.nodes.get(containerKey);
+  }
+
+  /** The node whose children list a run's rows (a branch node, or undefined for the top level). */
+  private runContainer(layout: RunLayout): EntryNode | undefined {
+    const index = this.currentSession.index;
+    const head = index.get(layout.headId);
     if (!head) return undefined;
-    const parentMeta = head.parentId && head.parentId !== head.id ? this.session.index.get(head.parentId) : undefined;
+    const parentMeta = head.parentId && head.parentId !== head.id ? index.get(head.parentId) : undefined;
     if (!parentMeta) {
-      const roots = this.session.index.roots;
+      const roots = index.roots;
       if (roots.length === 1) return undefined;
-      return this.branchNode(headId, null, roots.findIndex((r) => r.id === headId) + 1, roots.length);
+      return this.branchNode(layout.headId, null, roots.findIndex((r) => r.id === layout.headId) + 1, roots.length);
     }
     const siblings = this.childIds(parentMeta.id);
-    return this.branchNode(headId, parentMeta.id, siblings.indexOf(headId) + 1, siblings.length);
+    return this.branchNode(layout.headId, parentMeta.id, siblings.indexOf(layout.headId) + 1, siblings.length);
+  }
+
+  private layoutOf(entryId: string): RunLayout {
+    return this.runOf.get(entryId) ?? this.layout(this.runHead(entryId));
+  }
+
+  /** Makes `shown` cover the item at `index` of `total` (counted from the start). */
+  private pageIn(containerKey: string, index: number, total: number, page: number): boolean {
+    const shown = this.paging.get(containerKey) ?? page;
+    const needed = total - index;
+    if (needed <= shown) return false;
+    this.paging.set(containerKey, Math.ceil(needed / page) * page);
+    return true;
+  }
+
+  /**
+   * The node an entry's row hangs under: a turn's head, its run's branch node
+   * (or the top level), or the cycle group. Pages the row in when a "Load
+   * earlier…" hides it (reveal() then finds it); `pagedIn` hears of the container.
+   */
+  parent(node: EntryNode, pagedIn?: (container: EntryNode | undefined) => void): EntryNode | undefined {
+    if (node.kind === "cycle") return undefined;
+    if (node.kind === "more") return this.containerNode(node.containerKey);
+    if (node.kind === "branch") return node.branchPointId === null ? undefined : this.entryNode(node.branchPointId);
+    if (this.unreachable.has(node.entryId)) return this.cycleNode();
+    const layout = this.layoutOf(node.entryId);
+    const container = this.runContainer(layout);
+    const row = layout.rowOf(node.entryId);
+    if (!layout.folded || row === undefined) return container;
+    const turn = layout.turnOfRow(row);
+    const headRow = layout.turnStarts[turn]!;
+    if (headRow !== row) {
+      const head = this.entryNode(layout.rows[headRow]!);
+      if (this.pageIn(head.key, row - headRow - 1, layout.turnMemberCount(turn), ENTRY_PAGE)) pagedIn?.(head);
+      return head;
+    }
+    if (this.pageIn(container?.key ?? this.rootKey, turn, layout.turnCount, TURN_PAGE)) pagedIn?.(container);
+    return container;
+  }
+
+  /** Whether a row with children starts expanded: a branch point on the leaf's path, the turn holding the leaf. */
+  opensOnShow(entryId: string): boolean {
+    if (!this.leafPath.has(entryId)) return false;
+    const headed = this.headedTurn(entryId);
+    if (!headed) return true;
+    const leaf = this.leafId;
+    const leafRow = leaf ? headed.layout.rowOf(leaf) : undefined;
+    return leafRow !== undefined && headed.layout.turnOfRow(leafRow) === headed.turn;
   }
 
   /** The first entry of the linear run an entry is in. */
   runHead(entryId: string): string {
-    const path = this.session.index.pathIds(entryId);
+    const index = this.currentSession.index;
+    const path = index.pathIds(entryId);
     let i = path.length - 1;
-    while (i > 0 && this.session.index.childCount(path[i - 1]!) === 1) i--;
+    while (i > 0 && index.childCount(path[i - 1]!) === 1) i--;
     return path[Math.max(0, i)] ?? entryId;
   }
 
@@ -155,6 +304,72 @@ export class EntriesModel {
 
   /** Entries in the run below a branch head (for the branch row's description). */
   runLength(headId: string): number {
-    return linearRun({ childIds: (id) => this.childIds(id) }, headId).length;
+    return this.layout(headId).ids.length;
+  }
+
+  /**
+   * Follows an append in place: `next` is this session with lines added at the
+   * end. Returns the nodes whose rows changed, or null when the append changed
+   * the tree's shape (a new branch point or root, a navigation elsewhere, a
+   * label under the labelled filter) and the model must be built again.
+   */
+  advance(next: LoadedSession): ChangedNodes | null {
+    if (next.index.size < this.seenSize || next.path !== this.currentSession.path) return null;
+    const added = next.index.entries.slice(this.seenSize);
+    this.currentSession = next;
+    if (added.length === 0) return [];
+    const oldLeaf = this.seenLeaf;
+    this.seenSize = next.index.size;
+    this.seenLeaf = next.index.leafId;
+    if (!this.extendLeafPath(oldLeaf, added.length)) return null;
+    const changed = new Set<EntryNode | undefined>();
+    if (oldLeaf) {
+      changed.add(this.entryNode(oldLeaf));
+      const oldMeta = next.index.get(oldLeaf);
+      const layout = this.runOf.get(oldLeaf);
+      if (oldMeta && layout && !this.visible(oldMeta)) {
+        if (!layout.popRow(oldLeaf)) return null;
+        changed.add(this.runContainer(layout));
+      }
+    }
+    for (const meta of added) {
+      if (meta.type === "label") {
+        if (this.filter === "labelled") return null;
+        if (meta.targetId) changed.add(this.entryNode(meta.targetId));
+      }
+      const parentId = meta.parentId;
+      // A new root, a missing or own parent, a second child (a new branch point), a repeated id: the shape changed.
+      if (!parentId || parentId === meta.id || !next.index.get(parentId) || next.index.childCount(parentId) !== 1 || this.runOf.has(meta.id)) return null;
+      const layout = this.runByTail.get(parentId);
+      // A run nobody has asked for yet is built whole when it is.
+      if (!layout) continue;
+      const rowsBefore = layout.rows.length;
+      const turnsBefore = layout.turnCount;
+      const foldedBefore = layout.folded;
+      layout.push(meta.id, this.visible(meta), startsTurn(meta));
+      this.runOf.set(meta.id, layout);
+      this.runByTail.delete(parentId);
+      this.runByTail.set(meta.id, layout);
+      if (layout.rows.length === rowsBefore) continue;
+      if (!layout.folded || !foldedBefore || layout.turnCount !== turnsBefore) changed.add(this.runContainer(layout));
+      else changed.add(this.entryNode(layout.turnHead(layout.turnCount - 1)));
+    }
+    return [...changed];
+  }
+
+  /** Adds the appended entries to the leaf's path; false when the new leaf does not continue the old one. */
+  private extendLeafPath(oldLeaf: string | null, addedCount: number): boolean {
+    const index = this.currentSession.index;
+    const newLeaf = index.leafId;
+    if (newLeaf === oldLeaf) return true;
+    const chain: string[] = [];
+    let id: string | null | undefined = newLeaf;
+    while (id && !this.leafPath.has(id) && chain.length <= addedCount) {
+      chain.push(id);
+      id = index.get(id)?.parentId;
+    }
+    if ((id ?? null) !== oldLeaf) return false;
+    for (const added of chain) this.leafPath.add(added);
+    return true;
   }
 }

@@ -7,7 +7,7 @@ import type { LoadedSession } from "../../core/session/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";
-import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode } from "./entries-model";
+import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entries-model";
 import { entryIcon } from "./entry-icons";
 
 export const ENTRIES_VIEW_ID = "piSessions.entries";
@@ -16,19 +16,40 @@ export function isEntryNode(value: unknown): value is Extract<EntryNode, { kind:
   return typeof value === "object" && value !== null && (value as EntryNode).kind === "entry" && typeof (value as { entryId?: unknown }).entryId === "string";
 }
 
+/** Bursts of pi writes (an assistant answer and its tool results) reach the view as one refresh. */
+const FIRE_DEBOUNCE_MS = 30;
+
+export interface EntriesViewStats {
+  /** Refreshes of the whole tree. */
+  full: number;
+  /** Refreshes of some nodes only, and how many nodes in all. */
+  targeted: number;
+  nodes: number;
+}
+
 export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<EntryNode | undefined | void>();
+  private readonly changed = new vscode.EventEmitter<EntryNode | EntryNode[] | undefined | void>();
   readonly onDidChangeTreeData = this.changed.event;
   private sessionPath: string | undefined;
   private filterValue: EntryFilter = "all";
   private model: EntriesModel | undefined;
+  private nodes: NodeCache = new Map();
+  private paging: Paging = new Map();
+  private pending = new Set<EntryNode | undefined>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly fetchWaiters = new Map<string, (() => void)[]>();
   private readonly subscription: vscode.Disposable;
+  readonly stats: EntriesViewStats = { full: 0, targeted: 0, nodes: 0 };
 
   constructor(private readonly store: SessionStore) {
-    this.subscription = store.onDidChange(({ path }) => {
+    this.subscription = store.onDidChange(({ path, change, session }) => {
       if (path !== this.sessionPath) return;
+      if (change === "appended" && session && this.model && this.model.filter === this.filterValue) {
+        const changed = this.model.advance(session);
+        if (changed) return this.schedule(changed);
+      }
       this.model = undefined;
-      this.changed.fire();
+      this.schedule([undefined]);
     });
   }
 
@@ -48,36 +69,108 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     if (sessionPath === this.sessionPath) return;
     this.sessionPath = sessionPath;
     this.model = undefined;
-    this.changed.fire();
+    this.nodes = new Map();
+    this.paging = new Map();
+    this.fireNow([undefined]);
   }
 
   setFilter(filter: EntryFilter): void {
     this.filterValue = filter;
     this.model = undefined;
-    this.changed.fire();
+    this.paging = new Map();
+    this.fireNow([undefined]);
   }
 
   refresh(): void {
     this.model = undefined;
-    this.changed.fire();
+    this.fireNow([undefined]);
+  }
+
+  /** "Load earlier…": one more page of its container, which alone is refreshed. */
+  async loadEarlier(node: EntryNode): Promise<void> {
+    const model = await this.current();
+    if (!model || node.kind !== "more" || node.sessionPath !== this.sessionPath) return;
+    this.fireNow([model.loadEarlier(node)]);
+  }
+
+  private schedule(nodes: readonly (EntryNode | undefined)[]): void {
+    for (const node of nodes) this.pending.add(node);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const pending = [...this.pending];
+      this.pending.clear();
+      this.fireNow(pending);
+    }, FIRE_DEBOUNCE_MS);
+  }
+
+  private fireNow(nodes: readonly (EntryNode | undefined)[]): void {
+    if (nodes.length === 0) return;
+    if (nodes.includes(undefined)) {
+      this.stats.full++;
+      this.changed.fire(undefined);
+      return;
+    }
+    this.stats.targeted++;
+    this.stats.nodes += nodes.length;
+    this.changed.fire(nodes as EntryNode[]);
   }
 
   /** The node model of the shown session (read when first needed). */
   async current(): Promise<EntriesModel | undefined> {
     if (!this.sessionPath) return undefined;
     const session = await this.store.get(this.sessionPath);
-    if (!this.model || this.model.session !== session || this.model.filter !== this.filterValue) this.model = new EntriesModel(session, this.filterValue);
+    if (!this.model || this.model.session !== session || this.model.filter !== this.filterValue) {
+      this.model = new EntriesModel(session, this.filterValue, this.nodes, this.paging);
+    }
     return this.model;
   }
 
   async getChildren(parent?: EntryNode): Promise<EntryNode[]> {
     const model = await this.current();
     if (!model) return [];
-    return parent ? model.children(parent) : model.roots();
+    const children = parent ? model.children(parent) : model.roots();
+    const key = parent?.key ?? ROOT;
+    for (const waiter of this.fetchWaiters.get(key) ?? []) waiter();
+    this.fetchWaiters.delete(key);
+    return children;
+  }
+
+  /** Settles when VS Code next asks for a container's children (or after `ms`). */
+  private nextFetch(container: EntryNode | undefined, ms: number): Promise<void> {
+    const key = container?.key ?? ROOT;
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      const waiters = this.fetchWaiters.get(key) ?? [];
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.fetchWaiters.set(key, waiters);
+    });
   }
 
   async getParent(node: EntryNode): Promise<EntryNode | undefined> {
     return (await this.current())?.parent(node);
+  }
+
+  /**
+   * Pages in the rows a "Load earlier…" hides on the way to a node, and
+   * refreshes their containers; call it before reveal(): VS Code's reveal
+   * waits for a refresh fired before it, and works from the children it has.
+   */
+  async pageIn(node: EntryNode): Promise<void> {
+    const model = await this.current();
+    if (!model) return;
+    const pagedIn = new Set<EntryNode | undefined>();
+    for (let current: EntryNode | undefined = node, depth = 0; current && depth < 10_000; depth++) {
+      current = model.parent(current, (container) => pagedIn.add(container));
+    }
+    if (pagedIn.size === 0) return;
+    // Wait until VS Code has the new children (the outermost container is asked first), at most a second.
+    const fetched = this.nextFetch(pagedIn.has(undefined) ? undefined : [...pagedIn].pop(), 1000);
+    this.fireNow([...pagedIn]);
+    await fetched;
   }
 
   async getTreeItem(node: EntryNode): Promise<vscode.TreeItem> {
@@ -91,14 +184,30 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
       item.iconPath = new vscode.ThemeIcon("warning");
       return item;
     }
+    if (node.kind === "more") return moreItem(node);
     if (node.kind === "branch") return branchItem(node, model, session);
     return entryItem(node, model, session);
   }
 
   dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+const ROOT = "";
+
+export const LOAD_EARLIER_COMMAND_ID = "piSessions.loadEarlierEntries";
+
+function moreItem(node: Extract<EntryNode, { kind: "more" }>): vscode.TreeItem {
+  const item = new vscode.TreeItem("Load earlier…", vscode.TreeItemCollapsibleState.None);
+  item.id = node.key;
+  item.description = `${node.hidden} earlier ${node.unit === "turn" ? (node.hidden === 1 ? "turn" : "turns") : node.hidden === 1 ? "entry" : "entries"}`;
+  item.iconPath = new vscode.ThemeIcon("fold-up");
+  item.contextValue = "loadEarlier";
+  item.command = { command: LOAD_EARLIER_COMMAND_ID, title: "Load Earlier", arguments: [node] };
+  return item;
 }
 
 function branchItem(node: Extract<EntryNode, { kind: "branch" }>, model: EntriesModel, session: LoadedSession): vscode.TreeItem {
@@ -124,7 +233,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const onPath = model.isOnLeafPath(node.entryId);
   const item = new vscode.TreeItem(
     showBidiControls(entry ? entryPreview(entry, 100) : node.entryId),
-    hasChildren ? (onPath ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
+    hasChildren ? (model.opensOnShow(node.entryId) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
   );
   item.id = node.key;
   if (!meta) return item;
@@ -134,7 +243,9 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const marks: string[] = [];
   if (isLeaf) marks.push("● leaf");
   if (label) marks.push(`[${label}]`);
-  if (hasChildren) marks.push(`${session.index.childCount(node.entryId)} branches`);
+  const branches = session.index.childCount(node.entryId);
+  if (branches > 1) marks.push(`${branches} branches`);
+  else if (hasChildren) marks.push("turn");
   marks.push(entryKind(meta));
   item.description = showBidiControls(marks.join(" · "));
   item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);

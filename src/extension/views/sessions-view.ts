@@ -1,12 +1,17 @@
-// The Sessions view: one group per workspace folder, its sessions newest first,
-// each with its title, entry count and context tokens against the model's
-// window, and a warning icon (and a view badge) when pi would auto-compact it.
+// The Sessions view: one group per workspace folder (or, with all projects
+// shown, per recorded cwd; a missing cwd marked), its sessions in the chosen
+// order and filter, forks under the session they came from. Each row: title,
+// entries, context tokens against the window, total tokens and cost, size, last
+// activity; a warning icon (and a view badge) when pi would auto-compact it.
+// A session's change refreshes its row alone, unless its place in the order or
+// the filter changed (then its group).
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
-import type { SessionsModel } from "../sessions-model";
+import type { SessionsChange, SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
-import { compactNumber, tokensText, type SessionFacts } from "../session-facts";
+import { agoText, compactNumber, costText, sizeText, tokensText, type SessionFacts } from "../session-facts";
+import { compareSessions, DEFAULT_VIEW_OPTIONS, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 
@@ -16,23 +21,81 @@ export function isSessionNode(value: unknown): value is Extract<SessionsNode, { 
   return typeof value === "object" && value !== null && (value as SessionsNode).kind === "session" && typeof (value as { path?: unknown }).path === "string";
 }
 
+export interface SessionsViewStats {
+  full: number;
+  targeted: number;
+  nodes: number;
+}
+
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<SessionsNode | undefined | void>();
+  private readonly changed = new vscode.EventEmitter<SessionsNode | SessionsNode[] | undefined | void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, SessionsNode>();
+  /** The rows last handed out, by container node id ("" for the top level). */
+  private readonly shown = new Map<string, string[]>();
+  /** Where each shown session's row is: its container's node id. */
+  private readonly containerOf = new Map<string, string>();
+  private readonly forkParent = new Map<string, string>();
+  private readonly forks = new Map<string, string[]>();
   private readonly subscription: vscode.Disposable;
+  private viewOptions: SessionsViewOptions = DEFAULT_VIEW_OPTIONS;
+  readonly stats: SessionsViewStats = { full: 0, targeted: 0, nodes: 0 };
 
   constructor(private readonly model: SessionsModel) {
-    this.subscription = model.onDidChange(() => this.changed.fire());
+    this.subscription = model.onDidChange((change) => this.onModelChange(change));
+  }
+
+  get options(): SessionsViewOptions {
+    return this.viewOptions;
+  }
+
+  setOptions(options: SessionsViewOptions): void {
+    this.viewOptions = options;
+    this.refresh();
   }
 
   refresh(): void {
+    this.stats.full++;
     this.changed.fire();
+  }
+
+  private onModelChange(change: SessionsChange): void {
+    if (!change.paths) return this.refresh();
+    const fire = new Set<SessionsNode>();
+    for (const path of change.paths) {
+      const containerId = this.containerOf.get(path);
+      const facts = this.model.factsOf(path);
+      const passes = passesFilters(this.viewOptions.filters, facts);
+      if (containerId === undefined) {
+        // Not shown: it joins its group when it now passes the filter.
+        if (passes && this.viewOptions.filters.length > 0) return this.refresh();
+        continue;
+      }
+      const list = this.shown.get(containerId) ?? [];
+      const at = list.indexOf(path);
+      const cmp = (a: string, b: string): number => compareSessions(this.viewOptions.sort, a, b, (p) => this.model.factsOf(p));
+      const inOrder = at < 0 || ((at === 0 || cmp(list[at - 1]!, path) <= 0) && (at === list.length - 1 || cmp(path, list[at + 1]!) <= 0));
+      if (passes && inOrder) {
+        fire.add(this.sessionNode(path));
+        continue;
+      }
+      const container = containerId === "" ? undefined : this.nodes.get(containerId);
+      if (!container) return this.refresh();
+      fire.add(container);
+    }
+    if (fire.size === 0) return;
+    this.stats.targeted++;
+    this.stats.nodes += fire.size;
+    this.changed.fire([...fire]);
   }
 
   /** The node of a session file (the same object each time, so reveal() finds it). */
   sessionNode(path: string): SessionsNode {
     return this.node({ kind: "session", id: `session:${path}`, path });
+  }
+
+  private groupNode(group: SessionGroup): SessionsNode {
+    return this.node({ kind: "group", id: group.key, group });
   }
 
   private node<N extends SessionsNode>(fresh: N): N {
@@ -43,40 +106,52 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return fresh;
   }
 
+  private ordered(paths: readonly string[]): string[] {
+    const facts = (path: string): SessionFacts | undefined => this.model.factsOf(path);
+    return paths.filter((path) => passesFilters(this.viewOptions.filters, facts(path))).sort((a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
+  }
+
+  private remember(containerId: string, paths: string[]): SessionsNode[] {
+    const before = this.shown.get(containerId);
+    if (before) for (const path of before) if (this.containerOf.get(path) === containerId) this.containerOf.delete(path);
+    this.shown.set(containerId, paths);
+    for (const path of paths) this.containerOf.set(path, containerId);
+    return paths.map((path) => this.sessionNode(path));
+  }
+
   async getChildren(parent?: SessionsNode): Promise<SessionsNode[]> {
     if (!parent) {
       const groups = await this.model.sessionGroups();
-      // Folders without sessions are left out; with none at all the view's welcome text shows.
-      return groups.filter((group) => group.files.length > 0).map((group) => this.node({ kind: "group", id: `group:${group.folder.uri.toString()}`, group }));
+      // Groups without (matching) sessions are left out; with none at all the view's welcome text shows.
+      return groups.filter((group) => group.files.length > 0 && (this.viewOptions.filters.length === 0 || this.ordered(group.files).length > 0)).map((group) => this.groupNode(group));
     }
-    if (parent.kind === "group") return this.model.sortNewestFirst(parent.group.files).map((path) => this.sessionNode(path));
-    return [];
+    if (parent.kind === "group") {
+      const threads = threadForks(parent.group.files, (path) => this.model.headerOf(path));
+      for (const [path, parentPath] of threads.parentOf) this.forkParent.set(path, parentPath);
+      for (const [path, list] of threads.forks) this.forks.set(path, list);
+      return this.remember(parent.id, this.ordered(threads.top));
+    }
+    return this.remember(parent.id, this.ordered(this.forks.get(parent.path) ?? []));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === "group") return undefined;
+    const forkOf = this.forkParent.get(node.path);
+    if (forkOf) return this.sessionNode(forkOf);
     const group = this.model.groupOf(node.path);
-    return group ? this.node({ kind: "group", id: `group:${group.folder.uri.toString()}`, group }) : undefined;
+    return group ? this.groupNode(group) : undefined;
   }
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
-    if (node.kind === "group") {
-      const count = node.group.files.length;
-      const item = new vscode.TreeItem(node.group.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = node.id;
-      item.description = count === 1 ? "1 session" : `${count} sessions`;
-      item.iconPath = new vscode.ThemeIcon("root-folder");
-      item.tooltip = new vscode.MarkdownString(`**${node.group.folder.name}**\n\npi's sessions folder: \`${node.group.piDir}\``);
-      item.contextValue = "sessionGroup";
-      return item;
-    }
+    if (node.kind === "group") return groupItem(node);
     return this.sessionItem(node);
   }
 
   private sessionItem(node: Extract<SessionsNode, { kind: "session" }>): vscode.TreeItem {
     const facts = this.model.factsOf(node.path);
     const error = this.model.errorOf(node.path);
-    const item = new vscode.TreeItem(showBidiControls(facts?.title ?? basename(node.path)), vscode.TreeItemCollapsibleState.None);
+    const forks = this.forks.get(node.path)?.length ?? 0;
+    const item = new vscode.TreeItem(showBidiControls(facts?.title ?? basename(node.path)), forks > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     item.resourceUri = vscode.Uri.file(node.path);
     // A click selects the session (Entries view) and shows it in the preview reader, as a click in
@@ -89,13 +164,14 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       item.contextValue = "session";
       return item;
     }
-    const parts = [`${facts.entryCount} entries`, tokensText(facts)];
+    const parts = sessionColumns(facts);
+    if (forks > 0) parts.push(forks === 1 ? "1 fork" : `${forks} forks`);
     if (facts.wouldCompact) parts.push("would auto-compact");
     if (facts.needsMigration) parts.push("old format");
     item.description = parts.join(" · ");
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
-      : new vscode.ThemeIcon(facts.needsMigration ? "history" : "comment-discussion");
+      : new vscode.ThemeIcon(facts.needsMigration ? "history" : this.forkParent.has(node.path) ? "repo-forked" : "comment-discussion");
     item.tooltip = sessionTooltip(facts);
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
     item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
@@ -113,6 +189,28 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 }
 
+function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeItem {
+  const group = node.group;
+  const count = group.files.length;
+  const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = node.id;
+  const sessions = count === 1 ? "1 session" : `${count} sessions`;
+  item.description = group.folder ? sessions : `${sessions} · ${group.cwdMissing ? "folder missing · " : ""}${group.cwd || "no cwd recorded"}`;
+  item.iconPath = new vscode.ThemeIcon(group.cwdMissing ? "warning" : group.folder ? "root-folder" : "folder");
+  const where = group.folder ? "" : `recorded cwd: \`${group.cwd || "none"}\`${group.cwdMissing ? " — **does not exist on this machine**" : ""}\n\n`;
+  item.tooltip = new vscode.MarkdownString(`**${group.label}**\n\n${where}pi's sessions folder: \`${group.piDir}\``);
+  item.contextValue = group.cwdMissing ? "sessionGroup cwdMissing" : "sessionGroup";
+  return item;
+}
+
+/** The columns of a row: entries and messages, context tokens, total tokens and cost, size, last activity. */
+export function sessionColumns(facts: SessionFacts): string[] {
+  const parts = [`${facts.entryCount} entries`, tokensText(facts)];
+  parts.push(`Σ ${compactNumber(facts.totals.tokens)} ${costText(facts.totals.cost)}`);
+  parts.push(sizeText(facts.sizeBytes), agoText(facts.modified));
+  return parts;
+}
+
 export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
   const source = { usage: "from the last answer's usage", estimate: "estimated", "estimate-after-compaction": "estimated (no answer since the last compaction)" }[facts.usage.source];
   const lines = [
@@ -123,8 +221,10 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     facts.threshold !== undefined
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
-    `- ${facts.entryCount} entries, last activity ${facts.modified.toLocaleString()}`,
-    `- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason)})`,
+    `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.modified.toLocaleString()}`,
+    `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
+    `- ${sizeText(facts.sizeBytes)} on disk`,
+    ...(facts.piVersion ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`] : []),
     ...(facts.settingsError ? [`- pi's settings: ${escapeMarkdown(facts.settingsError)}`] : []),
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),

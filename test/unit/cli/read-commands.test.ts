@@ -132,7 +132,7 @@ describe("list", () => {
     mkdirSync(join(project, "logs"));
     copyFileSync(BEFORE, join(project, "logs", "kept.jsonl"));
     writeFileSync(join(project, "logs", "not-a-session.jsonl"), '{"hello":1}\n');
-    const run = await cli(["list", "--json", "--agent-dir", agentDir, "--cwd", project]);
+    const run = await cli(["list", "--json", "--agent-dir", agentDir, "--cwd", project], { env: { PI_SESSIONS_CACHE_DIR: mkdtempSync(join(tmpdir(), "cache-")) } });
     expect(run.code).toBe(0);
     const sessions = run.json().sessions;
     expect(sessions.map((s: any) => s.id).sort()).toEqual(["d703a1a9-1b7b-4fb1-b512-c9738b1fe617", "ffae836b-9420-4060-ac13-7745215f90ff"]);

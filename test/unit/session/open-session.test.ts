@@ -139,17 +139,20 @@ describe("refreshSession (live tail)", () => {
     expect(r.session).toBe(s);
   });
 
-  it("reads only the appended lines and ends equal to a fresh read; the old session is not changed", async () => {
+  it("reads only the appended lines into the same session (extended in place) and ends equal to a fresh read", async () => {
     const { sm, path } = piSession("r-append");
     const s = await openSession(path);
     const before = s.index.entries.length;
+    const index = s.index;
     sm.appendMessage(userMessage("three"));
     sm.appendMessage(answer("four"));
     const r = await refreshSession(s);
     expect(r.change).toBe("appended");
     sameRead(r.session, await openSession(path));
     expect(r.session.fingerprint).toEqual(fingerprintFile(path));
-    expect(s.index.entries).toHaveLength(before);
+    expect(r.session).toBe(s);
+    expect(r.session.index).toBe(index);
+    expect(s.index.entries).toHaveLength(before + 2);
     expect(r.session.entries().map((e) => e.type === "message" && (e.message as { content: unknown }).content)).toContain("three");
     // And again, from the refreshed session.
     sm.appendMessage(userMessage("five"));
@@ -179,6 +182,23 @@ describe("refreshSession (live tail)", () => {
     expect(r.change).toBe("appended");
     sameRead(r.session, await openSession(path));
     expect(r.session.index.get("cccc0001")).toBeDefined();
+  });
+
+  it("waits for the newline of a line seen half-written, then reads it as an append", async () => {
+    const { path } = piSession("r-half");
+    const s = await openSession(path);
+    const index = s.index;
+    const full = `${JSON.stringify({ type: "custom", id: "dddd0001", parentId: null, timestamp: "t", customType: "x" })}\n`;
+    appendFileSync(path, full.slice(0, 25));
+    const half = await refreshSession(s);
+    expect(half.change).toBe("unchanged");
+    expect(s.index.get("dddd0001")).toBeUndefined();
+    appendFileSync(path, full.slice(25));
+    const r = await refreshSession(s);
+    expect(r.change).toBe("appended");
+    expect(r.session.index).toBe(index);
+    sameRead(r.session, await openSession(path));
+    expect(r.session.fingerprint).toEqual(fingerprintFile(path));
   });
 
   it("throws naming the file when it is gone", async () => {

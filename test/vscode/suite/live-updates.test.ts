@@ -36,13 +36,15 @@ suite("live updates @restricted: files changed by another process", () => {
 
   test("appended lines show up; only the new bytes are read", async () => {
     await waitFor("the new file in the list", () => internals.services.sessions.factsOf(path));
+    // Shown in the Entries view, the session is open (indexed in memory): the store follows its appends.
+    internals.services.entriesTree.show(path);
+    await internals.services.entriesTree.current();
     const appendedBefore = internals.services.store.stats.appended;
     appendFileSync(path, userLine("n0000001", "s3000001", "One more question from pi running elsewhere."));
     await waitFor("the appended entry", () => internals.services.sessions.factsOf(path)?.entryCount === 17, 20_000);
     assert.ok(internals.services.store.stats.appended > appendedBefore, "read as an append");
     assert.equal(internals.services.store.peek(path)?.index.leafId, "n0000001");
     // The Entries view of that session shows it too.
-    internals.services.entriesTree.show(path);
     const model = await internals.services.entriesTree.current();
     assert.equal(model?.leafId, "n0000001");
     // Which watcher the host delivered events through (both are on; see session-watcher.ts).

@@ -116,7 +116,7 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
   test("which pi: chosen per session (these fixtures hold no pi 1.x entries), the piVersion setting forces one; the tooltip says which and why", async () => {
     const path = fixturePath(BRANCHED_ID);
     const before = internals.services.sessions.factsOf(path)!;
-    assert.doesNotMatch(before.piVersionReason, /setting/);
+    assert.doesNotMatch(before.piVersionReason ?? "", /setting/);
     try {
       await setSetting("piVersion", before.piVersion === "1.5" ? "0.73" : "1.5");
       const forced = before.piVersion === "1.5" ? "0.73" : "1.5";

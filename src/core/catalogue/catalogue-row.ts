@@ -1,0 +1,213 @@
+// One catalogue row: what lists show about a session file without opening it
+// (names, counts, dates, context tokens, model, spend, size), computed from a
+// full read, or carried forward from the previous row and the appended lines.
+
+import { closeSync, openSync } from "node:fs";
+import { sessionFromBytes, type LoadedSession } from "../session/open-session.js";
+import { readRange } from "../session/read-range.js";
+import { LiveSessionFacts } from "../session/live-facts.js";
+import { firstUserMessageText } from "../session/session-info.js";
+import type { SessionModelRef } from "../summarize/session-model.js";
+import { sessionModel } from "../summarize/session-model.js";
+import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
+import type { Pi1xMarker } from "../pi-version/session-markers.js";
+import { IdFilter } from "./id-filter.js";
+import type { ContextTokenSource } from "../tokens/context-usage.js";
+
+/** Longest first request a row keeps (a preview, not the message). */
+export const FIRST_REQUEST_CHARS = 2000;
+
+export interface CatalogueRow {
+  path: string;
+  id: string;
+  cwd: string;
+  /** pi's session name (last session_info, trimmed), or null. */
+  name: string | null;
+  /** Text of the first user message with text (pi's firstMessage), cut to FIRST_REQUEST_CHARS, or null. */
+  firstUserMessage: string | null;
+  /** The header's parentSession (the session this one was forked from), or null. */
+  parentSession: string | null;
+  /** The first pi 1.x entry of the file (its semantics are then pi 1.5's), or null / absent. */
+  pi1xMarker?: Pi1xMarker | null;
+  entries: number;
+  /** `message` entries, as pi's session list counts them. */
+  messages: number;
+  /** pi's getSessionModifiedDate (ISO): last user/assistant activity, else the header's time, else the file's mtime. */
+  modified: string;
+  /** Last user/assistant activity (ms), 0 when none. */
+  lastActivity: number;
+  /** Context tokens of the current branch, by the catalogue's token rule. */
+  contextTokens: number;
+  /** "usage": from the model's last answer; otherwise an estimate (pi's chars/4), with or without a compaction before it. */
+  contextSource: ContextTokenSource;
+  /** Messages the model would see. */
+  contextMessages: number;
+  model: SessionModelRef | null;
+  /** Tokens and cost of the whole file: assistant and tool-result usage, usage entries, compaction and branch-summary usage. */
+  totalTokens: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
+  /** The file holds a compaction entry. */
+  hasCompactions: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the catalogue keeps to carry a row forward over appended lines. */
+export interface RowResume {
+  /** The read ended on a complete line at this offset (= the size read). */
+  offset: number;
+  leafId: string | null;
+  branchHasReset: boolean;
+  /** The header's timestamp (ms; NaN when it has none): pi's modified date falls back to it. */
+  headerMs: number;
+  /** The ids read so far (an appended line reusing one means a full read). */
+  ids: IdFilter;
+}
+
+export interface ComputedRow {
+  row: CatalogueRow;
+  resume: RowResume | null;
+}
+
+function firstRequest(text: string | null): string | null {
+  return text === null ? null : text.length > FIRST_REQUEST_CHARS ? text.slice(0, FIRST_REQUEST_CHARS) : text;
+}
+
+function headerTime(header: { timestamp?: unknown } | null): number {
+  return typeof header?.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
+}
+
+function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): string {
+  if (lastActivity > 0) return new Date(lastActivity).toISOString();
+  return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
+}
+
+/** The row of a session read in full; null when the file is not a session (no header). */
+export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, rule: ContextTokenRule): ComputedRow | null {
+  const header = session.header;
+  if (!header || session.headerMissing || session.path === undefined) return null;
+  const facts = new LiveSessionFacts(session, rule);
+  const f = facts.current;
+  const spend = session.index.totalSpend;
+  const row: CatalogueRow = {
+    path: session.path,
+    id: header.id,
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    name: f.name,
+    firstUserMessage: firstRequest(firstUserMessageText(session)),
+    parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+    entries: f.entryCount,
+    messages: f.messageCount,
+    modified: modifiedOf(f.lastActivityTime, headerTime(header), mtimeMs),
+    lastActivity: f.lastActivityTime,
+    contextTokens: f.usage.tokens,
+    contextSource: f.usage.source,
+    contextMessages: f.usage.messageCount,
+    model: f.model,
+    totalTokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite,
+    input: spend.input,
+    output: spend.output,
+    cacheRead: spend.cacheRead,
+    cacheWrite: spend.cacheWrite,
+    cost: spend.cost,
+    hasCompactions: session.index.entries.some((m) => m.type === "compaction"),
+    size,
+    mtimeMs,
+  };
+  const resumable = session.version === 3 && !session.needsMigration && session.fingerprint.size === size && session.index.duplicateCount === 0;
+  const complete = resumable && endsOnCompleteLine(session.path, size);
+  let resume: RowResume | null = null;
+  if (complete) {
+    const ids = IdFilter.sizedFor(session.index.size + 64);
+    for (const m of session.index.entries) ids.add(m.id);
+    resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
+  }
+  return { row, resume };
+}
+
+/** The file's byte before `size` is a newline (read directly: the session's diagnostics would analyse the whole tree). */
+function endsOnCompleteLine(path: string, size: number): boolean {
+  if (size === 0) return false;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      return readRange(fd, size - 1, 1)[0] === 0x0a;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+const MINI_HEADER = `${JSON.stringify({ type: "session", version: 3, id: "appended", timestamp: "1970-01-01T00:00:00.000Z", cwd: "" })}\n`;
+
+/**
+ * The row after `appended` (complete lines) was added to the file the previous
+ * row was read from, from those bytes alone; null when the new lines do not
+ * hang below the old leaf in one chain, reset the context, or the rule cannot
+ * extend (the caller reads the file in full).
+ */
+export function extendRow(
+  previous: CatalogueRow,
+  resume: RowResume,
+  appended: Uint8Array,
+  size: number,
+  mtimeMs: number,
+  rule: ContextTokenRule,
+): ComputedRow | null {
+  if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
+  const head = Buffer.from(MINI_HEADER);
+  const mini = sessionFromBytes(Buffer.concat([head, appended]));
+  const metas = mini.index.entries;
+  if (mini.index.duplicateCount > 0) return null;
+  let parent = resume.leafId;
+  for (const m of metas) {
+    if (m.parentId !== parent || resume.ids.mayHave(m.id)) return null;
+    parent = m.id;
+  }
+  const added: EntryTokens[] = [];
+  for (const m of metas) {
+    const fromMeta = rule.messagesFromMeta(m);
+    const candidate = fromMeta !== 0 || rule.isUsageCandidate(m) || rule.isResetCandidate(m);
+    added.push(candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 });
+  }
+  const usage = rule.extend({ usage: { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages }, branchHasReset: resume.branchHasReset }, added);
+  if (!usage) return null;
+  const modelEntries = metas.filter((m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"));
+  const model = sessionModel(modelEntries.map((m) => mini.entryAt(m)));
+  const index = mini.index;
+  const spend = index.totalSpend;
+  const sawName = metas.some((m) => m.type === "session_info");
+  const lastActivity = Math.max(previous.lastActivity, index.lastActivityTime);
+  const row: CatalogueRow = {
+    ...previous,
+    name: sawName ? (index.sessionName ?? null) : previous.name,
+    firstUserMessage: previous.firstUserMessage ?? firstRequest(firstUserMessageText(mini)),
+    entries: previous.entries + index.size,
+    messages: previous.messages + index.messageCount,
+    modified: modifiedOf(lastActivity, resume.headerMs, mtimeMs),
+    lastActivity,
+    contextTokens: usage.tokens,
+    contextSource: usage.source,
+    contextMessages: usage.messageCount,
+    model: model.model ?? previous.model,
+    totalTokens: previous.totalTokens + spend.input + spend.output + spend.cacheRead + spend.cacheWrite,
+    input: previous.input + spend.input,
+    output: previous.output + spend.output,
+    cacheRead: previous.cacheRead + spend.cacheRead,
+    cacheWrite: previous.cacheWrite + spend.cacheWrite,
+    cost: previous.cost + spend.cost,
+    hasCompactions: previous.hasCompactions || metas.some((m) => m.type === "compaction"),
+    size,
+    mtimeMs,
+  };
+  const leafId = metas.length > 0 ? metas[metas.length - 1]!.id : resume.leafId;
+  const ids = resume.ids.copy();
+  for (const m of metas) ids.add(m.id);
+  return { row, resume: ids.hasRoom ? { ...resume, offset: size, leafId, ids } : null };
+}

@@ -1,0 +1,80 @@
+// A Bloom filter of a session's entry ids, kept with its catalogue row: an
+// appended line that reuses an earlier id changes what parent links resolve
+// to (pi's later-wins lookup), so the row must then be read again in full.
+// "Maybe seen" only costs a full read; "not seen" is certain.
+
+const HASHES = 4;
+const BITS_PER_ID = 16;
+const MIN_BYTES = 32;
+const MAX_BYTES = 64 * 1024;
+
+function fnv1a(text: string, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export class IdFilter {
+  private constructor(
+    private readonly bits: Uint8Array,
+    private count: number,
+  ) {}
+
+  /** A filter sized for `expected` ids (it stays usable while it holds ≤ its capacity). */
+  static sizedFor(expected: number): IdFilter {
+    let bytes = MIN_BYTES;
+    while (bytes * 8 < expected * 2 * BITS_PER_ID && bytes < MAX_BYTES) bytes *= 2;
+    return new IdFilter(new Uint8Array(bytes), 0);
+  }
+
+  static fromJSON(value: unknown): IdFilter | undefined {
+    if (typeof value !== "object" || value === null) return undefined;
+    const { bits, count } = value as { bits?: unknown; count?: unknown };
+    if (typeof bits !== "string" || typeof count !== "number" || !Number.isInteger(count) || count < 0) return undefined;
+    const bytes = Buffer.from(bits, "base64");
+    if (bytes.length < MIN_BYTES || (bytes.length & (bytes.length - 1)) !== 0) return undefined;
+    return new IdFilter(new Uint8Array(bytes), count);
+  }
+
+  toJSON(): { bits: string; count: number } {
+    return { bits: Buffer.from(this.bits).toString("base64"), count: this.count };
+  }
+
+  /** Whether it can take more ids and still answer usefully. */
+  get hasRoom(): boolean {
+    return this.count * BITS_PER_ID <= this.bits.length * 8;
+  }
+
+  add(id: string): void {
+    this.count++;
+    this.each(id, (byte, mask) => {
+      this.bits[byte]! |= mask;
+    });
+  }
+
+  mayHave(id: string): boolean {
+    let all = true;
+    this.each(id, (byte, mask) => {
+      if ((this.bits[byte]! & mask) === 0) all = false;
+    });
+    return all;
+  }
+
+  copy(): IdFilter {
+    return new IdFilter(new Uint8Array(this.bits), this.count);
+  }
+
+  private each(id: string, visit: (byte: number, mask: number) => void): void {
+    const size = this.bits.length * 8;
+    const a = fnv1a(id, 0);
+    const b = fnv1a(id, 0x9e3779b9) | 1;
+    for (let i = 0; i < HASHES; i++) {
+      const bit = (a + Math.imul(i, b)) >>> 0;
+      const at = bit & (size - 1);
+      visit(at >>> 3, 1 << (at & 7));
+    }
+  }
+}

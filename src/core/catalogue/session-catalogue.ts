@@ -1,0 +1,239 @@
+// The persistent session catalogue: one row per session file, remembered on
+// disk between runs and brought up to date per file by what changed — nothing
+// (size and mtime as recorded: the row as is), an append (size grew and the
+// previously seen tail is unchanged: the row carried forward over the new
+// lines alone, when they continue the branch), anything else (a full read).
+//
+// Use:
+//   const catalogue = await SessionCatalogue.open(join(defaultCacheDir(), "catalogue"));
+//   for await (const row of catalogue.rows(files, (p) => show(p))) add(row);   // cached rows first
+//   await catalogue.save();                                                   // atomic; merges with other writers
+// The extension passes its globalStorageUri path as the folder.
+
+import { closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fingerprint.js";
+import { openSessionSync } from "../session/open-session.js";
+import { readRange } from "../session/read-range.js";
+import { pi073ContextTokenRule, type ContextTokenRule } from "../tokens/context-token-rule.js";
+import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
+import { extendRow, rowFromSession, type CatalogueRow, type ComputedRow } from "./catalogue-row.js";
+import type { IdFilter } from "./id-filter.js";
+
+export interface CatalogueProgress {
+  /** Files looked at so far, of `total`. */
+  done: number;
+  total: number;
+  /** How each was answered: unchanged (from the cache), appended (new lines only), read (in full). */
+  cached: number;
+  appended: number;
+  read: number;
+}
+
+/** Work between two yields to the event loop while reading (ms). */
+const SLICE_MS = 30;
+
+export class SessionCatalogue {
+  private readonly records: Map<string, CatalogueRecord>;
+  /** Records this process computed or removed since loading (what save() writes over the file's). */
+  private readonly touched = new Map<string, CatalogueRecord | null>();
+  /** The id filters, read from their side file when the first append needs one. */
+  private ids: Map<string, StoredIds> | null = null;
+  private readonly touchedIds = new Map<string, StoredIds | null>();
+
+  private constructor(
+    readonly folder: string,
+    readonly rule: ContextTokenRule,
+    records: Map<string, CatalogueRecord>,
+  ) {
+    this.records = records;
+  }
+
+  /** Loads the catalogue kept in `folder` (an empty one when there is none or it is damaged). */
+  static async open(folder: string, rule: ContextTokenRule = pi073ContextTokenRule): Promise<SessionCatalogue> {
+    const catalogue = new SessionCatalogue(folder, rule, await loadRecords(catalogueFile(folder, rule.name), rule.name));
+    // Read now, while nothing waits: an append will need it (the rows file stays small without it).
+    catalogue.idsReady = loadIds(idsFile(folder, rule.name), rule.name).then((ids) => {
+      catalogue.ids ??= ids;
+    });
+    return catalogue;
+  }
+
+  private idsReady: Promise<void> = Promise.resolve();
+
+  get file(): string {
+    return catalogueFile(this.folder, this.rule.name);
+  }
+
+  /** The row as last computed, without looking at the file. */
+  peek(path: string): CatalogueRow | undefined {
+    const r = this.records.get(path);
+    return r?.kind === "session" ? r.row : undefined;
+  }
+
+  /**
+   * Rows of the session files among `files` (other files are skipped), rows
+   * whose file is unchanged first, then the others as they are read.
+   */
+  async *rows(files: readonly string[], onProgress?: (p: CatalogueProgress) => void): AsyncGenerator<CatalogueRow> {
+    const progress: CatalogueProgress = { done: 0, total: files.length, cached: 0, appended: 0, read: 0 };
+    const stale: { path: string; size: number; mtimeMs: number }[] = [];
+    let idsAwaited = false;
+    for (const path of files) {
+      let st;
+      try {
+        st = statSync(path);
+      } catch {
+        this.remove(path);
+        progress.done++;
+        continue;
+      }
+      const record = this.records.get(path);
+      if (record && record.key.size === st.size && record.key.mtimeMs === st.mtimeMs) {
+        progress.done++;
+        progress.cached++;
+        if (record.kind === "session") yield record.row;
+      } else {
+        stale.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+      }
+    }
+    onProgress?.({ ...progress });
+    let sliceStart = Date.now();
+    for (const file of stale) {
+      if (!idsAwaited) {
+        await this.idsReady;
+        idsAwaited = true;
+      }
+      const row = this.update(file.path, progress);
+      progress.done++;
+      if (row) yield row;
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        onProgress?.({ ...progress });
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = Date.now();
+      }
+    }
+    onProgress?.({ ...progress });
+  }
+
+  /** All rows of `files` (see rows()). */
+  async list(files: readonly string[], onProgress?: (p: CatalogueProgress) => void): Promise<CatalogueRow[]> {
+    const out: CatalogueRow[] = [];
+    for await (const row of this.rows(files, onProgress)) out.push(row);
+    return out;
+  }
+
+  /** The up-to-date row of one file (e.g. after a watcher saw it change); undefined when it is not a session. */
+  async refresh(path: string): Promise<CatalogueRow | undefined> {
+    await this.idsReady;
+    return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }) ?? undefined;
+  }
+
+  /**
+   * Writes what this process learnt over the file as it is now on disk (another
+   * process may have saved meanwhile: its other records are kept).
+   */
+  async save(): Promise<void> {
+    if (this.touched.size > 0) {
+      const onDisk = await loadRecords(this.file, this.rule.name);
+      for (const [path, record] of this.touched) {
+        if (record) onDisk.set(path, record);
+        else onDisk.delete(path);
+      }
+      await saveRecords(this.file, this.folder, this.rule.name, onDisk.values());
+      this.touched.clear();
+    }
+    if (this.touchedIds.size > 0) {
+      const file = idsFile(this.folder, this.rule.name);
+      const onDisk = await loadIds(file, this.rule.name);
+      for (const [path, ids] of this.touchedIds) {
+        if (ids) onDisk.set(path, ids);
+        else onDisk.delete(path);
+      }
+      await saveIds(file, this.folder, this.rule.name, onDisk);
+      this.touchedIds.clear();
+    }
+  }
+
+  private remove(path: string): void {
+    if (this.records.delete(path)) this.touched.set(path, null);
+    this.ids?.delete(path);
+    this.touchedIds.set(path, null);
+  }
+
+  private put(record: CatalogueRecord): void {
+    this.records.set(record.path, record);
+    this.touched.set(record.path, record);
+    const ids = record.kind === "session" && record.resume?.ids ? { size: record.key.size, tailHash: record.key.tailHash, filter: record.resume.ids } : null;
+    if (ids) (this.ids ??= new Map()).set(record.path, ids);
+    else this.ids?.delete(record.path);
+    this.touchedIds.set(record.path, ids);
+  }
+
+  /** The record's id filter: kept with it, or from the side file when it belongs to the same key. */
+  private idsOf(path: string, key: RecordKey): IdFilter | undefined {
+    const stored = this.ids?.get(path);
+    return stored && stored.size === key.size && stored.tailHash === key.tailHash ? stored.filter : undefined;
+  }
+
+  private update(path: string, progress: CatalogueProgress): CatalogueRow | null {
+    const record = this.records.get(path);
+    try {
+      if (record?.kind === "session" && record.resume && (record.resume.ids ?? this.idsOf(path, record.key))) {
+        const appended = this.tryAppend(path, record);
+        if (appended) {
+          progress.appended++;
+          return appended;
+        }
+      }
+      progress.read++;
+      return this.readWhole(path);
+    } catch {
+      // Unreadable now (gone, permissions): no row, and nothing remembered about it.
+      this.remove(path);
+      return null;
+    }
+  }
+
+  private readWhole(path: string): CatalogueRow | null {
+    // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
+    const session = openSessionSync(path, { skim: true });
+    const fp = session.fingerprint;
+    const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.rule);
+    if (!computed) {
+      this.put({ path, key, kind: "other" });
+      return null;
+    }
+    this.put({ path, key, kind: "session", ...computed });
+    return computed.row;
+  }
+
+  /** The row carried over appended lines, or null when the change is not a plain append of lines that continue the branch. */
+  private tryAppend(path: string, record: Extract<CatalogueRecord, { kind: "session" }>): CatalogueRow | null {
+    const key = record.key;
+    const fd = openSync(path, "r");
+    let computed: ComputedRow | null;
+    let newKey: RecordKey;
+    try {
+      const st = fstatSync(fd);
+      if (st.size <= key.size) return null;
+      const oldTail = readRange(fd, key.size - key.tailLength, key.tailLength);
+      if (oldTail.length !== key.tailLength || hashBytes(oldTail) !== key.tailHash) return null;
+      const appended = readRange(fd, key.size, st.size - key.size);
+      if (appended.length !== st.size - key.size) return null;
+      const ids = record.resume!.ids ?? this.idsOf(path, key)!;
+      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.rule);
+      if (!computed) return null;
+      const tail =
+        appended.length >= FINGERPRINT_TAIL_BYTES
+          ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
+          : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
+      const fp = fingerprintOf(st.size, tail, st.mtimeMs);
+      newKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    } finally {
+      closeSync(fd);
+    }
+    this.put({ path, key: newKey, kind: "session", ...computed });
+    return computed.row;
+  }
+}

@@ -1,0 +1,100 @@
+// The root→leaf path of a session's current leaf (the last entry, as pi), kept
+// up to date as entries are appended to its index: a new leaf usually hangs
+// below the old one (one push); after a branch switch the path is cut where the
+// new leaf's ancestors meet it. Equal to `index.pathIds(index.leafId)` at all
+// times; cases where an append can move earlier lookups (a reused id, an id
+// that resolves the root's missing parent, a path cut short by a cycle) rebuild it.
+
+import type { EntryMeta } from "./entry-meta.js";
+import type { SessionIndex } from "./session-index.js";
+
+export class BranchPath {
+  private readonly list: EntryMeta[] = [];
+  /** By meta.index: position on the path + 1 (0: not on it). */
+  private positions = new Int32Array(1024);
+  private seen = 0;
+  private duplicates = 0;
+
+  constructor(readonly index: SessionIndex) {
+    this.rebuild();
+  }
+
+  /** Root first. */
+  get entries(): readonly EntryMeta[] {
+    return this.list;
+  }
+
+  get length(): number {
+    return this.list.length;
+  }
+
+  at(position: number): EntryMeta {
+    return this.list[position]!;
+  }
+
+  /** Position of the entry on the path, or -1. */
+  positionOfMeta(meta: EntryMeta): number {
+    return meta.index < this.positions.length ? this.positions[meta.index]! - 1 : -1;
+  }
+
+  positionOf(id: string): number {
+    const meta = this.index.get(id);
+    return meta ? this.positionOfMeta(meta) : -1;
+  }
+
+  /**
+   * Takes in the entries appended to the index since the last call. Returns how
+   * many leading positions are unchanged (positions from there on are new).
+   */
+  sync(): number {
+    const index = this.index;
+    const size = index.size;
+    if (size === this.seen) return this.list.length;
+    this.seen = size;
+    if (index.duplicateCount !== this.duplicates) return this.rebuild();
+    // The root's parent exists: either an appended entry resolves it, or the walk
+    // stopped on a cycle (which a new walk may enter elsewhere). Walk again.
+    const root = this.list[0];
+    if (root?.parentId && index.get(root.parentId) !== undefined) return this.rebuild();
+    this.grow(size);
+    const chain: EntryMeta[] = [];
+    const onChain = new Set<EntryMeta>();
+    let current: EntryMeta | undefined = index.entries[size - 1];
+    while (current && this.positions[current.index] === 0 && !onChain.has(current)) {
+      onChain.add(current);
+      chain.push(current);
+      current = current.parentId ? index.get(current.parentId) : undefined;
+    }
+    const keep = current && this.positions[current.index] !== 0 ? this.positions[current.index]! : 0;
+    this.cut(keep);
+    for (let i = chain.length - 1; i >= 0; i--) this.push(chain[i]!);
+    return keep;
+  }
+
+  private rebuild(): number {
+    this.cut(0);
+    this.seen = this.index.size;
+    this.duplicates = this.index.duplicateCount;
+    this.grow(this.seen);
+    const leaf = this.index.leafId;
+    if (leaf !== null) for (const id of this.index.pathIds(leaf)) this.push(this.index.get(id)!);
+    return 0;
+  }
+
+  private cut(length: number): void {
+    for (let i = length; i < this.list.length; i++) this.positions[this.list[i]!.index] = 0;
+    this.list.length = length;
+  }
+
+  private push(meta: EntryMeta): void {
+    this.list.push(meta);
+    this.positions[meta.index] = this.list.length;
+  }
+
+  private grow(size: number): void {
+    if (size <= this.positions.length) return;
+    const bigger = new Int32Array(Math.max(size, this.positions.length * 2));
+    bigger.set(this.positions);
+    this.positions = bigger;
+  }
+}

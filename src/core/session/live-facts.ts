@@ -1,0 +1,244 @@
+// Facts about a session's current branch (leaf, path, context tokens, model,
+// name, labels, counts) kept up to date from appended entries alone.
+//
+// Use: `const facts = new LiveSessionFacts(session)` once (reads the metas of
+// the branch and parses only the bodies it needs: the entries after the last
+// usage, the last model, …); after `refreshSession(session)` call
+// `facts.update(result.session)`: for an append (same session, extended in
+// place) only the new entries are looked at; for a rewrite (a new index)
+// everything is computed again. `facts.current` is the latest result.
+// The token rule is pluggable (pi 0.73's by default; pi 1.5's at merge).
+
+import type { SessionModelRef } from "../summarize/session-model.js";
+import { sessionModel } from "../summarize/session-model.js";
+import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens } from "../tokens/context-token-rule.js";
+import type { ContextUsage } from "../tokens/context-usage.js";
+import { BranchPath } from "./branch-path.js";
+import type { EntryMeta } from "./entry-meta.js";
+import type { LoadedSession } from "./open-session.js";
+import type { SessionIndex } from "./session-index.js";
+
+export interface BranchFacts {
+  /** The current leaf (the last entry), null for a session without entries. */
+  leafId: string | null;
+  /** Entries root→leaf. */
+  branchLength: number;
+  /** All entries in the file (header excluded). */
+  entryCount: number;
+  /** `message` entries in the file, as pi's session list counts them. */
+  messageCount: number;
+  name: string | null;
+  labels: ReadonlyMap<string, string>;
+  /** The context on the branch, by the token rule. */
+  usage: ContextUsage;
+  /** The later of the last model_change and the last assistant's provider/model on the branch. */
+  model: SessionModelRef | null;
+  thinkingLevel: string;
+  /** A compaction is on the branch. */
+  hasCompaction: boolean;
+  /** Latest user/assistant activity in the file (ms), 0 when none. */
+  lastActivityTime: number;
+}
+
+/** The last position on the branch where `read` gives a value; follows cuts and appends. */
+class LastOnPath<T> {
+  position = -1;
+  value: T | undefined;
+
+  constructor(
+    private readonly candidate: (meta: EntryMeta) => boolean,
+    private readonly read: (meta: EntryMeta) => T | undefined,
+  ) {}
+
+  update(path: BranchPath, keep: number): void {
+    const rescan = this.position >= keep;
+    if (rescan) {
+      this.position = -1;
+      this.value = undefined;
+    }
+    for (let i = path.length - 1; i >= keep; i--) if (this.try(path, i)) return;
+    if (rescan) for (let i = keep - 1; i >= 0; i--) if (this.try(path, i)) return;
+  }
+
+  private try(path: BranchPath, position: number): boolean {
+    const meta = path.at(position);
+    if (!this.candidate(meta)) return false;
+    const value = this.read(meta);
+    if (value === undefined) return false;
+    this.position = position;
+    this.value = value;
+    return true;
+  }
+}
+
+function modelOf(entry: unknown): SessionModelRef | undefined {
+  return sessionModel([entry as never]).model ?? undefined;
+}
+
+export class LiveSessionFacts implements BranchTokenView {
+  private session: LoadedSession;
+  private path!: BranchPath;
+  /** By meta.index. */
+  private tokens: (EntryTokens | undefined)[] = [];
+  /** By path position: messages in [0, position). */
+  private messagePrefix = new Int32Array(1024);
+  private usageAt!: LastOnPath<number>;
+  private resetAt!: LastOnPath<true>;
+  private modelAt!: LastOnPath<SessionModelRef>;
+  private thinkingAt!: LastOnPath<string>;
+  private compactionAt!: LastOnPath<true>;
+  private facts!: BranchFacts;
+
+  constructor(
+    session: LoadedSession,
+    private readonly rule: ContextTokenRule = pi073ContextTokenRule,
+  ) {
+    this.session = session;
+    this.reset(session.index);
+  }
+
+  get current(): BranchFacts {
+    return this.facts;
+  }
+
+  /** An entry on the branch resets the context (a compaction, for pi 0.73's rule). */
+  get branchHasReset(): boolean {
+    return this.resetAt.position >= 0;
+  }
+
+  /** The branch's metas, root first (no bodies). */
+  get branch(): readonly EntryMeta[] {
+    return this.path.entries;
+  }
+
+  /** Brings the facts up to date with `session` (the same one extended by an append, or a re-read one). */
+  update(session: LoadedSession = this.session): BranchFacts {
+    if (session.index !== this.path.index) {
+      this.session = session;
+      this.reset(session.index);
+    } else {
+      this.session = session;
+      this.advance(this.path.sync());
+    }
+    return this.facts;
+  }
+
+  private reset(index: SessionIndex): void {
+    this.path = new BranchPath(index);
+    this.tokens = [];
+    const rule = this.rule;
+    this.usageAt = new LastOnPath((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
+    this.resetAt = new LastOnPath((m) => rule.isResetCandidate(m), (m) => (this.tokensOf(m).reset ? true : undefined));
+    this.modelAt = new LastOnPath(
+      (m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"),
+      (m) => modelOf(this.session.entryAt(m)),
+    );
+    this.thinkingAt = new LastOnPath(
+      (m) => m.type === "thinking_level_change",
+      (m) => {
+        const level = (this.session.entryAt(m) as { thinkingLevel?: unknown }).thinkingLevel;
+        return typeof level === "string" ? level : undefined;
+      },
+    );
+    this.compactionAt = new LastOnPath((m) => m.type === "compaction", () => true);
+    this.advance(0);
+  }
+
+  private advance(keep: number): void {
+    const path = this.path;
+    if (this.messagePrefix.length < path.length + 1) {
+      const bigger = new Int32Array(Math.max(path.length + 1, this.messagePrefix.length * 2));
+      bigger.set(this.messagePrefix);
+      this.messagePrefix = bigger;
+    }
+    for (let i = keep; i < path.length; i++) {
+      const meta = path.at(i);
+      const fromMeta = this.rule.messagesFromMeta(meta);
+      this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(meta).messages);
+    }
+    for (const last of [this.usageAt, this.resetAt, this.modelAt, this.thinkingAt, this.compactionAt] as LastOnPath<unknown>[]) {
+      last.update(path, keep);
+    }
+    const index = path.index;
+    // A reused id makes positions by id ambiguous (pi's first-match lookups): compute from scratch.
+    const usage = index.duplicateCount > 0 ? this.rule.usageOfPath(this.session.pathTo()) : this.rule.usage(this);
+    const model = index.duplicateCount > 0 ? sessionModel(this.session.pathTo()) : { model: this.modelAt.value ?? null, thinkingLevel: this.thinkingAt.value ?? "off" };
+    this.facts = {
+      leafId: index.leafId,
+      branchLength: path.length,
+      entryCount: index.size,
+      messageCount: index.messageCount,
+      name: index.sessionName ?? null,
+      labels: index.labels,
+      usage,
+      model: model.model,
+      thinkingLevel: model.thinkingLevel,
+      hasCompaction: this.compactionAt.position >= 0,
+      lastActivityTime: index.lastActivityTime,
+    };
+  }
+
+  private tokensOf(meta: EntryMeta): EntryTokens {
+    let t = this.tokens[meta.index];
+    if (t === undefined) {
+      t = this.rule.entryTokens(this.session.entryAt(meta));
+      this.tokens[meta.index] = t;
+    }
+    return t;
+  }
+
+  // BranchTokenView, for the rule.
+  get length(): number {
+    return this.path.length;
+  }
+
+  tokensAt(position: number): EntryTokens {
+    return this.tokensOf(this.path.at(position));
+  }
+
+  get lastUsage(): number {
+    return this.usageAt.position;
+  }
+
+  get lastReset(): number {
+    return this.resetAt.position;
+  }
+
+  positionOf(id: string): number {
+    return this.path.positionOf(id);
+  }
+
+  estimateSum(from: number, to: number): number {
+    let sum = 0;
+    for (let i = from; i < to; i++) {
+      const meta = this.path.at(i);
+      if (this.rule.messagesFromMeta(meta) === 0) continue;
+      sum += this.tokensOf(meta).estimate;
+    }
+    return sum;
+  }
+
+  messageCount(from: number, to: number): number {
+    return to <= from ? 0 : this.messagePrefix[to]! - this.messagePrefix[from]!;
+  }
+}
+
+/** The same facts from scratch (the reference the live ones are tested against). */
+export function branchFactsFromScratch(session: LoadedSession, rule: ContextTokenRule = pi073ContextTokenRule): BranchFacts {
+  const path = session.pathTo();
+  const model = sessionModel(path);
+  const index = session.index;
+  return {
+    leafId: index.leafId,
+    branchLength: path.length,
+    entryCount: index.size,
+    messageCount: index.entries.filter((m) => m.type === "message").length,
+    name: index.sessionName ?? null,
+    labels: index.labels,
+    usage: rule.usageOfPath(path),
+    model: model.model,
+    thinkingLevel: model.thinkingLevel,
+    hasCompaction: path.some((e) => e.type === "compaction"),
+    lastActivityTime: index.entries.reduce((t, m) => (m.activityTime !== undefined && m.activityTime > t ? m.activityTime : t), 0),
+  };
+}

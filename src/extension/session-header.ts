@@ -1,0 +1,48 @@
+// The header fields the Sessions view groups and threads by (id, cwd,
+// parentSession), read from a file's first line without opening the session.
+import { closeSync, openSync, readSync } from "node:fs";
+
+export interface HeaderFields {
+  id: string;
+  cwd: string;
+  /** The session this one was forked from (pi writes its path). */
+  parentSession?: string;
+}
+
+const PROBE_BYTES = 4096;
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/** The header's fields, or undefined when the first line is not a session header. */
+export function readSessionHeaderFields(path: string): HeaderFields | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let position = 0;
+    while (position < MAX_HEADER_BYTES) {
+      const chunk = Buffer.allocUnsafe(PROBE_BYTES);
+      const n = readSync(fd, chunk, 0, PROBE_BYTES, position);
+      if (n === 0) break;
+      position += n;
+      chunks.push(chunk.subarray(0, n));
+      // A newline after some non-blank text ends the header line.
+      if (chunk.subarray(0, n).includes(10) && /\S[^\n]*\n/.test(Buffer.concat(chunks).toString("utf8"))) break;
+    }
+    const line = Buffer.concat(chunks).toString("utf8").replace(/^[\s\uFEFF]+/, "").split("\n")[0]!;
+    const header = JSON.parse(line) as { type?: unknown; id?: unknown; cwd?: unknown; parentSession?: unknown };
+    if (header?.type !== "session" || typeof header.id !== "string") return undefined;
+    return {
+      id: header.id,
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      ...(typeof header.parentSession === "string" && header.parentSession ? { parentSession: header.parentSession } : {}),
+    };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,172 @@
+// The session catalogue: rows equal a full read of each file, whatever
+// happened to the file since the last run (nothing, appends, rewrites,
+// truncation, deletion) and whatever happened to the cache file (damage,
+// another process saving at the same time).
+
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowFromSession, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
+import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
+import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { pi073ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
+import { FileModel, op, step, type Step } from "../../support/session-lines.js";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-sessions-catalogue-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+const fresh = () => join(dir, `c${n++}`);
+
+/** The row a full read gives now. */
+function fullRow(path: string): CatalogueRow | undefined {
+  const session = openSessionSync(path);
+  const st = statSync(path);
+  return rowFromSession(session, st.size, st.mtimeMs, pi073ContextTokenRule)?.row;
+}
+
+function conversation(model: FileModel, turns: number): void {
+  for (let i = 0; i < turns; i++) {
+    model.lines.push(model.line({ kind: "user", parent: "leaf", pick: i, text: `question ${i}`, usage: 1 }));
+    model.lines.push(model.line({ kind: "assistant", parent: "leaf", pick: i, text: `answer ${i}`, usage: 1000 + i }));
+  }
+}
+
+function sessionFiles(count: number): string[] {
+  const folder = fresh();
+  rmSync(folder, { recursive: true, force: true });
+  const files: string[] = [];
+  mkdirSync(folder, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const model = new FileModel();
+    conversation(model, 1 + (i % 4));
+    const path = join(folder, `s${i}.jsonl`);
+    writeFileSync(path, model.text());
+    files.push(path);
+  }
+  const other = join(folder, "notes.jsonl");
+  writeFileSync(other, '{"hello":1}\n');
+  files.push(other);
+  return files;
+}
+
+async function listed(cache: string, files: string[]): Promise<{ rows: CatalogueRow[]; progress: CatalogueProgress }> {
+  const catalogue = await SessionCatalogue.open(cache);
+  let progress!: CatalogueProgress;
+  const rows = await catalogue.list(files, (p) => (progress = p));
+  await catalogue.save();
+  return { rows, progress };
+}
+
+const byPath = (rows: CatalogueRow[]) => [...rows].sort((a, b) => a.path.localeCompare(b.path));
+
+describe("SessionCatalogue", () => {
+  it("reads every session once, then answers from the cache file; rows equal full reads; other files are skipped", async () => {
+    const files = sessionFiles(6);
+    const cache = fresh();
+    const cold = await listed(cache, files);
+    expect(cold.progress).toMatchObject({ done: 7, total: 7, read: 7, cached: 0 });
+    expect(byPath(cold.rows)).toEqual(byPath(files.slice(0, 6).map((f) => fullRow(f)!)));
+    const warm = await listed(cache, files);
+    expect(warm.progress).toMatchObject({ done: 7, read: 0, cached: 7 });
+    expect(byPath(warm.rows)).toEqual(byPath(cold.rows));
+  });
+
+  it("carries a row over appended lines alone, and reads again after a rewrite, a truncation or a deletion", async () => {
+    const files = sessionFiles(3);
+    const cache = fresh();
+    await listed(cache, files);
+    const model = new FileModel();
+    model.lines = readFileSync(files[0]!, "utf8").trimEnd().split("\n");
+    model.ids = model.lines.slice(1).map((l) => JSON.parse(l).id as string);
+    model.counter = 1000;
+    const added: string[] = [];
+    for (const kind of ["user", "assistant", "session_info", "model_change", "tool"] as const) added.push(model.line({ kind, parent: "leaf", pick: 7, text: "more", usage: 4321 }));
+    appendFileSync(files[0]!, added.map((l) => `${l}\n`).join(""));
+    writeFileSync(files[1]!, readFileSync(files[1]!, "utf8").split("\n").slice(0, 2).join("\n") + "\n");
+    rmSync(files[2]!);
+    const after = await listed(cache, files);
+    expect(after.progress).toMatchObject({ appended: 1, read: 1, cached: 1 });
+    expect(byPath(after.rows)).toEqual(byPath([fullRow(files[0]!)!, fullRow(files[1]!)!]));
+    expect(after.rows.find((r) => r.path === files[0])).toMatchObject({ name: "more", contextSource: "usage" });
+    // An appended line reusing an earlier id changes what parent links resolve to: read in full.
+    appendFileSync(files[0]!, `${JSON.stringify({ ...JSON.parse(model.lines[1]!), parentId: model.ids[model.ids.length - 1] })}\n`);
+    const reused = await listed(cache, files);
+    expect(reused.progress).toMatchObject({ appended: 0, read: 1 });
+    expect(reused.rows.find((r) => r.path === files[0])).toEqual(fullRow(files[0]!));
+  });
+
+  it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {
+    const files = sessionFiles(3);
+    const cache = fresh();
+    const catalogue = await SessionCatalogue.open(cache);
+    await catalogue.list(files);
+    await catalogue.save();
+    const file = catalogue.file;
+    const data = JSON.parse(readFileSync(file, "utf8"));
+    data.records[0].row.entries = "many";
+    data.records[1].row.contextTokens = 123456789;
+    data.records[1].key.tailHash = "nothex";
+    writeFileSync(file, JSON.stringify(data));
+    const damaged = await listed(cache, files);
+    expect(damaged.progress).toMatchObject({ read: 2, cached: 2 });
+    expect(byPath(damaged.rows)).toEqual(byPath(files.slice(0, 3).map((f) => fullRow(f)!)));
+    writeFileSync(file, '{"format":"pi-sessions-catalogue","version":1,"rule":"pi-0.73","records":[{"pa');
+    const garbage = await listed(cache, files);
+    expect(garbage.progress).toMatchObject({ read: 4, cached: 0 });
+    expect(byPath(garbage.rows)).toEqual(byPath(damaged.rows));
+  });
+
+  it("two writers saving at once leave a valid file holding both's work", async () => {
+    const a = sessionFiles(3);
+    const b = sessionFiles(3);
+    const cache = fresh();
+    const [ca, cb] = await Promise.all([SessionCatalogue.open(cache), SessionCatalogue.open(cache)]);
+    await Promise.all([ca.list(a), cb.list(b)]);
+    await Promise.all([ca.save(), cb.save()]);
+    // The second save re-read the file before writing; a fresh process sees both sets, or re-reads what one overwrote.
+    const again = await listed(cache, [...a, ...b]);
+    expect(again.rows).toHaveLength(6);
+    expect(again.progress.cached + again.progress.read).toBe(8);
+    JSON.parse(readFileSync(ca.file, "utf8"));
+  });
+
+  it("after random appends, rewrites and truncations, every row equals a full read", async () => {
+    let run = 0;
+    let carried = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), fc.array(op, { minLength: 1, maxLength: 6 }), async (start: Step[], ops) => {
+        const path = join(dir, `p${run++}.jsonl`);
+        const cache = fresh();
+        const model = new FileModel();
+        for (const s of start) model.lines.push(model.line(s));
+        writeFileSync(path, model.text());
+        await listed(cache, [path]);
+        for (const o of ops) {
+          if (o.op === "append") {
+            const added = o.steps.map((s) => model.line(s));
+            model.lines.push(...added);
+            appendFileSync(path, added.map((l) => `${l}\n`).join(""));
+          } else {
+            model.lines = model.lines.slice(0, 1 + (o.keep % model.lines.length));
+            if (o.op === "rewrite") for (const s of o.steps) model.lines.push(model.line(s));
+            model.lines.push(model.line({ kind: "custom_message", parent: "leaf", pick: 0, text: `r${run}`, usage: 1 }));
+            writeFileSync(path, model.text());
+          }
+          const { rows, progress } = await listed(cache, [path]);
+          carried += progress.appended;
+          const expected = fullRow(path);
+          expect(rows).toEqual(expected ? [expected] : []);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // The property must have gone through the append path, not only full reads.
+    expect(carried).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,58 @@
+// skimLine reads long lines from their leading and trailing members only; on
+// every line laid out as pi writes them (and as pi's v1→v3 migration leaves
+// them: id and parentId after the message) it gives what scanLine gives, and
+// on anything else it falls back to scanLine.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { scanLine, skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/entry-scanner.js";
+import type { LineScan } from "../../../src/core/session/line-fields.js";
+import { metaFromFields } from "../../../src/core/session/meta-from-fields.js";
+
+const text = fc.string({ minLength: 0, maxLength: 3000, unit: "grapheme" });
+const usage = fc.record({ input: fc.nat(), output: fc.nat(), cacheRead: fc.nat(), cacheWrite: fc.nat(), totalTokens: fc.nat(), cost: fc.record({ total: fc.double({ noNaN: true, noDefaultInfinity: true }) }) });
+const message = fc.oneof(
+  fc.record({ role: fc.constant("user"), content: text, timestamp: fc.nat() }),
+  fc.record(
+    { role: fc.constant("assistant"), content: fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 }), api: fc.constant("a"), provider: fc.constant("p"), model: fc.constant("m"), usage, stopReason: fc.constantFrom("stop", "aborted"), timestamp: fc.nat(), errorMessage: fc.string() },
+    { requiredKeys: ["role", "content", "provider", "model", "timestamp"] },
+  ),
+  fc.record({ role: fc.constant("toolResult"), toolCallId: fc.string(), toolName: fc.constant("bash"), content: fc.array(fc.record({ type: fc.constant("text"), text })), details: fc.anything(), isError: fc.boolean(), timestamp: fc.nat(), usage: fc.option(usage, { nil: undefined }) }),
+);
+const piLine = fc.tuple(fc.string({ minLength: 8, maxLength: 8, unit: fc.constantFrom(..."0123456789abcdef") }), fc.option(fc.string({ minLength: 8, maxLength: 8, unit: fc.constantFrom(..."0123456789abcdef") })), message, fc.boolean()).map(([id, parentId, m, migrated]) =>
+  migrated
+    ? JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:00.000Z", message: m, id, parentId })
+    : JSON.stringify({ type: "message", id, parentId, timestamp: "2025-01-01T00:00:00.000Z", message: m }),
+);
+const otherLine = fc.tuple(fc.constantFrom("custom_message", "compaction", "branch_summary", "custom", "usage"), text, fc.option(usage, { nil: undefined })).map(([type, t, u]) =>
+  JSON.stringify({ type, id: "abcd0001", parentId: null, timestamp: "2025-01-01T00:00:00.000Z", customType: "x", content: t, summary: t, data: { t }, usage: u }),
+);
+
+/** What the index makes of a scan: the meta and its diagnostics (fields it never reads may differ). */
+function indexed(scan: LineScan): unknown {
+  if (scan.kind !== "object") return scan;
+  const diagnostics: unknown[] = [];
+  const meta = metaFromFields(scan.fields, { line: 1, offset: 0, length: 1 }, 0, { entryTypes: new Set(), messageRoles: new Set() }, diagnostics as never);
+  return { meta, diagnostics };
+}
+
+function same(line: string): void {
+  const b = Buffer.from(line);
+  expect(indexed(skimLine(b, 0, b.length))).toEqual(indexed(scanLine(b, 0, b.length)));
+}
+
+describe("skimLine", () => {
+  it("equals scanLine on pi's layouts (leading fields, trailing usage/timestamp, migrated id/parentId after the message)", () => {
+    fc.assert(fc.property(fc.oneof(piLine, otherLine), (line) => same(line)), { numRuns: 400 });
+  });
+
+  it("equals scanLine on damaged long lines that a native search can still tell (cut short, bad tail, extra members)", () => {
+    fc.assert(
+      fc.property(piLine, fc.nat(), fc.constantFrom("cut", "tail", "extra"), (line, at, how) => {
+        const long = line.length < SKIM_MIN_BYTES ? line.replace('"timestamp":"2025', `"pad":"${"x".repeat(SKIM_MIN_BYTES)}","timestamp":"2025`) : line;
+        const damaged = how === "cut" ? long.slice(0, long.length - 1 - (at % 5)) : how === "tail" ? `${long.slice(0, -1)},}` : `${long.slice(0, -1)},"message":{"role":"user"}}`;
+        same(damaged);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
