@@ -148,7 +148,7 @@ describe("a leaf on a parent cycle: every writing command refuses (exit 3), the 
     const hash = sha(path);
     const run = await cli(args(path, ids));
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/^error: refused to write: .*parent cycle/m);
+    expect(run.stderr).toMatch(/^error: refused to write: .*parentId cycle/m);
     expect(sha(path)).toBe(hash);
   });
 
@@ -162,7 +162,7 @@ describe("a leaf on a parent cycle: every writing command refuses (exit 3), the 
     const hash = sha(path);
     const run = await cli(["compact", path, "--digest", "--keep-recent-tokens", "100", "--agent-dir", dir]);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/^error: refused to write: .*parent cycle/m);
+    expect(run.stderr).toMatch(/^error: refused to write: .*parentId cycle/m);
     expect(sha(path)).toBe(hash);
   });
 });

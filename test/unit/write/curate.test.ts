@@ -152,7 +152,7 @@ describe("no writer creates a leaf on a parent cycle", () => {
     }
     expect(error).toBeInstanceOf(WriteRefusedError);
     expect((error as WriteRefusedError).reason).toBe("parent-cycle");
-    expect((error as Error).message).toMatch(/parent cycle/);
+    expect((error as Error).message).toMatch(/parentId cycle/);
     expect(sha(path)).toBe(hash);
   });
 
@@ -160,7 +160,7 @@ describe("no writer creates a leaf on a parent cycle", () => {
     const { path } = branchedSession(dir);
     appendFileSync(path, `${JSON.stringify({ type: "custom", customType: "x", id: "self0001", parentId: "self0001", timestamp: new Date().toISOString() })}\n`);
     const hash = sha(path);
-    expect(() => renameSession({ session: openSessionSync(path), name: "x" })).toThrow(/parent cycle/);
+    expect(() => renameSession({ session: openSessionSync(path), name: "x" })).toThrow(/parentId cycle/);
     expect(sha(path)).toBe(hash);
   });
 
