@@ -6,6 +6,7 @@ import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../core/text/bidi-controls";
 import { SessionCatalogue } from "../core/catalogue/session-catalogue";
+import { choosePiVersion } from "../core/pi-version";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
 import { piSessionDirForCwd } from "../core/session/discover";
 import { ActiveSession } from "./active-session";
@@ -65,7 +66,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
     {
-      catalogue: once(() => SessionCatalogue.open(join(context.globalStorageUri.fsPath, "catalogue"))),
+      catalogue: once(() =>
+        SessionCatalogue.open(join(context.globalStorageUri.fsPath, "catalogue"), { defaultVersion: choosePiVersion({ explicit: settings.piVersion, marker: null }).version }),
+      ),
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>
         vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),

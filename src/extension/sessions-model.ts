@@ -12,7 +12,7 @@ import type { SessionGroup, SessionsScope } from "./session-discovery";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
-import { choosePiVersion } from "../core/pi-version";
+import { choosePiVersion, semanticsFor } from "../core/pi-version";
 import { LiveSessionFacts } from "../core/session/live-facts";
 import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
 
@@ -256,8 +256,11 @@ export class SessionsModel implements vscode.Disposable {
     try {
       const context = this.factsContext();
       const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
+      const rule = semanticsFor(choice.version).contextTokenRule;
       let live = this.live.get(path);
-      const branch = live ? live.update(session) : (live = new LiveSessionFacts(session)).current;
+      // A new version (a 0.73-era session resumed in pi 1.5, a changed setting) counts from scratch.
+      if (live && live.rule !== rule) live = undefined;
+      const branch = live ? live.update(session) : (live = new LiveSessionFacts(session, rule)).current;
       this.live.set(path, live);
       let memo = this.memos.get(path);
       if (!memo) this.memos.set(path, (memo = {}));

@@ -78,7 +78,10 @@ export const listCommand: Command = {
     const all = boolFlag(ctx.args, "all");
     const dirs = ctx.args.positionals.length > 0 ? ctx.args.positionals.map((d) => resolve(ctx.io.processCwd, d)) : all ? [] : [resolveCwd(ctx)];
     const files = await candidateFiles(ctx, agentDir, dirs, all);
-    const catalogue = await SessionCatalogue.open(join(defaultCacheDir(ctx.io.env), "catalogue"));
+    const explicit = piVersionFlag(ctx);
+    const versionOf = (marker: CatalogueRow["pi1xMarker"] | null) => choosePiVersion({ explicit, marker, env: ctx.io.env }).version;
+    // Sessions without a pi 1.x marker are read with this; each session with one as pi 1.5.
+    const catalogue = await SessionCatalogue.open(join(defaultCacheDir(ctx.io.env), "catalogue"), { defaultVersion: versionOf(null) });
     const rows = await catalogue.list(files);
     try {
       await catalogue.save();
@@ -87,12 +90,10 @@ export const listCommand: Command = {
     }
     rows.sort((a, b) => b.modified.localeCompare(a.modified) || a.path.localeCompare(b.path));
     if (ctx.json) {
-      const explicit = piVersionFlag(ctx);
-      const versionOf = (marker: CatalogueRow["pi1xMarker"] | null) => choosePiVersion({ explicit, marker, env: ctx.io.env }).version;
       printJson(ctx, {
         // Sessions without a pi 1.x marker are read with this; each session says its own.
-        piVersion: versionOf(null),
-        sessions: rows.map((r) => ({ piVersion: versionOf(r.pi1xMarker ?? null), ...jsonRow(r) })),
+        piVersion: catalogue.defaultVersion,
+        sessions: rows.map((r) => ({ piVersion: versionOf(r.pi1xMarker), ...jsonRow(r) })),
       });
       return 0;
     }

@@ -1,4 +1,4 @@
-// The catalogue on disk: one JSON file per token rule in the cache folder,
+// The catalogue on disk: one JSON file per default token rule in the cache folder,
 // written whole through a temporary file and a rename (readers and a second
 // writer never see half a file; the last writer wins, and a lost update only
 // costs a re-read later). Every record is validated on load: a damaged file
@@ -11,7 +11,8 @@ import type { CatalogueRow, RowResume } from "./catalogue-row.js";
 import { IdFilter } from "./id-filter.js";
 
 export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
-export const CATALOGUE_VERSION = 1;
+/** 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. */
+export const CATALOGUE_VERSION = 2;
 
 /** What the row was computed from: the file's size, mtime and the hash of its last ≤ 4 KiB. */
 export interface RecordKey {
@@ -54,6 +55,7 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
   if (!isStr(r.modified) || Number.isNaN(new Date(r.modified).getTime())) return false;
   if (r.contextSource !== "usage" && r.contextSource !== "estimate" && r.contextSource !== "estimate-after-compaction") return false;
   if (typeof r.hasCompactions !== "boolean") return false;
+  if (r.pi1xMarker !== null && !(isObj(r.pi1xMarker) && isStr(r.pi1xMarker.entryId) && isNum(r.pi1xMarker.line) && isStr(r.pi1xMarker.what))) return false;
   if (r.model !== null && !(isObj(r.model) && isStr(r.model.provider) && isStr(r.model.modelId))) return false;
   return NUMBER_FIELDS.every((f) => isNum(r[f]));
 }

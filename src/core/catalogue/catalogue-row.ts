@@ -10,7 +10,11 @@ import { firstUserMessageText } from "../session/session-info.js";
 import type { SessionModelRef } from "../summarize/session-model.js";
 import { sessionModel } from "../summarize/session-model.js";
 import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
-import type { Pi1xMarker } from "../pi-version/session-markers.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { semanticsFor } from "../pi-version/index.js";
+import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
+import type { EntryMeta } from "../session/entry-meta.js";
+import type { SessionEntry } from "../session/types.js";
 import { IdFilter } from "./id-filter.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
 
@@ -27,8 +31,8 @@ export interface CatalogueRow {
   firstUserMessage: string | null;
   /** The header's parentSession (the session this one was forked from), or null. */
   parentSession: string | null;
-  /** The first pi 1.x entry of the file (its semantics are then pi 1.5's), or null / absent. */
-  pi1xMarker?: Pi1xMarker | null;
+  /** The first pi 1.x entry of the file (its tokens are then counted by pi 1.5's rule), or null. */
+  pi1xMarker: Pi1xMarker | null;
   entries: number;
   /** `message` entries, as pi's session list counts them. */
   messages: number;
@@ -36,7 +40,7 @@ export interface CatalogueRow {
   modified: string;
   /** Last user/assistant activity (ms), 0 when none. */
   lastActivity: number;
-  /** Context tokens of the current branch, by the catalogue's token rule. */
+  /** Context tokens of the current branch, by the row's token rule (`rowTokenRule`). */
   contextTokens: number;
   /** "usage": from the model's last answer; otherwise an estimate (pi's chars/4), with or without a compaction before it. */
   contextSource: ContextTokenSource;
@@ -86,10 +90,17 @@ function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): st
   return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
 }
 
+/** The token rule of a row: pi 1.5's for a session with a pi 1.x marker, else the caller's default version's. */
+export function rowTokenRule(marker: Pi1xMarker | null | undefined, defaultVersion: PiVersion): ContextTokenRule {
+  return semanticsFor(marker ? "1.5" : defaultVersion).contextTokenRule;
+}
+
 /** The row of a session read in full; null when the file is not a session (no header). */
-export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, rule: ContextTokenRule): ComputedRow | null {
+export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, defaultVersion: PiVersion): ComputedRow | null {
   const header = session.header;
   if (!header || session.headerMissing || session.path === undefined) return null;
+  const marker = sessionPi1xMarker(session) ?? null;
+  const rule = rowTokenRule(marker, defaultVersion);
   const facts = new LiveSessionFacts(session, rule);
   const f = facts.current;
   const spend = session.index.totalSpend;
@@ -100,6 +111,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     name: f.name,
     firstUserMessage: firstRequest(firstUserMessageText(session)),
     parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+    pi1xMarker: marker,
     entries: f.entryCount,
     messages: f.messageCount,
     modified: modifiedOf(f.lastActivityTime, headerTime(header), mtimeMs),
@@ -144,13 +156,22 @@ function endsOnCompleteLine(path: string, size: number): boolean {
   }
 }
 
+function entryOrUndefined(session: LoadedSession, meta: EntryMeta): SessionEntry | undefined {
+  try {
+    return session.entryAt(meta);
+  } catch {
+    return undefined;
+  }
+}
+
 const MINI_HEADER = `${JSON.stringify({ type: "session", version: 3, id: "appended", timestamp: "1970-01-01T00:00:00.000Z", cwd: "" })}\n`;
 
 /**
  * The row after `appended` (complete lines) was added to the file the previous
  * row was read from, from those bytes alone; null when the new lines do not
- * hang below the old leaf in one chain, reset the context, or the rule cannot
- * extend (the caller reads the file in full).
+ * hang below the old leaf in one chain, reset the context, the rule cannot
+ * extend, or they hold the first pi 1.x marker of a row counted by another
+ * rule (the caller reads the file in full).
  */
 export function extendRow(
   previous: CatalogueRow,
@@ -158,8 +179,9 @@ export function extendRow(
   appended: Uint8Array,
   size: number,
   mtimeMs: number,
-  rule: ContextTokenRule,
+  defaultVersion: PiVersion,
 ): ComputedRow | null {
+  const rule = rowTokenRule(previous.pi1xMarker, defaultVersion);
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const head = Buffer.from(MINI_HEADER);
   const mini = sessionFromBytes(Buffer.concat([head, appended]));
@@ -170,6 +192,8 @@ export function extendRow(
     if (m.parentId !== parent || resume.ids.mayHave(m.id)) return null;
     parent = m.id;
   }
+  // The file's first marker: the row needs its line, and maybe another rule.
+  if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
   for (const m of metas) {
     const fromMeta = rule.messagesFromMeta(m);

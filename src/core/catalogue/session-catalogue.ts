@@ -14,7 +14,9 @@ import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fingerprint.js";
 import { openSessionSync } from "../session/open-session.js";
 import { readRange } from "../session/read-range.js";
-import { pi073ContextTokenRule, type ContextTokenRule } from "../tokens/context-token-rule.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+import { semanticsFor } from "../pi-version/index.js";
+import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
 import { extendRow, rowFromSession, type CatalogueRow, type ComputedRow } from "./catalogue-row.js";
 import type { IdFilter } from "./id-filter.js";
@@ -29,6 +31,15 @@ export interface CatalogueProgress {
   read: number;
 }
 
+export interface CatalogueOptions {
+  /**
+   * The pi version of sessions without a pi 1.x marker (the caller's setting,
+   * --pi-version or installed pi; default 0.73). Sessions with a marker are
+   * counted by pi 1.5's rule.
+   */
+  defaultVersion?: PiVersion;
+}
+
 /** Work between two yields to the event loop while reading (ms). */
 const SLICE_MS = 30;
 
@@ -40,17 +51,23 @@ export class SessionCatalogue {
   private ids: Map<string, StoredIds> | null = null;
   private readonly touchedIds = new Map<string, StoredIds | null>();
 
+  /** The rule of sessions without a pi 1.x marker (it names the file). */
+  readonly rule: ContextTokenRule;
+
   private constructor(
     readonly folder: string,
-    readonly rule: ContextTokenRule,
+    readonly defaultVersion: PiVersion,
     records: Map<string, CatalogueRecord>,
   ) {
+    this.rule = semanticsFor(defaultVersion).contextTokenRule;
     this.records = records;
   }
 
   /** Loads the catalogue kept in `folder` (an empty one when there is none or it is damaged). */
-  static async open(folder: string, rule: ContextTokenRule = pi073ContextTokenRule): Promise<SessionCatalogue> {
-    const catalogue = new SessionCatalogue(folder, rule, await loadRecords(catalogueFile(folder, rule.name), rule.name));
+  static async open(folder: string, options: CatalogueOptions = {}): Promise<SessionCatalogue> {
+    const defaultVersion = options.defaultVersion ?? "0.73";
+    const rule = semanticsFor(defaultVersion).contextTokenRule;
+    const catalogue = new SessionCatalogue(folder, defaultVersion, await loadRecords(catalogueFile(folder, rule.name), rule.name));
     // Read now, while nothing waits: an append will need it (the rows file stays small without it).
     catalogue.idsReady = loadIds(idsFile(folder, rule.name), rule.name).then((ids) => {
       catalogue.ids ??= ids;
@@ -199,7 +216,7 @@ export class SessionCatalogue {
     const session = openSessionSync(path, { skim: true });
     const fp = session.fingerprint;
     const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
-    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.rule);
+    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.defaultVersion);
     if (!computed) {
       this.put({ path, key, kind: "other" });
       return null;
@@ -222,7 +239,7 @@ export class SessionCatalogue {
       const appended = readRange(fd, key.size, st.size - key.size);
       if (appended.length !== st.size - key.size) return null;
       const ids = record.resume!.ids ?? this.idsOf(path, key)!;
-      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.rule);
+      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.defaultVersion);
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES

@@ -5,6 +5,7 @@ export { formatPiVersion, isPiVersion, parsePiVersion, PI_RELEASE, PI_VERSIONS, 
 export { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "./session-markers.js";
 export { PI_0_73_SEMANTICS } from "./semantics-0.73.js";
 export { PI_1_5_SEMANTICS } from "./semantics-1.5.js";
+export { pi15ContextTokenRule } from "./v1_5/context-token-rule.js";
 export { buildSessionProjection, projectContextEntry, sessionEntryToContextMessages, type ProjectedEntry, type SessionProjection } from "./v1_5/projection.js";
 export { getCurrentSystemMessage, getCurrentTools } from "./v1_5/system-message.js";
 

@@ -13,6 +13,7 @@ import type { LlmMessage, SessionEntry, SystemMessage } from "../session/types.j
 import type { CompactionSettings } from "../settings/compaction-settings.js";
 import type { LoadedSettings, LoadSettingsOptions } from "../settings/load-settings.js";
 import type { ResolvedSettings } from "../settings/resolve-settings.js";
+import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { ContextTokenEstimate } from "../tokens/context-tokens.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { PiVersion } from "./pi-version.js";
@@ -33,6 +34,8 @@ export interface PiSemantics {
   contextTokens(pathEntries: readonly SessionEntry[]): ContextTokenEstimate;
   /** How full the context is, for a sidebar or status bar (pi's getContextUsage, with an estimate where pi says "unknown"). */
   contextUsage(pathEntries: readonly SessionEntry[]): ContextUsage;
+  /** `contextUsage` split for live facts and the catalogue (updated from appended entries). */
+  readonly contextTokenRule: ContextTokenRule;
   /** pi's prepareCompaction plus why a branch cannot be compacted. */
   planCompaction(pathEntries: readonly SessionEntry[], settings: CompactionSettings): CompactionPlan;
   /** The `prepare --json` document for a plan (serialised with this version's convertToLlm / serializeConversation). */

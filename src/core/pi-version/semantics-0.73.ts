@@ -9,6 +9,7 @@ import { buildContextFromPath } from "../context/build-session-context.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
 import { resolveCompactionSettings } from "../settings/resolve-settings.js";
 import { estimateContextTokens } from "../tokens/context-tokens.js";
+import { pi073ContextTokenRule } from "../tokens/context-token-rule.js";
 import { contextUsage } from "../tokens/context-usage.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import type { PiSemantics } from "./pi-semantics.js";
@@ -20,6 +21,7 @@ export const PI_0_73_SEMANTICS: PiSemantics = Object.freeze({
   estimateTokens,
   contextTokens: (path) => estimateContextTokens(buildContextFromPath(path).messages),
   contextUsage,
+  contextTokenRule: pi073ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan),
   prepareBranchEntries,

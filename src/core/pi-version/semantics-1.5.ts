@@ -5,6 +5,7 @@
 import { describePreparation } from "../compaction/describe-preparation.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";
 import type { PiSemantics } from "./pi-semantics.js";
+import { pi15ContextTokenRule } from "./v1_5/context-token-rule.js";
 import { contextUsage } from "./v1_5/context-usage.js";
 import { convertToLlm } from "./v1_5/convert-to-llm.js";
 import { estimateTokens } from "./v1_5/estimate-tokens.js";
@@ -25,6 +26,7 @@ export const PI_1_5_SEMANTICS: PiSemantics = Object.freeze({
   estimateTokens,
   contextTokens: (path) => estimateProjectedContextTokens(buildSessionProjection(path), path),
   contextUsage,
+  contextTokenRule: pi15ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan, { convertToLlm, serializeConversation }),
   prepareBranchEntries,

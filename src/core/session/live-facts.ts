@@ -7,7 +7,7 @@
 // `facts.update(result.session)`: for an append (same session, extended in
 // place) only the new entries are looked at; for a rewrite (a new index)
 // everything is computed again. `facts.current` is the latest result.
-// The token rule is pluggable (pi 0.73's by default; pi 1.5's at merge).
+// The token rule is pluggable (pi 0.73's by default; `semanticsFor(v).contextTokenRule`).
 
 import type { SessionModelRef } from "../summarize/session-model.js";
 import { sessionModel } from "../summarize/session-model.js";
@@ -91,7 +91,7 @@ export class LiveSessionFacts implements BranchTokenView {
 
   constructor(
     session: LoadedSession,
-    private readonly rule: ContextTokenRule = pi073ContextTokenRule,
+    readonly rule: ContextTokenRule = pi073ContextTokenRule,
   ) {
     this.session = session;
     this.reset(session.index);
@@ -118,7 +118,11 @@ export class LiveSessionFacts implements BranchTokenView {
       this.reset(session.index);
     } else {
       this.session = session;
-      this.advance(this.path.sync());
+      const before = this.path.length;
+      const previous = { usage: this.facts.usage, branchHasReset: this.branchHasReset };
+      const keep = this.path.sync();
+      // The branch only grew: the rule may carry the previous usage over the new entries.
+      this.advance(keep, keep === before ? previous : undefined);
     }
     return this.facts;
   }
@@ -144,7 +148,7 @@ export class LiveSessionFacts implements BranchTokenView {
     this.advance(0);
   }
 
-  private advance(keep: number): void {
+  private advance(keep: number, appendedTo?: { usage: ContextUsage; branchHasReset: boolean }): void {
     const path = this.path;
     if (this.messagePrefix.length < path.length + 1) {
       const bigger = new Int32Array(Math.max(path.length + 1, this.messagePrefix.length * 2));
@@ -161,7 +165,7 @@ export class LiveSessionFacts implements BranchTokenView {
     }
     const index = path.index;
     // A reused id makes positions by id ambiguous (pi's first-match lookups): compute from scratch.
-    const usage = index.duplicateCount > 0 ? this.rule.usageOfPath(this.session.pathTo()) : this.rule.usage(this);
+    const usage = index.duplicateCount > 0 ? this.rule.usageOfPath(this.session.pathTo()) : this.usageOfBranch(keep, appendedTo);
     const model = index.duplicateCount > 0 ? sessionModel(this.session.pathTo()) : { model: this.modelAt.value ?? null, thinkingLevel: this.thinkingAt.value ?? "off" };
     this.facts = {
       leafId: index.leafId,
@@ -176,6 +180,18 @@ export class LiveSessionFacts implements BranchTokenView {
       hasCompaction: this.compactionAt.position >= 0,
       lastActivityTime: index.lastActivityTime,
     };
+  }
+
+  private usageOfBranch(keep: number, appendedTo?: { usage: ContextUsage; branchHasReset: boolean }): ContextUsage {
+    const fromView = this.rule.usage(this);
+    if (fromView) return fromView;
+    if (appendedTo && this.rule.extend) {
+      const added: EntryTokens[] = [];
+      for (let i = keep; i < this.path.length; i++) added.push(this.tokensAt(i));
+      const extended = this.rule.extend(appendedTo, added);
+      if (extended) return extended;
+    }
+    return this.rule.usageOfPath(this.session.pathTo());
   }
 
   private tokensOf(meta: EntryMeta): EntryTokens {

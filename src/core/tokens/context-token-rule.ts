@@ -3,8 +3,9 @@
 // (from its body, once), and how the contributions combine on a path (from a
 // few positions the tracker keeps: the last usage, the last reset). pi 0.73's
 // rule is here; pi 1.5's (usage before the last compaction or context_edit does
-// not count, all-zero usage is ignored, system messages count) plugs in as
-// another ContextTokenRule without touching the tracker.
+// not count, all-zero usage is ignored, system messages count) is
+// pi-version/v1_5/context-token-rule.ts; callers pick one by
+// `semanticsFor(version).contextTokenRule`.
 
 import { contextMessageOf } from "../context/build-session-context.js";
 import { createCompactionSummaryMessage } from "../context/message-factories.js";
@@ -52,8 +53,12 @@ export interface ContextTokenRule {
   /** `messages` of the entry when its meta tells, else undefined (then its body is parsed). An entry with 0 here must have `estimate` 0. */
   messagesFromMeta(meta: EntryMeta): number | undefined;
   entryTokens(entry: SessionEntry): EntryTokens;
-  /** The branch's context usage; should touch only positions after the last usage or reset. */
-  usage(view: BranchTokenView): ContextUsage;
+  /**
+   * The branch's context usage; should touch only positions after the last usage
+   * or reset. Undefined when the view cannot tell (the caller extends its previous
+   * result over an append, else uses `usageOfPath`).
+   */
+  usage(view: BranchTokenView): ContextUsage | undefined;
   /** The same from scratch on a whole path (the reference, and the fallback for odd files). */
   usageOfPath(path: readonly SessionEntry[]): ContextUsage;
   /**

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromSession, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
 import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
-import { pi073ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
 import { FileModel, op, step, type Step } from "../../support/session-lines.js";
 
 let dir: string;
@@ -27,7 +26,7 @@ const fresh = () => join(dir, `c${n++}`);
 function fullRow(path: string): CatalogueRow | undefined {
   const session = openSessionSync(path);
   const st = statSync(path);
-  return rowFromSession(session, st.size, st.mtimeMs, pi073ContextTokenRule)?.row;
+  return rowFromSession(session, st.size, st.mtimeMs, "0.73")?.row;
 }
 
 function conversation(model: FileModel, turns: number): void {
