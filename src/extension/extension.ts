@@ -67,7 +67,10 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     log,
     {
       catalogue: once(() =>
-        SessionCatalogue.open(join(context.globalStorageUri.fsPath, "catalogue"), { defaultVersion: choosePiVersion({ explicit: settings.piVersion, marker: null }).version }),
+        SessionCatalogue.open(
+          join(context.globalStorageUri.fsPath, "catalogue"),
+          settings.piVersion ? { explicitVersion: settings.piVersion } : { defaultVersion: choosePiVersion({ marker: null }).version },
+        ),
       ),
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>

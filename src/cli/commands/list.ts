@@ -80,8 +80,8 @@ export const listCommand: Command = {
     const files = await candidateFiles(ctx, agentDir, dirs, all);
     const explicit = piVersionFlag(ctx);
     const versionOf = (marker: CatalogueRow["pi1xMarker"] | null) => choosePiVersion({ explicit, marker, env: ctx.io.env }).version;
-    // Sessions without a pi 1.x marker are read with this; each session with one as pi 1.5.
-    const catalogue = await SessionCatalogue.open(join(defaultCacheDir(ctx.io.env), "catalogue"), { defaultVersion: versionOf(null) });
+    // Sessions without a pi 1.x marker are read with this; each session with one as pi 1.5 (unless explicit).
+    const catalogue = await SessionCatalogue.open(join(defaultCacheDir(ctx.io.env), "catalogue"), explicit ? { explicitVersion: explicit } : { defaultVersion: versionOf(null) });
     const rows = await catalogue.list(files);
     try {
       await catalogue.save();

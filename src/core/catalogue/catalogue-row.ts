@@ -9,7 +9,7 @@ import { LiveSessionFacts } from "../session/live-facts.js";
 import { firstUserMessageText } from "../session/session-info.js";
 import type { SessionModelRef } from "../summarize/session-model.js";
 import { sessionModel } from "../summarize/session-model.js";
-import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
+import type { EntryTokens } from "../tokens/context-token-rule.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
@@ -90,17 +90,26 @@ function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): st
   return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
 }
 
-/** The token rule of a row: pi 1.5's for a session with a pi 1.x marker, else the caller's default version's. */
-export function rowTokenRule(marker: Pi1xMarker | null | undefined, defaultVersion: PiVersion): ContextTokenRule {
-  return semanticsFor(marker ? "1.5" : defaultVersion).contextTokenRule;
+/** The pi version a row is counted with, from the file's first pi 1.x marker (see `rowVersionPolicy`). */
+export type RowVersion = (marker: Pi1xMarker | null) => PiVersion;
+
+/**
+ * choosePiVersion for rows: an explicit version (--pi-version, a setting other
+ * than auto) for every row; else pi 1.5 for a session with a marker and the
+ * caller's default (installed pi, else 0.73) for the others.
+ */
+export function rowVersionPolicy(options: { explicitVersion?: PiVersion; defaultVersion?: PiVersion }): RowVersion {
+  const explicit = options.explicitVersion;
+  const fallback = options.defaultVersion ?? "0.73";
+  return explicit ? () => explicit : (marker) => (marker ? "1.5" : fallback);
 }
 
 /** The row of a session read in full; null when the file is not a session (no header). */
-export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, defaultVersion: PiVersion): ComputedRow | null {
+export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, versionOf: RowVersion): ComputedRow | null {
   const header = session.header;
   if (!header || session.headerMissing || session.path === undefined) return null;
   const marker = sessionPi1xMarker(session) ?? null;
-  const rule = rowTokenRule(marker, defaultVersion);
+  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
   const facts = new LiveSessionFacts(session, rule);
   const f = facts.current;
   const spend = session.index.totalSpend;
@@ -179,9 +188,9 @@ export function extendRow(
   appended: Uint8Array,
   size: number,
   mtimeMs: number,
-  defaultVersion: PiVersion,
+  versionOf: RowVersion,
 ): ComputedRow | null {
-  const rule = rowTokenRule(previous.pi1xMarker, defaultVersion);
+  const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const head = Buffer.from(MINI_HEADER);
   const mini = sessionFromBytes(Buffer.concat([head, appended]));

@@ -18,7 +18,7 @@ import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
-import { extendRow, rowFromSession, type CatalogueRow, type ComputedRow } from "./catalogue-row.js";
+import { extendRow, rowFromSession, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import type { IdFilter } from "./id-filter.js";
 
 export interface CatalogueProgress {
@@ -32,12 +32,16 @@ export interface CatalogueProgress {
 }
 
 export interface CatalogueOptions {
-  /**
-   * The pi version of sessions without a pi 1.x marker (the caller's setting,
-   * --pi-version or installed pi; default 0.73). Sessions with a marker are
-   * counted by pi 1.5's rule.
-   */
+  /** --pi-version or a setting other than auto: every session is counted with it. */
+  explicitVersion?: PiVersion;
+  /** Otherwise, the version of sessions without a pi 1.x marker (installed pi; default 0.73); those with one are pi 1.5. */
   defaultVersion?: PiVersion;
+}
+
+/** pi-0.73 / pi-1.5: marked sessions as pi 1.5, the others as that; "-only" when explicit. */
+function policyName(options: CatalogueOptions): string {
+  if (options.explicitVersion) return `${semanticsFor(options.explicitVersion).contextTokenRule.name}-only`;
+  return semanticsFor(options.defaultVersion ?? "0.73").contextTokenRule.name;
 }
 
 /** Work between two yields to the event loop while reading (ms). */
@@ -51,25 +55,32 @@ export class SessionCatalogue {
   private ids: Map<string, StoredIds> | null = null;
   private readonly touchedIds = new Map<string, StoredIds | null>();
 
-  /** The rule of sessions without a pi 1.x marker (it names the file). */
+  /** The version of a session without a pi 1.x marker. */
+  readonly defaultVersion: PiVersion;
+  /** The rule of sessions without a pi 1.x marker. */
   readonly rule: ContextTokenRule;
+  private readonly versionOf: RowVersion;
+  /** Names the file: rows computed under another policy are not reused. */
+  private readonly ruleName: string;
 
   private constructor(
     readonly folder: string,
-    readonly defaultVersion: PiVersion,
+    options: CatalogueOptions,
     records: Map<string, CatalogueRecord>,
   ) {
-    this.rule = semanticsFor(defaultVersion).contextTokenRule;
+    this.defaultVersion = options.explicitVersion ?? options.defaultVersion ?? "0.73";
+    this.rule = semanticsFor(this.defaultVersion).contextTokenRule;
+    this.versionOf = rowVersionPolicy(options);
+    this.ruleName = policyName(options);
     this.records = records;
   }
 
   /** Loads the catalogue kept in `folder` (an empty one when there is none or it is damaged). */
   static async open(folder: string, options: CatalogueOptions = {}): Promise<SessionCatalogue> {
-    const defaultVersion = options.defaultVersion ?? "0.73";
-    const rule = semanticsFor(defaultVersion).contextTokenRule;
-    const catalogue = new SessionCatalogue(folder, defaultVersion, await loadRecords(catalogueFile(folder, rule.name), rule.name));
+    const name = policyName(options);
+    const catalogue = new SessionCatalogue(folder, options, await loadRecords(catalogueFile(folder, name), name));
     // Read now, while nothing waits: an append will need it (the rows file stays small without it).
-    catalogue.idsReady = loadIds(idsFile(folder, rule.name), rule.name).then((ids) => {
+    catalogue.idsReady = loadIds(idsFile(folder, name), name).then((ids) => {
       catalogue.ids ??= ids;
     });
     return catalogue;
@@ -78,7 +89,7 @@ export class SessionCatalogue {
   private idsReady: Promise<void> = Promise.resolve();
 
   get file(): string {
-    return catalogueFile(this.folder, this.rule.name);
+    return catalogueFile(this.folder, this.ruleName);
   }
 
   /** The row as last computed, without looking at the file. */
@@ -151,22 +162,22 @@ export class SessionCatalogue {
    */
   async save(): Promise<void> {
     if (this.touched.size > 0) {
-      const onDisk = await loadRecords(this.file, this.rule.name);
+      const onDisk = await loadRecords(this.file, this.ruleName);
       for (const [path, record] of this.touched) {
         if (record) onDisk.set(path, record);
         else onDisk.delete(path);
       }
-      await saveRecords(this.file, this.folder, this.rule.name, onDisk.values());
+      await saveRecords(this.file, this.folder, this.ruleName, onDisk.values());
       this.touched.clear();
     }
     if (this.touchedIds.size > 0) {
-      const file = idsFile(this.folder, this.rule.name);
-      const onDisk = await loadIds(file, this.rule.name);
+      const file = idsFile(this.folder, this.ruleName);
+      const onDisk = await loadIds(file, this.ruleName);
       for (const [path, ids] of this.touchedIds) {
         if (ids) onDisk.set(path, ids);
         else onDisk.delete(path);
       }
-      await saveIds(file, this.folder, this.rule.name, onDisk);
+      await saveIds(file, this.folder, this.ruleName, onDisk);
       this.touchedIds.clear();
     }
   }
@@ -216,7 +227,7 @@ export class SessionCatalogue {
     const session = openSessionSync(path, { skim: true });
     const fp = session.fingerprint;
     const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
-    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.defaultVersion);
+    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.versionOf);
     if (!computed) {
       this.put({ path, key, kind: "other" });
       return null;
@@ -239,7 +250,7 @@ export class SessionCatalogue {
       const appended = readRange(fd, key.size, st.size - key.size);
       if (appended.length !== st.size - key.size) return null;
       const ids = record.resume!.ids ?? this.idsOf(path, key)!;
-      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.defaultVersion);
+      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.versionOf);
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES

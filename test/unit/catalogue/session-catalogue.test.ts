@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowFromSession, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
+import { rowFromSession, rowVersionPolicy, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
 import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import { FileModel, op, step, type Step } from "../../support/session-lines.js";
@@ -26,7 +26,7 @@ const fresh = () => join(dir, `c${n++}`);
 function fullRow(path: string): CatalogueRow | undefined {
   const session = openSessionSync(path);
   const st = statSync(path);
-  return rowFromSession(session, st.size, st.mtimeMs, "0.73")?.row;
+  return rowFromSession(session, st.size, st.mtimeMs, rowVersionPolicy({ defaultVersion: "0.73" }))?.row;
 }
 
 function conversation(model: FileModel, turns: number): void {
