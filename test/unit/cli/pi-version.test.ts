@@ -156,3 +156,38 @@ describe("a file that is not a session", () => {
     expect(lines.slice(1).every((l) => l.startsWith("warning: ") || l.startsWith("…"))).toBe(true);
   });
 });
+
+describe("list counts each session's tokens with its pi version", () => {
+  it("a pi 1.5 file as pi 1.5.2 (expected.json); a 0.73-era file resumed in pi 1.5 switches on the next list; --pi-version applies to all", async () => {
+    const { semanticsFor } = await import("../../../src/core/pi-version/index.js");
+    const { openSessionSync } = await import("../../../src/core/session/open-session.js");
+    const dir = mkdtempSync(join(tmp, "list-tokens-"));
+    const env = { ...noPi, PI_SESSIONS_CACHE_DIR: mkdtempSync(join(tmp, "cache-")) };
+    const a = join(dir, "a.jsonl");
+    const b = join(dir, "b.jsonl");
+    writeFileSync(a, readFileSync(join(PI15, "04-compaction-1.5.jsonl")));
+    writeFileSync(b, readFileSync(OLD));
+    const list = async (...extra: string[]) => {
+      const out = (await cli(["list", dir, "--json", "--agent-dir", agentDir({}), ...extra], { env })).json();
+      return Object.fromEntries(out.sessions.map((s: { path: string }) => [s.path, s])) as Record<string, { piVersion: string; contextTokens: number }>;
+    };
+    const scratch = (version: "0.73" | "1.5", path: string) => semanticsFor(version).contextUsage(openSessionSync(path).pathTo()).tokens;
+
+    let rows = await list();
+    expect(rows[a]).toMatchObject({ piVersion: "1.5", contextTokens: expected.files["04-compaction-1.5.jsonl"].estimateProjectedContextTokens });
+    expect(rows[b]).toMatchObject({ piVersion: "0.73", contextTokens: scratch("0.73", b) });
+
+    // pi 1.5 resumes b: it appends a system message below the leaf.
+    const lines = readFileSync(b, "utf8").trim().split("\n");
+    const leaf = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+    const system = { type: "message", id: "resumed1", parentId: leaf, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "system", content: "You are pi 1.5. ".repeat(50), timestamp: 1 } };
+    writeFileSync(b, `${readFileSync(b, "utf8")}${JSON.stringify(system)}\n`);
+    expect(scratch("1.5", b)).not.toBe(scratch("0.73", b));
+    rows = await list();
+    expect(rows[b]).toMatchObject({ piVersion: "1.5", contextTokens: scratch("1.5", b) });
+
+    rows = await list("--pi-version", "0.73");
+    expect(rows[a]).toMatchObject({ piVersion: "0.73", contextTokens: scratch("0.73", a) });
+    expect(rows[b]).toMatchObject({ piVersion: "0.73", contextTokens: scratch("0.73", b) });
+  });
+});
