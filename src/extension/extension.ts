@@ -5,13 +5,12 @@
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../core/text/bidi-controls";
-import { SessionCatalogue } from "../core/catalogue/session-catalogue";
-import { choosePiVersion } from "../core/pi-version";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
 import { piSessionDirForCwd } from "../core/session/discover";
 import { ActiveSession } from "./active-session";
 import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
 import { ApiKeys } from "./api-keys";
+import { catalogueForSettings } from "./catalogue-for-settings";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
 import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
@@ -66,12 +65,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
     {
-      catalogue: once(() =>
-        SessionCatalogue.open(
-          join(context.globalStorageUri.fsPath, "catalogue"),
-          settings.piVersion ? { explicitVersion: settings.piVersion } : { defaultVersion: choosePiVersion({ marker: null }).version },
-        ),
-      ),
+      catalogue: catalogueForSettings(join(context.globalStorageUri.fsPath, "catalogue"), () => settings.piVersion),
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>
         vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
@@ -253,11 +247,6 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     onDidCompact: didCompact.event,
     onDidBranchSummary: didBranchSummary.event,
   };
-}
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
 }
 
 function toDisposable(disposer: { dispose(): void }): vscode.Disposable {

@@ -48,6 +48,8 @@ export class SessionsModel implements vscode.Disposable {
   /** Catalogue rows of the listed sessions, and the facts drawn from them (for sessions not opened). */
   private readonly rows = new Map<string, CatalogueRow>();
   private readonly rowFacts = new Map<string, SessionFacts>();
+  /** The catalogue the rows came from. */
+  private rowsFrom: SessionCatalogue | undefined;
   private readonly compactionByCwd = new Map<string, SessionFacts["compaction"]>();
   /** Opened sessions, least recently used first. */
   private readonly recent = new Set<string>();
@@ -120,7 +122,11 @@ export class SessionsModel implements vscode.Disposable {
         this.groups = groups;
         this.changed.fire({});
         for (const path of this.rows.keys()) if (!wanted.has(path)) this.forgetRow(path);
-        const unread = [...wanted].filter((path) => !this.facts.has(path) && !this.rowFacts.has(path) && !this.errors.has(path));
+        // Another catalogue (the piVersion setting changed): its rows count tokens with the new version.
+        const catalogue = this.options.catalogue ? await this.options.catalogue() : undefined;
+        const newCatalogue = this.rowsFrom !== undefined && catalogue !== this.rowsFrom;
+        this.rowsFrom = catalogue;
+        const unread = [...wanted].filter((path) => !this.facts.has(path) && (newCatalogue || !this.rowFacts.has(path)) && !this.errors.has(path));
         const fill = this.options.fillProgress ?? ((work) => work({ report: () => undefined }));
         if (unread.length > 0) await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
         return groups;
