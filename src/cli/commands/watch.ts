@@ -10,6 +10,7 @@ import type { Command, CommandContext } from "../command";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "../errors";
 import { printLines } from "../output";
 import { requireFileArg, resolveAgentDir } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 
 type WindowOf = (model: SessionModelRef | null) => number | undefined;
 
@@ -91,6 +92,8 @@ export const watchCommand: Command = {
     };
     try {
       follower = await followSession(file, {
+        // Each change may bring the first pi 1.x entry (a 0.73-era session resumed in pi 1.5).
+        rule: (session) => sessionSemantics(ctx, session).semantics.contextTokenRule,
         pollMs: intFlag(ctx.args, "poll-ms") ?? 1000,
         onEvent: (event) => report(ctx, event, windowOf, settingsFor(event.kind === "deleted" || event.kind === "error" ? ctx.io.processCwd : (recordedCwd(event.session) ?? ctx.io.processCwd))),
       });

@@ -24,7 +24,8 @@ export interface FollowOptions {
   onEvent(event: FollowEvent): void;
   /** How often to look at the file when no notification came (ms; default 1000). */
   pollMs?: number;
-  rule?: ContextTokenRule;
+  /** The token rule, or the rule for the session as it is now (e.g. by its pi version; a change counts again from scratch). */
+  rule?: ContextTokenRule | ((session: LoadedSession) => ContextTokenRule);
   /** Open with OpenOptions.skim (default true: following needs the index's fields, not every byte validated). */
   skim?: boolean;
 }
@@ -47,7 +48,8 @@ export async function followSession(path: string, options: FollowOptions): Promi
   const started = process.cpuUsage();
   let lastStat = statKey(path);
   let session = await openSession(path, { skim: options.skim ?? true });
-  const facts = new LiveSessionFacts(session, options.rule);
+  const ruleOf = (s: LoadedSession): ContextTokenRule | undefined => (typeof options.rule === "function" ? options.rule(s) : options.rule);
+  let facts = new LiveSessionFacts(session, ruleOf(session));
 
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -82,6 +84,8 @@ export async function followSession(path: string, options: FollowOptions): Promi
     session = result.session;
     // A file replaced by a rename is a new inode: watch that one.
     if (result.change === "rewritten") startWatching();
+    const rule = ruleOf(session);
+    if (rule !== undefined && rule !== facts.rule) facts = new LiveSessionFacts(session, rule);
     const current = facts.update(session);
     options.onEvent({ kind: result.change, facts: current, session, cpuMs: cpuSince(start) });
   };

@@ -69,6 +69,23 @@ function session(): { file: string; model: FileModel } {
 }
 
 describe("pi-sessions watch", () => {
+  it("counts with pi 1.5's rule from the first pi 1.x entry on (a 0.73-era session resumed in pi 1.5)", async () => {
+    const { file, model } = session();
+    const watch = start(file);
+    expect(await watch.line(1)).toMatchObject({ change: "opened", contextTokens: 5010, contextSource: "usage" });
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+    // pi 1.5 resumes: a system message (400 chars = 100 tokens) after the answer counts after its usage.
+    const system = { type: "message", id: "sys1", parentId: model.ids[1], timestamp: at(1), message: { role: "system", content: "s".repeat(400), timestamp: 1 } };
+    appendFileSync(file, `${JSON.stringify(system)}\n`);
+    expect(await watch.line(2)).toMatchObject({ change: "appended", contextTokens: 5010 + 100, contextSource: "usage" });
+    // A context_edit omitting the answer: its usage no longer counts; pure estimate = the system message once + "hello" (2).
+    const edit = { type: "context_edit", id: "edit1", parentId: "sys1", timestamp: at(2), targetId: model.ids[1], replacement: null };
+    appendFileSync(file, `${JSON.stringify(edit)}\n`);
+    expect(await watch.line(3)).toMatchObject({ change: "appended", contextTokens: 100 + 2, contextSource: "estimate" });
+    watch.child.kill("SIGINT");
+    expect(await watch.exit).toBe(0);
+  });
+
   it("prints one line per append, reports a rewrite, and exits 0 on Ctrl-C", async () => {
     const { file, model } = session();
     const watch = start(file);
