@@ -9,7 +9,7 @@ import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { BranchFacts } from "../core/session/live-facts";
 import type { SessionModelRef } from "../core/summarize/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
-import { semanticsFor, type PiVersion, type PiVersionChoice } from "../core/pi-version";
+import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/pi-version";
 import { oneLine } from "../core/tree/preview";
 
 export interface SessionFacts {
@@ -39,7 +39,7 @@ export interface SessionFacts {
   sizeBytes: number;
   /** Total tokens and cost of every entry of the file, as pi 1.5 totals them. */
   totals: { tokens: number; cost: number };
-  /** Which pi's semantics the facts were computed with, and why (for tooltips); absent for a catalogue row. */
+  /** Which pi's semantics the facts were computed with, and why (for tooltips). */
   piVersion?: PiVersion;
   piVersionReason?: string;
   /** pi 1.5 rejects the compaction settings (its message); the defaults are shown meanwhile. */
@@ -172,6 +172,8 @@ export function agoText(when: Date, now = Date.now()): string {
 
 /** The facts of a session not opened, from its catalogue row (no session read). */
 export function factsFromRow(row: CatalogueRow, context: FactsContext, compaction: CompactionSettings): SessionFacts {
+  // The catalogue counted the row with this version (the same choice: setting, else its marker, else installed pi).
+  const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", marker: row.pi1xMarker });
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
   return {
@@ -194,6 +196,8 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, compactio
     messageCount: row.messages,
     sizeBytes: row.size,
     totals: { tokens: row.totalTokens, cost: row.cost },
+    piVersion: choice.version,
+    piVersionReason: choice.reason,
   };
 }
 

@@ -6,6 +6,8 @@
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { semanticsFor } from "../../../src/core/pi-version";
+import { openSessionSync } from "../../../src/core/session/open-session";
 import type { SessionsNode } from "../../../src/extension/views/sessions-view";
 import type { Internals } from "../../../src/extension/internals";
 import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, run, setSetting, waitFor, workspaceDir } from "./helpers";
@@ -121,6 +123,9 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
       await setSetting("piVersion", before.piVersion === "1.5" ? "0.73" : "1.5");
       const forced = before.piVersion === "1.5" ? "0.73" : "1.5";
       await waitFor("the piVersion setting", () => internals.services.sessions.factsOf(path)?.piVersion === forced);
+      // Counted with that version's rule, as from scratch.
+      const branch = openSessionSync(path).pathTo();
+      assert.deepEqual(internals.services.sessions.factsOf(path)!.usage, semanticsFor(forced).contextUsage(branch));
       const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
       const tooltip = (item.tooltip as vscode.MarkdownString).value;
       assert.ok(tooltip.includes(`read as pi ${forced} (the piSessions\\.piVersion setting)`), tooltip);
@@ -128,6 +133,7 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
       await setSetting("piVersion", undefined);
     }
     await waitFor("automatic again", () => internals.services.sessions.factsOf(path)?.piVersion === before.piVersion);
+    assert.deepEqual(internals.services.sessions.factsOf(path)!.usage, semanticsFor(before.piVersion!).contextUsage(openSessionSync(path).pathTo()));
   });
 
   test("context keys follow the active session", async () => {
