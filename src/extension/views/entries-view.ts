@@ -3,6 +3,7 @@
 // compactions and branch summaries as distinct rows, a filter shown in the
 // view's description, and reveal() through getParent.
 import * as vscode from "vscode";
+import { contextEditsByTarget, type ContextEditOfTarget } from "../../core/session/context-edit-targets";
 import type { LoadedSession } from "../../core/session/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
@@ -225,6 +226,14 @@ function branchItem(node: Extract<EntryNode, { kind: "branch" }>, model: Entries
   return item;
 }
 
+/** The context edit that applies to an entry on the current branch (the latest there), else the latest anywhere. */
+function contextEditOf(session: LoadedSession, model: EntriesModel, entryId: string): ContextEditOfTarget | undefined {
+  const edits = contextEditsByTarget(session).get(entryId);
+  if (!edits) return undefined;
+  for (let i = edits.length - 1; i >= 0; i--) if (model.isOnLeafPath(edits[i]!.editId)) return edits[i];
+  return edits[edits.length - 1];
+}
+
 function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesModel, session: LoadedSession): vscode.TreeItem {
   const meta = session.index.get(node.entryId);
   const entry = meta ? session.entryAt(meta) : undefined;
@@ -243,6 +252,8 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const marks: string[] = [];
   if (isLeaf) marks.push("● leaf");
   if (label) marks.push(`[${label}]`);
+  const edit = contextEditOf(session, model, node.entryId);
+  if (edit) marks.push(edit.replacement === null ? "omitted by a context edit" : "replaced by a context edit");
   const branches = session.index.childCount(node.entryId);
   if (branches > 1) marks.push(`${branches} branches`);
   else if (hasChildren) marks.push("turn");
@@ -254,6 +265,14 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
   tooltip.appendMarkdown(`line ${meta.line}${meta.timestamp ? ` · ${meta.timestamp}` : ""}\n\n`);
   if (entry) tooltip.appendText(showBidiControls(entryPreview(entry, 400)));
+  if (edit) {
+    tooltip.appendMarkdown(`\n\n---\n\ncontext edit \`${edit.editId}\`: `);
+    if (edit.replacement === null) tooltip.appendMarkdown("the model no longer sees this entry (pi 1.x, e.g. a retried or recovered attempt)");
+    else {
+      tooltip.appendMarkdown("the model sees instead:\n\n");
+      tooltip.appendText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400)));
+    }
+  }
   item.tooltip = tooltip;
   const context = ["entry", `type-${meta.type}`];
   if (isLeaf) context.push("leaf");
