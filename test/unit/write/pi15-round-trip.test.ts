@@ -1,18 +1,21 @@
 // Rename, labels and fork re-opened by pi 1.5.2 itself. pi 1.5 needs Node ≥ 22,
-// so it runs in its own process (test/support/pi15-session.mjs). Runs when
-// PI_SESSIONS_PI15_MODULE names pi 1.5.2's dist/bundle/index.js and
-// PI_SESSIONS_PI15_NODE a Node ≥ 22 (default: this node); until the pi 1.5
-// oracle of issue 9 provides them in CI, it is skipped, and says so.
+// so it runs in its own process (test/support/pi15-session.mjs), with the pi
+// 1.5.2 oracle the test tooling installs (test/support/pi15; or
+// PI_SESSIONS_PI15_MODULE / PI_SESSIONS_PI15_NODE). Skipped only where the
+// pi 1.5 tests are opted out (never in CI); a failed install fails it.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import { forkSession, renameSession, setLabel } from "../../../src/core/write/index.js";
 import { removeDir, tempDir } from "./support/sessions.js";
 
-const MODULE = process.env.PI_SESSIONS_PI15_MODULE;
-const NODE = process.env.PI_SESSIONS_PI15_NODE ?? process.execPath;
+const provided = inject("pi15");
+const install = "install" in provided ? provided.install : undefined;
+if ("error" in provided && !process.env.PI_SESSIONS_PI15_MODULE) throw new Error(provided.error);
+const MODULE = process.env.PI_SESSIONS_PI15_MODULE ?? (install ? join(install.dir, "package", "dist", "bundle", "index.js") : undefined);
+const NODE = process.env.PI_SESSIONS_PI15_NODE ?? install?.node ?? process.execPath;
 const FIXTURE = resolve("test/vscode/workspace/sessions/2026-01-12T14-00-00-000Z_7a1e5c3b-2d4f-4a6b-9c8d-1e2f3a4b5c6d.jsonl");
 const dir = tempDir("pi-sessions-pi15-");
 afterAll(() => removeDir(dir));
@@ -32,7 +35,7 @@ const open15 = (file: string, at?: string): Pi15View => JSON.parse(pi15("open", 
 const lines = (text: string): Record<string, unknown>[] => text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
 const withoutLabelIds = (entries: Record<string, unknown>[]) => entries.slice(1).map((e) => (e.type === "label" ? { ...e, id: "L", parentId: "P" } : e));
 
-describe.skipIf(!MODULE)("pi 1.5.2 re-opens what rename, label and fork write (PI_SESSIONS_PI15_MODULE)", () => {
+describe.skipIf(!MODULE)("pi 1.5.2 re-opens what rename, label and fork write", () => {
   it("the name (line breaks as spaces) and the labels", () => {
     const path = join(dir, "named.jsonl");
     copyFileSync(FIXTURE, path);
