@@ -24,7 +24,7 @@ export interface SessionWatcherEvents {
   listChanged(): void;
 }
 
-const DEBOUNCE_MS = 150;
+const DEBOUNCE_MS = 50;
 
 export class SessionWatcher implements vscode.Disposable {
   private disposables: vscode.Disposable[] = [];
