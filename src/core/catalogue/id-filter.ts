@@ -6,7 +6,8 @@
 const HASHES = 4;
 const BITS_PER_ID = 16;
 const MIN_BYTES = 32;
-const MAX_BYTES = 64 * 1024;
+// 1 MiB holds 262,144 ids at 2× headroom: a 100 MB session (~100k entries) keeps its append path.
+const MAX_BYTES = 1024 * 1024;
 
 function fnv1a(text: string, seed: number): number {
   let h = 0x811c9dc5 ^ seed;
