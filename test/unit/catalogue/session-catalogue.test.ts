@@ -165,7 +165,9 @@ describe("SessionCatalogue", () => {
       }),
       { numRuns: 40 },
     );
-    // The property must have gone through the append path, not only full reads.
-    expect(carried).toBeGreaterThan(10);
+    // The property must have gone through the append path, not only full reads (fewer than
+    // before pi 1.5's rule: an append holding the file's first pi 1.x entry, the generator's
+    // `usage` entries, is read in full for the marker's line and the row's new rule).
+    expect(carried).toBeGreaterThan(3);
   });
 });
