@@ -51,6 +51,8 @@ export class SessionsModel implements vscode.Disposable {
   /** Opened sessions, least recently used first. */
   private readonly recent = new Set<string>();
   private saveTimer: NodeJS.Timeout | undefined;
+  private listed: string[] | undefined;
+  private listedFrom: SessionGroup[] | undefined;
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
@@ -283,6 +285,15 @@ export class SessionsModel implements vscode.Disposable {
     return this.headers.get(path);
   }
 
+  /** Every listed session file, in no particular order (cheap: per change, nothing sorted). */
+  listedPaths(): readonly string[] {
+    if (!this.listed || this.listedFrom !== this.groups) {
+      this.listedFrom = this.groups;
+      this.listed = [...new Set((this.groups ?? []).flatMap((g) => g.files))];
+    }
+    return this.listed;
+  }
+
   /** Every known session file, newest first. */
   allPaths(): string[] {
     const paths = [...new Set((this.groups ?? []).flatMap((g) => g.files))];
@@ -296,7 +307,7 @@ export class SessionsModel implements vscode.Disposable {
 
   /** The folders holding the listed sessions (watched in all-projects scope). */
   watchedDirs(): string[] {
-    return [...new Set(this.allPaths().map((path) => dirname(path)))];
+    return [...new Set(this.listedPaths().map((path) => dirname(path)))];
   }
 
   /** The group a session file is in. */
