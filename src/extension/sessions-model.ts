@@ -17,7 +17,8 @@ import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, t
 
 /** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
 const OPEN_LIMIT = 3;
-const SAVE_DELAY_MS = 2000;
+// The catalogue is written at most this often (it holds every listed session: not per pi write).
+const SAVE_DELAY_MS = 30_000;
 
 export interface SessionsModelOptions {
   /** Rows of sessions not opened come from here (none: every listed session is opened). */
@@ -71,10 +72,8 @@ export class SessionsModel implements vscode.Disposable {
       if (change !== "appended") {
         this.headers.delete(path);
         this.memos.delete(path);
-      } else {
-        const memo = this.memos.get(path);
-        if (memo) memo.problems = undefined;
       }
+      // On an append the problem count is kept (counting again analyses the whole tree; a rewrite counts anew).
       if (session) this.computeFacts(path);
       else {
         this.facts.delete(path);
