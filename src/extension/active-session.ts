@@ -18,7 +18,9 @@ export class ActiveSession implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly sessions: SessionsModel) {
-    this.subscription = sessions.onDidChange(() => this.updateContextKeys());
+    this.subscription = sessions.onDidChange((change) => {
+      if (!change.paths || (this.current !== undefined && change.paths.includes(this.current))) this.updateContextKeys();
+    });
     this.updateContextKeys();
   }
 

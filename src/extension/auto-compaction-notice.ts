@@ -18,12 +18,13 @@ export class AutoCompactionNotice implements vscode.Disposable {
     private readonly settings: () => ExtensionSettings,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscription = sessions.onDidChange(() => this.check());
+    // A change names the sessions it touched: only those are looked at (a list change: all).
+    this.subscription = sessions.onDidChange((change) => this.check(change.paths ?? this.sessions.listedPaths()));
   }
 
-  private check(): void {
+  private check(paths: readonly string[]): void {
     const { enabled, idleSeconds } = this.settings().autoCompactionNotice;
-    for (const path of this.sessions.allPaths()) {
+    for (const path of paths) {
       const facts = this.sessions.factsOf(path);
       const isOver = facts?.wouldCompact === true;
       if (!isOver) {

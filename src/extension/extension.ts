@@ -149,7 +149,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       // The list changed: in all projects, every listed folder is watched.
       if (!change.paths) watchSessions();
       updateBadge();
-      updateEntriesTitle();
+      if (!change.paths || (entriesTree.path !== undefined && change.paths.includes(entriesTree.path))) updateEntriesTitle();
       // The first session becomes active once the list is known, so the status bar has something to show.
       if (!active.path) {
         const newest = sessions.allPaths()[0];

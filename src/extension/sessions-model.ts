@@ -18,7 +18,8 @@ import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, t
 
 /** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
 const OPEN_LIMIT = 3;
-const SAVE_DELAY_MS = 2000;
+// The catalogue is written at most this often (it holds every listed session: not per pi write).
+const SAVE_DELAY_MS = 30_000;
 
 export interface SessionsModelOptions {
   /** Rows of sessions not opened come from here (none: every listed session is opened). */
@@ -54,6 +55,8 @@ export class SessionsModel implements vscode.Disposable {
   /** Opened sessions, least recently used first. */
   private readonly recent = new Set<string>();
   private saveTimer: NodeJS.Timeout | undefined;
+  private listed: string[] | undefined;
+  private listedFrom: SessionGroup[] | undefined;
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
@@ -72,10 +75,8 @@ export class SessionsModel implements vscode.Disposable {
       if (change !== "appended") {
         this.headers.delete(path);
         this.memos.delete(path);
-      } else {
-        const memo = this.memos.get(path);
-        if (memo) memo.problems = undefined;
       }
+      // On an append the problem count is kept (counting again analyses the whole tree; a rewrite counts anew).
       if (session) this.computeFacts(path);
       else {
         this.facts.delete(path);
@@ -295,6 +296,15 @@ export class SessionsModel implements vscode.Disposable {
     return this.headers.get(path);
   }
 
+  /** Every listed session file, in no particular order (cheap: per change, nothing sorted). */
+  listedPaths(): readonly string[] {
+    if (!this.listed || this.listedFrom !== this.groups) {
+      this.listedFrom = this.groups;
+      this.listed = [...new Set((this.groups ?? []).flatMap((g) => g.files))];
+    }
+    return this.listed;
+  }
+
   /** Every known session file, newest first. */
   allPaths(): string[] {
     const paths = [...new Set((this.groups ?? []).flatMap((g) => g.files))];
@@ -308,7 +318,7 @@ export class SessionsModel implements vscode.Disposable {
 
   /** The folders holding the listed sessions (watched in all-projects scope). */
   watchedDirs(): string[] {
-    return [...new Set(this.allPaths().map((path) => dirname(path)))];
+    return [...new Set(this.listedPaths().map((path) => dirname(path)))];
   }
 
   /** The group a session file is in. */

@@ -17,7 +17,13 @@ export class SessionStatusBar implements vscode.Disposable {
   ) {
     this.item.name = "Pi Sessions: context";
     this.item.command = { command: "piSessions.compactSession", title: "Compact Session" };
-    this.subscriptions = [active.onDidChange(() => this.update()), sessions.onDidChange(() => this.update())];
+    this.subscriptions = [
+      active.onDidChange(() => this.update()),
+      // Another session's row changing leaves the item as it is.
+      sessions.onDidChange((change) => {
+        if (!change.paths || (active.path !== undefined && change.paths.includes(active.path))) this.update();
+      }),
+    ];
     this.update();
   }
 

@@ -180,7 +180,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 
   /** Sessions past pi's compaction threshold. */
   wouldCompactCount(): number {
-    return this.model.allPaths().filter((path) => this.model.factsOf(path)?.wouldCompact).length;
+    let count = 0;
+    for (const path of this.model.listedPaths()) if (this.model.factsOf(path)?.wouldCompact) count++;
+    return count;
   }
 
   dispose(): void {
