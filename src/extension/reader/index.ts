@@ -12,6 +12,9 @@ export type { ReaderController, ReaderSnapshot, ReaderTesting } from "./reader-c
 
 export const OPEN_READER_COMMAND_ID = "piSessions.openReader";
 
+/** Sessions with more entries than this show in the Entries view after the reader's first page. */
+const SELECT_AFTER_FIRST_PAINT_ENTRIES = 5000;
+
 export interface ReaderRegistration extends ReaderDeps {
   /** The session the command opens when given none (the active one). */
   activePath(): string | undefined;
@@ -26,8 +29,9 @@ export function registerReader(context: vscode.ExtensionContext, deps: ReaderReg
     const sessionPath = args.sessionPath ?? deps.activePath();
     if (!sessionPath) return notDone("no-session", "No session given.");
     const preview = typeof raw === "object" && raw !== null && (raw as { preview?: unknown }).preview === true;
-    // A session not read yet: the Entries view (which reads the whole file) follows once the reader shows its tail.
-    const cold = !controller.isRead(sessionPath);
+    // A session not read yet, or a long one: the Entries view (which reads the whole file, or lists
+    // thousands of rows) follows once the reader has shown the last turns, so they come first.
+    const cold = !controller.isRead(sessionPath) || controller.entryCount(sessionPath) > SELECT_AFTER_FIRST_PAINT_ENTRIES;
     if (!cold) deps.select(sessionPath);
     try {
       const panel = await controller.open(sessionPath, args.entryId, preview);

@@ -126,6 +126,10 @@ export class ReaderController implements vscode.Disposable {
     return this.deps.store.peek(sessionPath) !== undefined;
   }
 
+  entryCount(sessionPath: string): number {
+    return this.deps.store.peek(sessionPath)?.index.size ?? 0;
+  }
+
   /** An entry selected in the Entries view: readers of its session scroll to it. */
   entrySelected(sessionPath: string, entryId: string): void {
     for (const panel of this.panels) if (panel.sessionPath === sessionPath) void panel.revealInPage(entryId);
