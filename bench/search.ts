@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SearchIndex } from "../src/core/search/search-index";
 import { openSession } from "../src/core/session/open-session";
-import { allSessionFolders, jsonlFilesIn } from "../src/core/session/session-folders";
+import { jsonlFilesInFolders, piSessionFolders } from "../src/core/session/discover";
 
 const SESSIONS = Number(process.env.BENCH_SEARCH_SESSIONS ?? 5000);
 const TOTAL_BYTES = Number(process.env.BENCH_SEARCH_MB ?? 1100) * 1024 * 1024;
@@ -81,7 +81,7 @@ export async function searchBench(): Promise<void> {
     console.log(`building the search corpus in ${CORPUS} (once)…`);
     buildCorpus(agentDir);
   }
-  const files = await jsonlFilesIn(await allSessionFolders(agentDir));
+  const files = await jsonlFilesInFolders(await piSessionFolders(agentDir));
   let bytes = 0;
   for (const f of files) bytes += statSync(f).size;
   console.log(`\nsearch: ${files.length} sessions, ${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB in ${FOLDERS} folders (${CORPUS})`);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
 import { SearchIndex, type SearchResult } from "../../core/search/search-index";
 import { findSessionFiles, piSessionDirForCwd } from "../../core/session/discover";
-import { allSessionFolders, jsonlFilesIn } from "../../core/session/session-folders";
+import { jsonlFilesInFolders, piSessionFolders } from "../../core/session/discover";
 import { boolFlag, intFlag } from "../args";
 import type { Command, CommandContext } from "../command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "../errors";
@@ -22,12 +22,12 @@ function canonical(path: string): string {
 async function scopeFiles(ctx: CommandContext): Promise<{ files: string[]; scope: string }> {
   const agentDir = resolveAgentDir(ctx);
   if (boolFlag(ctx.args, "all")) {
-    return { files: await jsonlFilesIn(await allSessionFolders(agentDir)), scope: `every folder under ${join(agentDir, "sessions")}` };
+    return { files: await jsonlFilesInFolders(await piSessionFolders(agentDir)), scope: `every folder under ${join(agentDir, "sessions")}` };
   }
   const cwd = resolveCwd(ctx);
   const piDir = piSessionDirForCwd(cwd, agentDir);
   const files = new Map<string, string>();
-  for (const file of await jsonlFilesIn([piDir])) files.set(canonical(file), file);
+  for (const file of await jsonlFilesInFolders([piDir])) files.set(canonical(file), file);
   for (const file of await findSessionFiles([cwd], {})) files.set(canonical(file), file);
   return { files: [...files.values()], scope: `${piDir} and ${cwd}` };
 }

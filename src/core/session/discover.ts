@@ -2,7 +2,7 @@
 // under directories, and a cheap summary of one file for lists.
 
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { firstUserMessageText, sessionModifiedDate } from "./session-info.js";
@@ -27,8 +27,9 @@ export function piSessionDirForCwd(cwd: string, agentDir: string): string {
 }
 
 /**
- * Every folder pi keeps sessions in: the directories directly under
- * `<agentDir>/sessions/` (one per project cwd), sorted; [] when there is none.
+ * Every folder pi keeps sessions in: the directories (or symlinks to them, as
+ * pi 1.5.2's SessionManager.listAll follows) directly under
+ * `<agentDir>/sessions/`, one per project cwd, sorted; [] when there is none.
  * The one place that enumerates them (the catalogue, `list --all`, search).
  */
 export async function piSessionFolders(agentDir: string): Promise<string[]> {
@@ -39,10 +40,25 @@ export async function piSessionFolders(agentDir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return items
-    .filter((i) => i.isDirectory())
-    .map((i) => join(root, i.name))
-    .sort();
+  const folders: string[] = [];
+  for (const item of items) {
+    const path = join(root, item.name);
+    if (item.isDirectory()) folders.push(path);
+    else if (item.isSymbolicLink()) {
+      try {
+        if ((await stat(path)).isDirectory()) folders.push(path);
+      } catch {
+        // A dangling link: nothing to list.
+      }
+    }
+  }
+  return folders.sort();
+}
+
+/** The `*.jsonl` files directly in each folder, sorted, each once. */
+export async function jsonlFilesInFolders(folders: readonly string[]): Promise<string[]> {
+  const lists = await Promise.all(folders.map((folder) => jsonlFilesIn(folder)));
+  return [...new Set(lists.flat())].sort();
 }
 
 /** The `*.jsonl` files directly in a folder (as pi's SessionManager.list reads one), sorted; no header check. */

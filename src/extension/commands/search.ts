@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { SearchIndex, type EntryMatch, type SearchResult, type SessionHit } from "../../core/search/search-index";
-import { allSessionFolders, jsonlFilesIn } from "../../core/session/session-folders";
+import { jsonlFilesInFolders, piSessionFolders } from "../../core/session/discover";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";
 import { openSession, revealEntry } from "./entry-actions";
@@ -37,7 +37,7 @@ function searchIndex(services: Services): SearchIndex {
 async function scopeFiles(services: Services, scope: SearchScope): Promise<string[]> {
   const workspace = (await services.sessions.sessionGroups()).flatMap((group) => group.files);
   if (scope === "workspace") return workspace;
-  const all = await jsonlFilesIn(await allSessionFolders(services.settings().agentDir));
+  const all = await jsonlFilesInFolders(await piSessionFolders(services.settings().agentDir));
   return [...new Set([...workspace, ...all])];
 }
 
