@@ -11,6 +11,7 @@
 
 import { asBuffer } from "./jsonl-reader.js";
 import { CAPTURED_KEYS, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { bytesEqual, decodeValue, keyText, type SliceableBuffer } from "./scanned-values.js";
 
 const WHITESPACE = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[c] = 1;
@@ -28,7 +29,6 @@ const SIMPLE_ESCAPE = new Uint8Array(256);
 for (const ch of '"\\/bfnrt') SIMPLE_ESCAPE[ch.charCodeAt(0)] = 1;
 
 /** Node's Buffer has these (undocumented, stable since v0.x); they skip toString's argument handling. */
-type SliceableBuffer = Buffer & { utf8Slice(start: number, end: number): string; latin1Slice(start: number, end: number): string };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -219,63 +219,6 @@ function grow(s: Uint8Array): Uint8Array {
   const bigger = new Uint8Array(s.length * 2);
   bigger.set(s);
   return bigger;
-}
-
-function bytesEqual(b: Uint8Array, s: number, e: number, key: Uint8Array): boolean {
-  if (e - s !== key.length) return false;
-  for (let i = 0; i < key.length; i++) if (b[s + i] !== key[i]) return false;
-  return true;
-}
-
-/** Values that recur on every line (entry types, roles): returned as shared strings, not re-decoded. */
-const COMMON_WORDS: Uint8Array[][] = [];
-const COMMON_STRINGS: string[][] = [];
-for (const word of [
-  "session",
-  "message",
-  "thinking_level_change",
-  "model_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "user",
-  "assistant",
-  "toolResult",
-  "bashExecution",
-  "branchSummary",
-  "compactionSummary",
-]) {
-  (COMMON_WORDS[word.length] ??= []).push(encoder.encode(word));
-  (COMMON_STRINGS[word.length] ??= []).push(word);
-}
-
-/** Text of bytes [s, e) that hold no `"`, `\\` or control character. */
-function plainText(b: SliceableBuffer, s: number, e: number): string {
-  const words = COMMON_WORDS[e - s];
-  if (words !== undefined) {
-    for (let i = 0; i < words.length; i++) if (bytesEqual(b, s, e, words[i]!)) return COMMON_STRINGS[e - s]![i]!;
-  }
-  return b.utf8Slice(s, e);
-}
-
-/** The key text of a validated key string whose quotes are at s-1 and e. */
-function keyText(b: SliceableBuffer, s: number, e: number, escaped: boolean): string {
-  return escaped ? (JSON.parse(b.utf8Slice(s - 1, e + 1)) as string) : plainText(b, s, e);
-}
-
-/** The JSON value of validated bytes [s, e) (JSON.parse for containers and escaped strings). */
-function decodeValue(b: SliceableBuffer, s: number, e: number, escapedString: boolean): unknown {
-  const c = b[s]!;
-  if (c === QUOTE) return escapedString ? (JSON.parse(b.utf8Slice(s, e)) as unknown) : plainText(b, s + 1, e - 1);
-  if (c === 0x74) return true;
-  if (c === 0x66) return false;
-  if (c === 0x6e) return null;
-  // JSON's number grammar is a subset of Number()'s, and both round the same way.
-  if (c === MINUS || (c >= ZERO && c <= NINE)) return Number(b.latin1Slice(s, e));
-  return JSON.parse(b.utf8Slice(s, e)) as unknown;
 }
 
 /** Index into CAPTURED_KEYS, -2 for "message", -1 for other keys. */
