@@ -135,11 +135,16 @@ async function cleanupInputs(services: Services) {
   await services.sessions.sessionGroups();
   return services.sessions.allPaths().map((path) => {
     const session = services.store.peek(path);
+    const facts = services.sessions.factsOf(path);
     let conversationMessages = 0;
-    for (const meta of session?.index.entries ?? []) if (meta.type === "message" && (meta.role === "user" || meta.role === "assistant")) conversationMessages++;
-    // A session that could not be read is never called empty.
-    if (!session) conversationMessages = Number.POSITIVE_INFINITY;
-    return { path, size: sizeOf(path), modified: services.sessions.factsOf(path)?.modified ?? new Date(), conversationMessages };
+    if (session) {
+      for (const meta of session.index.entries) if (meta.type === "message" && (meta.role === "user" || meta.role === "assistant")) conversationMessages++;
+    } else {
+      // A listed session not opened: its catalogue row counts every message entry (an upper bound on
+      // user + assistant ones, so nothing with a conversation is called empty); one never read, never empty.
+      conversationMessages = facts?.messageCount ?? Number.POSITIVE_INFINITY;
+    }
+    return { path, size: sizeOf(path), modified: facts?.modified ?? new Date(), conversationMessages };
   });
 }
 

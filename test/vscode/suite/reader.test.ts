@@ -62,7 +62,8 @@ suite("reader @restricted: the session reader and export", () => {
     assert.equal(row.command?.command, "piSessions.openReader");
     const result = await run(row.command!.command, row.command!.arguments![0]);
     assert.equal(result.ok, true);
-    assert.equal(internals.services.entriesTree.path, path, "the Entries view shows the session");
+    // A listed session not read yet (a catalogue row) fills the Entries view after the reader's first page.
+    await waitFor("the Entries view shows the session", () => internals.services.entriesTree.path === path);
     const reader = await waitFor("the first page rendered", () => readerOf(path)?.firstShownMs !== undefined && readerOf(path));
     assert.equal(reader.preview, true);
     assert.equal(reader.leafId, "s3000001");

@@ -255,6 +255,8 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
     writeFileSync(active, `${JSON.stringify({ type: "session", version: 3, id: basename(active).slice(25, -6), timestamp: now, cwd: workspaceDir() })}\n`);
     try {
       await internals.services.sessions.rediscover();
+      // Rows of a listed folder come from the catalogue as they are read.
+      await waitFor("both sessions' rows", () => internals.services.sessions.factsOf(empty) && internals.services.sessions.factsOf(active));
       const result = await run<{ proposed: string[]; totalBytes: number; moved: unknown[] }>("piSessions.cleanUp", { empty: true, dryRun: true });
       assert.equal(result.ok, true, result.message);
       assert.ok(result.value!.proposed.includes(empty));

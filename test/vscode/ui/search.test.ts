@@ -5,6 +5,11 @@ import * as assert from "node:assert/strict";
 import { workbench } from "./context";
 
 suite("workbench: Search Sessions from the palette", () => {
+  suiteTeardown(async () => {
+    // Later suites start from a window showing the Explorer.
+    await workbench().runCommand("View: Show Explorer");
+  });
+
   test("typing a query lists matching entries; choosing one reveals it in the Entries view", async () => {
     const wb = workbench();
     await wb.openViewContainer("Pi Sessions");

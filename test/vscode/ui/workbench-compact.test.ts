@@ -65,6 +65,8 @@ suite("workbench: Compact Session from the palette", () => {
     await wb.expandView("Entries");
     // The first entry pi wrote (319e5f26).
     await wb.treeRow("Entries", "model anthropic/claude-sonnet-4-5").first().waitFor({ timeout: 20_000 });
+    // The click also opened the session reader: close it, so the only webview is the summary panel.
+    await wb.runCommand("View: Close All Editors");
     const before = readFileSync(sessionPath, "utf8");
 
     await wb.runCommand("Pi Sessions: Compact Session");
