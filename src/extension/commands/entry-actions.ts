@@ -67,7 +67,17 @@ export async function revealEntry(services: Services, sessionPath: string, entry
   const model = await services.entriesTree.current();
   if (!model || !model.session.index.get(entryId)) return;
   await services.entriesTree.pageIn(model.entryNode(entryId));
-  await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus: true, expand: false });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus: true, expand: false });
+      return;
+    } catch (error) {
+      // VS Code applies a tree refresh asynchronously: right after the view switched sessions, a
+      // reveal can look for a node whose parent it has not fetched yet. Try again once it settled.
+      if (attempt >= 4 || !/not found/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
+  }
 }
 
 export async function filterEntries(services: Services, raw: unknown): Promise<CommandResult<{ filter: EntryFilter }>> {
