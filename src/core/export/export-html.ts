@@ -2,7 +2,7 @@
 // its hash in the page's CSP), no script, no font, no image, nothing fetched.
 // Every text is escaped; bidi controls are shown as marked ⟨U+202E⟩ tokens.
 import { createHash } from "node:crypto";
-import type { ReaderBlock, ToolCallView } from "../reader/reader-block";
+import { READER_BLOCK_TITLES, type ReaderBlock, type ToolCallView } from "../reader/reader-block";
 import { splitBidiControls } from "../text/bidi-controls";
 import { escapeHtml } from "../text/escape-html";
 import type { BranchExport } from "./branch-export";
@@ -35,18 +35,6 @@ summary { cursor: pointer; color: var(--muted); overflow-wrap: anywhere; }
 .bidi { color: var(--warn); border: 1px solid var(--warn); border-radius: 3px; padding: 0 0.15em; font: 0.85em ui-monospace, monospace; }
 `;
 
-const TITLES: Record<ReaderBlock["kind"], string> = {
-  user: "User",
-  assistant: "Assistant",
-  toolResult: "Tool result",
-  bash: "Shell",
-  system: "System prompt",
-  compaction: "Compaction",
-  branchSummary: "Branch summary",
-  custom: "Extension message",
-  mark: "",
-  unknown: "Unknown entry",
-};
 
 /** Escaped text with bidi controls as marked tokens. */
 export function htmlText(text: string): string {
@@ -97,7 +85,7 @@ function body(block: ReaderBlock): string {
 function blockHtml(block: ReaderBlock): string {
   const id = `entry-${encodeURIComponent(block.id)}`;
   if (block.kind === "mark") return `<p class="mark" id="${escapeHtml(id)}">${htmlText(block.text)}</p>`;
-  const facts = [el("span", "kind", TITLES[block.kind])];
+  const facts = [el("span", "kind", READER_BLOCK_TITLES[block.kind])];
   if (block.kind === "assistant" && block.title) facts.push(el("span", "model", htmlText(block.title)));
   if (block.tokens !== undefined) facts.push(el("span", "tokens", `${block.tokens.toLocaleString("en-US")} tokens${block.kind === "compaction" ? " before" : ""}`));
   if (block.detail && block.kind !== "bash") facts.push(el("span", "detail", htmlText(block.detail)));

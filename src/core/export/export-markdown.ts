@@ -2,23 +2,11 @@
 // `<!-- entry ID -->` comment; user and assistant text as written (it is
 // markdown), tool calls as fenced code, tool output folded in <details>.
 // Bidi controls are shown as ⟨U+202E⟩ tokens.
-import type { ReaderBlock } from "../reader/reader-block";
+import { READER_BLOCK_TITLES, type ReaderBlock } from "../reader/reader-block";
 import { showBidiControls } from "../text/bidi-controls";
 import type { BranchExport } from "./branch-export";
 import { fenced } from "./fences";
 
-const TITLES: Record<ReaderBlock["kind"], string> = {
-  user: "User",
-  assistant: "Assistant",
-  toolResult: "Tool result",
-  bash: "Shell",
-  system: "System prompt",
-  compaction: "Compaction",
-  branchSummary: "Branch summary",
-  custom: "Extension message",
-  mark: "",
-  unknown: "Unknown entry",
-};
 
 /** The marker before each entry's section (the id URI-encoded, so it cannot end the comment). */
 export function entryMarker(id: string): string {
@@ -34,7 +22,7 @@ function escapeSummary(text: string): string {
 }
 
 function heading(block: ReaderBlock): string {
-  const facts = [TITLES[block.kind]];
+  const facts = [READER_BLOCK_TITLES[block.kind]];
   if (block.kind === "assistant" && block.title) facts.push(block.title);
   if (block.tokens !== undefined) facts.push(block.kind === "compaction" ? `${block.tokens} tokens before` : `${block.tokens} tokens`);
   if (block.detail && block.kind !== "bash") facts.push(block.detail);

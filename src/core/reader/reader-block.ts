@@ -19,6 +19,20 @@ export const READER_BLOCK_KINDS: readonly ReaderBlockKind[] = [
   "user", "assistant", "toolResult", "bash", "system", "compaction", "branchSummary", "custom", "mark", "unknown",
 ];
 
+/** What a block is called in the reader and in exports. */
+export const READER_BLOCK_TITLES: Readonly<Record<ReaderBlockKind, string>> = {
+  user: "User",
+  assistant: "Assistant",
+  toolResult: "Tool result",
+  bash: "Shell",
+  system: "System prompt",
+  compaction: "Compaction",
+  branchSummary: "Branch summary",
+  custom: "Extension message",
+  mark: "",
+  unknown: "Unknown entry",
+};
+
 export interface ToolCallView {
   id: string;
   name: string;

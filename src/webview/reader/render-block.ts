@@ -2,6 +2,7 @@
 // renderer and sanitiser; everything else is text (textContent). Bidi
 // controls are made visible in every block.
 import type { ReaderBlock, ToolCallView } from "../reader-protocol";
+import { READER_BLOCK_TITLES } from "../../core/reader/reader-block";
 import { button, h } from "../dom";
 import { formatAbsoluteTime } from "../format-time";
 import { markBidiControls, showBidiControls } from "../mark-bidi";
@@ -13,18 +14,6 @@ export interface BlockActions {
   openFile(entryId: string, toolCallId: string, preview: boolean): void;
 }
 
-const KIND_TITLES: Record<ReaderBlock["kind"], string> = {
-  user: "User",
-  assistant: "Assistant",
-  toolResult: "Tool result",
-  bash: "Shell",
-  system: "System prompt",
-  compaction: "Compaction",
-  branchSummary: "Branch summary",
-  custom: "Extension message",
-  mark: "",
-  unknown: "Unknown entry",
-};
 
 function markdown(text: string, className = "markdown-body"): HTMLElement {
   const body = h("div", { className });
@@ -117,7 +106,7 @@ export function renderBlock(block: ReaderBlock, actions: BlockActions): HTMLElem
   if (block.kind === "mark") {
     element.append(h("span", { className: "mark-text", text: block.text }), ...headFacts(block));
   } else {
-    const reveal = button(KIND_TITLES[block.kind], "block-kind", (event) => {
+    const reveal = button(READER_BLOCK_TITLES[block.kind], "block-kind", (event) => {
       event.stopPropagation();
       actions.revealEntry(block.id);
     });
