@@ -40,11 +40,21 @@ export interface ContextTokenEstimate {
   lastUsageIndex: number | null;
 }
 
-export function estimateContextTokens(messages: readonly ContextMessage[]): ContextTokenEstimate {
+/** How a pi version reads one message: the usage it trusts, and its estimate. */
+export interface TokenCounting {
+  usageOf(message: ContextMessage): Usage | undefined;
+  estimate(message: ContextMessage): number;
+}
+
+const PI_0_73_COUNTING: TokenCounting = { usageOf: (m) => getAssistantUsage(m), estimate: (m) => estimateTokens(m) };
+
+/** pi's estimateContextTokens: the last trusted usage plus estimates of what follows it (both versions; `counting` differs). */
+export function estimateContextTokens(messages: readonly ContextMessage[], counting: TokenCounting = PI_0_73_COUNTING): ContextTokenEstimate {
+  const { usageOf, estimate: estimateTokens } = counting;
   let lastUsageIndex = -1;
   let usage: Usage | undefined;
   for (let i = messages.length - 1; i >= 0; i--) {
-    usage = getAssistantUsage(messages[i]!);
+    usage = usageOf(messages[i]!);
     if (usage) {
       lastUsageIndex = i;
       break;

@@ -6,7 +6,7 @@
 
 import { isObject, type ContextMessage } from "../../context/context-message.js";
 import type { SessionEntry, Usage } from "../../session/types.js";
-import { calculateContextTokens, type ContextTokenEstimate } from "../../tokens/context-tokens.js";
+import { calculateContextTokens, estimateContextTokens as estimateContextTokensWith, type ContextTokenEstimate } from "../../tokens/context-tokens.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { SessionProjection } from "./projection.js";
 import { getCurrentSystemMessage } from "./system-message.js";
@@ -20,25 +20,9 @@ export function getAssistantUsage(message: ContextMessage): Usage | undefined {
   return calculateContextTokens(usage) > 0 ? usage : undefined;
 }
 
+/** pi 1.5.2's estimateContextTokens: its usage rule and its estimates. */
 export function estimateContextTokens(messages: readonly ContextMessage[]): ContextTokenEstimate {
-  let lastUsageIndex = -1;
-  let usage: Usage | undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    usage = getAssistantUsage(messages[i]!);
-    if (usage) {
-      lastUsageIndex = i;
-      break;
-    }
-  }
-  if (!usage) {
-    let estimated = 0;
-    for (const message of messages) estimated += estimateTokens(message);
-    return { tokens: estimated, usageTokens: 0, trailingTokens: estimated, lastUsageIndex: null };
-  }
-  const usageTokens = calculateContextTokens(usage);
-  let trailingTokens = 0;
-  for (let i = lastUsageIndex + 1; i < messages.length; i++) trailingTokens += estimateTokens(messages[i]!);
-  return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex };
+  return estimateContextTokensWith(messages, { usageOf: getAssistantUsage, estimate: estimateTokens });
 }
 
 /** The estimate without any usage: the current system message once, plus every non-system message. */
