@@ -10,7 +10,7 @@ import { leafBelow, PAGE_BLOCKS, ReaderPager, tailBlocks, type TailBlocks } from
 import type { LoadedSession } from "../../core/session/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHostMessage, type ReaderState } from "../../webview/reader-protocol";
-import { createNonce, renderWebviewHtml } from "../webview-html";
+import { panelDocument } from "../panel-document";
 import { toolCallFile } from "./reader-files";
 import { routeReaderMessage, type ReaderMessageTarget, type ReaderRouteResult, type ToolCallFile } from "./reader-router";
 
@@ -315,16 +315,7 @@ export class ReaderPanel implements ReaderMessageTarget {
   }
 
   private html(): string {
-    const webview = this.webviewPanel.webview;
-    const asset = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...path)).toString();
-    return renderWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asset("dist", "reader.js"),
-      styleUri: asset("media", "webview.css"),
-      extraStyleUris: [asset("media", "reader.css")],
-      title: "Session",
-    });
+    return panelDocument(this.webviewPanel.webview, this.host.extensionUri, { script: "reader.js", styles: ["webview.css", "reader.css"], title: "Session" });
   }
 
   private closedNow(): void {

@@ -6,7 +6,7 @@ import { isAbsolute } from "node:path";
 import * as vscode from "vscode";
 import type { SummaryFile, SummaryPanelState } from "../../webview/protocol";
 import type { HostMessage } from "../../webview/protocol";
-import { createNonce, renderWebviewHtml } from "../webview-html";
+import { panelDocument } from "../panel-document";
 import { routeWebviewMessage, type PanelMessageTarget, type RouteResult } from "./message-router";
 import { withOpenMarks } from "./panel-files";
 
@@ -219,15 +219,7 @@ export class SummaryPanel implements PanelMessageTarget {
   }
 
   private html(): string {
-    const webview = this.webviewPanel.webview;
-    const asset = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, ...path)).toString();
-    return renderWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asset("dist", "webview.js"),
-      styleUri: asset("media", "webview.css"),
-      title: panelTitle(this.current),
-    });
+    return panelDocument(this.webviewPanel.webview, this.host.extensionUri, { script: "webview.js", styles: ["webview.css"], title: panelTitle(this.current) });
   }
 
   private closed(): void {
