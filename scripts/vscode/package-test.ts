@@ -1,6 +1,7 @@
 // The packaging test: `npm run package` builds the .vsix; `vsce ls` lists only what the
 // extension needs; code-server installs the .vsix with exactly those files; and in a
-// code-server with no development path the installed extension activates on its events.
+// code-server with no development path the installed extension activates on its events;
+// and in the workbench (Chromium) it lists the sessions and opens the reader, as a user sees it.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,6 +10,7 @@ import { runHostSuite, type SuiteResult } from "./host-suite";
 import { ensureCodeServer, type CodeServerInstall } from "./install-code-server";
 import { runCommand, runChecked } from "./run-command";
 import type { RunFolder } from "./run-folder";
+import { runUiSuite } from "./ui-suite";
 
 /** Every file in the .vsix must match one of these (paths as `vsce ls` prints them). */
 export const ALLOWED_IN_VSIX: readonly RegExp[] = [
@@ -22,10 +24,15 @@ export const ALLOWED_IN_VSIX: readonly RegExp[] = [
 
 export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
 
-/** What is wrong with a .vsix file list: files it must not carry, files it lacks. */
-export function vsixListProblems(files: readonly string[]): string[] {
+/**
+ * What is wrong with a .vsix file list: files it must not carry, files it lacks. `built`
+ * is what the production build wrote into dist/: every bundle but the CLI's must ship
+ * (a webview bundle left out of .vscodeignore gives a blank panel only once installed).
+ */
+export function vsixListProblems(files: readonly string[], built: readonly string[] = []): string[] {
   const problems = files.filter((file) => !ALLOWED_IN_VSIX.some((pattern) => pattern.test(file))).map((file) => `not allowed in the .vsix: ${file}`);
-  for (const file of REQUIRED_IN_VSIX) if (!files.includes(file)) problems.push(`missing from the .vsix: ${file}`);
+  const required = [...REQUIRED_IN_VSIX, ...built.filter((file) => /^dist\/[\w.-]+\.(js|css|wasm)$/.test(file) && file !== "dist/cli.js")];
+  for (const file of required) if (!files.includes(file)) problems.push(`missing from the .vsix: ${file}`);
   return problems;
 }
 
@@ -85,7 +92,7 @@ export async function runPackageTest(root: string): Promise<SuiteResult[]> {
     .map((line) => line.trim())
     .filter((line) => line !== "");
   console.log(`vsce ls:\n  ${listed.join("\n  ")}`);
-  results.push(check("vsce ls lists only what the extension needs", started, vsixListProblems(listed)));
+  results.push(check("vsce ls lists only what the extension needs", started, vsixListProblems(listed, (await readdir(join(root, "dist"))).map((name) => `dist/${name}`))));
 
   const install = await ensureCodeServer();
   let installedFiles: string[] = [];
@@ -107,6 +114,17 @@ export async function runPackageTest(root: string): Promise<SuiteResult[]> {
   );
 
   await rm(harness, { recursive: true, force: true });
+
+  results.push(
+    await runUiSuite(install, "installed .vsix in the workbench (Chromium)", {
+      root,
+      extensionDevelopmentPath: null,
+      testsDir: join(root, "out/test/vscode/installed-ui"),
+      screenshotsDir: join(root, "test/vscode/screenshots"),
+      timeoutMs: 240_000,
+      beforeStart: (folder) => installVsix(install, vsix, folder),
+    }),
+  );
 
   started = Date.now();
   const expected = listed.map(installedPathOf).sort();

@@ -44,6 +44,13 @@ await Promise.all([
     outbase: "test/vscode/ui",
     external: runnerExternals,
   }),
+  build({
+    ...node,
+    entryPoints: typeScriptFiles("test/vscode/installed-ui"),
+    outdir: join(out, "test/vscode/installed-ui"),
+    outbase: "test/vscode/installed-ui",
+    external: runnerExternals,
+  }),
 ]);
 
 const require = createRequire(import.meta.url);
