@@ -3,9 +3,14 @@
 // JSON.parsed one by one (malformed lines skipped), the first value that
 // parses must be the session header, the name from the last session_info, and
 // the text of user/assistant messages (message-text.ts). Lines that are not
-// user/assistant messages are only scanned (entry-scanner), never parsed.
-import { open } from "node:fs/promises";
-import { scanLine } from "../session/entry-scanner";
+// user/assistant messages are never parsed: after the header they are skimmed
+// (entry-scanner's skimLine, as the catalogue reads them: the leading fields,
+// and a long line's end found natively), because pi's search ignores them
+// whether they parse or not — only their type and the message's role count,
+// which pi writes first. The header, session_info lines and an unterminated
+// last line are scanned exactly.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { scanLine, skimLine } from "../session/entry-scanner";
 import { scanFromValue, type LineScan } from "../session/line-fields";
 import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";
@@ -122,6 +127,8 @@ class LineSink {
         return; // pi skips lines that do not parse
       }
       scan = scanFromValue(parsed.value);
+    } else if (this.state.seenFirst && l.terminated) {
+      scan = skimLine(l.bytes, l.start, end);
     } else {
       scan = scanLine(l.bytes, l.start, end);
     }
@@ -204,6 +211,8 @@ class LineSink {
 }
 
 const CHUNK_BYTES = 1024 * 1024;
+/** One read buffer for every file (reads are synchronous, so never shared by two at once). */
+let readBuffer: Buffer | null = null;
 
 const ROLE_USER = Buffer.from('"role":"user"');
 const ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
@@ -219,21 +228,21 @@ function looksLikeTextMessage(bytes: Uint8Array, start: number, end: number): bo
  * Reads `path` from `from.resume` (appended bytes only) or from the start (from = null),
  * returning the new state and the text to append. The state's data sizes already count the appended text.
  */
-export async function readSessionText(path: string, from: FileState | null): Promise<{ state: FileState; appended: Appended }> {
+export function readSessionText(path: string, from: FileState | null): { state: FileState; appended: Appended } {
   const base = from && from.resume !== null ? from : null;
   const state: FileState = base ? { ...base, fingerprint: { ...base.fingerprint } } : emptyState();
   const start = base ? base.resume! : 0;
   const sink = new LineSink(state);
   const reader = new JsonlReader((l) => sink.line(l), start, base ? base.resumeLine : 1);
-  const handle = await open(path, "r");
+  const fd = openSync(path, "r");
   let position = start;
   let tail: Uint8Array = new Uint8Array(0);
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     const size = stat.size;
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, size - position)));
+    const buffer = (readBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+      const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       reader.push(chunk);
@@ -246,14 +255,14 @@ export async function readSessionText(path: string, from: FileState | null): Pro
       // The tail spans bytes read before: hash it from the file.
       const t = Math.min(FINGERPRINT_TAIL_BYTES, position);
       const bytes = Buffer.alloc(t);
-      await handle.read(bytes, 0, t, position - t);
+      readSync(fd, bytes, 0, t, position - t);
       tail = bytes;
     }
     state.fingerprint = fingerprintOf(position, tail, stat.mtimeMs);
     state.resume = sink.tailCounted ? null : summary.completeUpTo;
     state.resumeLine = summary.nextLine;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return { state, appended: { norm: sink.norm.join(""), orig: sink.orig.join(""), ents: sink.ents } };
 }

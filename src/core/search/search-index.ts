@@ -68,6 +68,8 @@ export interface UpdateStats {
 class MissingData extends Error {}
 
 const PRUNE_EVERY_MS = 60_000;
+/** Work between two yields to the event loop while indexing (ms). */
+const SLICE_MS = 30;
 const NORM_CACHE_BYTES = 256 * 1024 * 1024;
 /** An update writes a segment at least every this many bytes (bounds memory during a cold build). */
 const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
@@ -106,8 +108,14 @@ export class SearchIndex {
     const rows = this.loaded();
     const stats: UpdateStats = { unchanged: 0, appended: 0, rebuilt: 0, removed: 0, bytesRead: 0 };
     const writer = new SegmentWriter(this.store);
+    let sliceStart = Date.now();
     for (const path of paths) {
       if (signal?.aborted) break;
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        // Reads are synchronous (one reused buffer): let the event loop run between slices.
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = Date.now();
+      }
       const row = rows.get(path);
       let size: number;
       let mtimeMs: number;
@@ -136,7 +144,7 @@ export class SearchIndex {
         }
       }
       try {
-        const next = await this.index(path, from, writer);
+        const next = this.index(path, from, writer);
         stats.bytesRead += next.fingerprint.size - (from ? from.resume! : 0);
         if (from) stats.appended++;
         else stats.rebuilt++;
@@ -169,8 +177,8 @@ export class SearchIndex {
     return stats;
   }
 
-  private async index(path: string, from: Row | null, writer: SegmentWriter): Promise<Row> {
-    const { state, appended } = await readSessionText(path, from);
+  private index(path: string, from: Row | null, writer: SegmentWriter): Row {
+    const { state, appended } = readSessionText(path, from);
     const ents = Buffer.from(SearchStore.encodeEntries(appended.ents));
     const add = (old: Chunk[] | undefined, chunk: Chunk | null): Chunk[] => (chunk ? [...(old ?? []), chunk] : [...(old ?? [])]);
     return {
