@@ -2,8 +2,10 @@
 // what search needs, the way pi 1.5.2's buildSessionInfo reads it: lines
 // JSON.parsed one by one (malformed lines skipped), the first value that
 // parses must be the session header, the name from the last session_info, and
-// the text of user/assistant messages (message-text.ts). Lines that are not
-// user/assistant messages are never parsed: after the header they are skimmed
+// the text of user/assistant messages (message-text.ts), taken from their
+// lines without building the rest where a line has pi's shape
+// (text-message-skim.ts). Lines that are not user/assistant messages are
+// never parsed: after the header they are skimmed
 // (entry-scanner's skimLine, as the catalogue reads them: the leading fields,
 // and a long line's end found natively), because pi's search ignores them
 // whether they parse or not — only their type and the message's role count,
@@ -15,6 +17,7 @@ import { scanFromValue, type LineScan } from "../session/line-fields";
 import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";
 import { NormalizedTextBuilder, PiOmits, searchableMessageText, sessionInfoName } from "./message-text";
+import { skimTextMessage } from "./text-message-skim";
 
 /** What the index keeps about one session file (one manifest row). */
 export interface FileState {
@@ -120,7 +123,16 @@ class LineSink {
     // for its text); others are only scanned. Both are exact; the guess only picks the cheaper one.
     let parsed: { value: unknown } | undefined;
     let scan: LineScan;
-    if (looksLikeTextMessage(l.bytes, l.start, end)) {
+    const textMessage = looksLikeTextMessage(l.bytes, l.start, end);
+    if (textMessage && this.state.seenFirst && l.terminated) {
+      const skimmed = skimTextMessage(asBuffer(l.bytes), l.start, end);
+      if (skimmed) {
+        if (!Number.isNaN(skimmed.activity)) this.state.activity = Math.max(this.state.activity, skimmed.activity);
+        if (skimmed.text) this.addText(skimmed.id, skimmed.role, skimmed.text, l.line);
+        return;
+      }
+    }
+    if (textMessage) {
       try {
         parsed = { value: JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) };
       } catch {
@@ -214,14 +226,26 @@ const CHUNK_BYTES = 1024 * 1024;
 /** One read buffer for every file (reads are synchronous, so never shared by two at once). */
 let readBuffer: Buffer | null = null;
 
-const ROLE_USER = Buffer.from('"role":"user"');
-const ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
+const ROLE = Buffer.from('"role":"');
+const USER = Buffer.from('user"');
+const ASSISTANT = Buffer.from('assistant"');
 const GUESS_BYTES = 512;
 
 /** pi writes `"role":"user"` / `"role":"assistant"` near the start of a message line. */
 function looksLikeTextMessage(bytes: Uint8Array, start: number, end: number): boolean {
-  const head = asBuffer(bytes).subarray(start, Math.min(end, start + GUESS_BYTES));
-  return head.indexOf(ROLE_ASSISTANT) >= 0 || head.indexOf(ROLE_USER) >= 0;
+  const b = asBuffer(bytes);
+  const head = b.subarray(start, Math.min(end, start + GUESS_BYTES));
+  for (let at = head.indexOf(ROLE); at >= 0; at = head.indexOf(ROLE, at + 1)) {
+    const v = start + at + ROLE.length;
+    if (startsWith(b, v, end, USER) || startsWith(b, v, end, ASSISTANT)) return true;
+  }
+  return false;
+}
+
+function startsWith(b: Buffer, at: number, end: number, word: Buffer): boolean {
+  if (at + word.length > end) return false;
+  for (let i = 0; i < word.length; i++) if (b[at + i] !== word[i]) return false;
+  return true;
 }
 
 /**
