@@ -8,7 +8,7 @@
 //     project folders, built once from pi's large fixture into a cache folder,
 //     as a new process does it (load the manifest, stat every file, match,
 //     snippets for 50) and as the extension does it (same index object,
-//     typing) (target ≤ 500 ms);
+//     typing; a re: query once the worker holds the text) (target ≤ 500 ms);
 //   - an append to 20 sessions, brought up to date.
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -142,11 +142,13 @@ export async function searchBench(): Promise<void> {
   console.log("    first 50 results (target ≤ 500 ms), wall / CPU ms:   new process      same index (typing)   total matches");
   const typing = new SearchIndex(cache);
   await typing.search(files, "warmup", { limit: 50 });
+  await typing.search(files, "re:warmup", { limit: 50 });
   for (const q of queries) {
-    const fresh = await best(3, () => new SearchIndex(cache).search(files, q, { limit: 50 }));
-    const same = await best(3, () => typing.search(files, q, { limit: 50 }));
+    // As the Search Sessions… picker asks: the first 50 only (a re: query may stop once they are known).
+    const fresh = await best(3, () => new SearchIndex(cache).search(files, q, { limit: 50, firstOnly: true }));
+    const same = await best(3, () => typing.search(files, q, { limit: 50, firstOnly: true }));
     const cell = (r: { ms: number; cpu: number }) => `${r.ms.toFixed(0).padStart(6)} / ${r.cpu.toFixed(0).padStart(5)}`;
-    console.log(`      ${q.padEnd(50)} ${cell(fresh)} ${cell(same).padStart(22)} ${String(same.value.total).padStart(15)}${same.value.truncated ? ` (${same.value.truncated})` : ""}`);
+    console.log(`      ${q.padEnd(50)} ${cell(fresh)} ${cell(same).padStart(22)} ${`${same.value.totalIsLowerBound ? "≥ " : ""}${same.value.total}`.padStart(15)}${same.value.truncated ? ` (${same.value.truncated})` : ""}`);
   }
 
   const grown = files.slice(0, 20);

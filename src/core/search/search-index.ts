@@ -10,7 +10,7 @@ import { compareFingerprint } from "../session/fingerprint";
 import { isListed, modifiedMs, readSessionText, type FileState, type TextEntry } from "./file-indexer";
 import { compareRanked, literalNeedles, matchSession, type MatchedField, type SearchableSession } from "./match-session";
 import { isEmptyQuery, parseSearchQuery, type ParsedQuery } from "./query";
-import { runRegex, type RegexRunOptions } from "./regex-runner";
+import { RegexRunner, type RegexRunOptions } from "./regex-runner";
 import { SearchStore, SegmentWriter, type Chunk, type Row } from "./search-store";
 import { findNormalized, snippetAround } from "./snippet";
 
@@ -42,8 +42,10 @@ export interface SearchResult {
   error?: string;
   /** Matching sessions in pi's order (the first `limit` when a limit was given). */
   sessions: SessionHit[];
-  /** How many sessions match in all. */
+  /** How many sessions match in all (at least this many when `totalIsLowerBound`). */
   total: number;
+  /** The search stopped once the first `limit` sessions were known (options.firstOnly): more may match. */
+  totalIsLowerBound?: boolean;
   /** Why some sessions were not searched: "regex time limit" (listed in notSearched), "cancelled". */
   truncated?: string;
   notSearched: string[];
@@ -51,6 +53,8 @@ export interface SearchResult {
 
 export interface SearchOptions {
   limit?: number;
+  /** Only the first `limit` sessions are wanted (a picker): a `re:` query may stop once they are known, and `total` is then a lower bound. */
+  firstOnly?: boolean;
   maxMatchesPerSession?: number;
   regex?: RegexRunOptions;
   signal?: AbortSignal;
@@ -85,6 +89,8 @@ export class SearchIndex {
   private normCacheBytes = 0;
   private prunedAt = 0;
   private manifestMtime = -1;
+  /** Runs `re:` queries (a worker that keeps the decoded text between queries). */
+  private readonly regex = new RegexRunner();
 
   constructor(
     dir: string,
@@ -247,8 +253,18 @@ export class SearchIndex {
     const result: SearchResult = { query, sessions: [], total: 0, notSearched: [] };
     const hits: { path: string; row: Row; score: number; modifiedMs: number; fields: Set<MatchedField>; positions?: [number, number][] }[] = [];
     if (parsed.mode === "regex") {
-      const jobs = candidates.map(([, row]) => ({ name: row.name ?? undefined, id: row.id, cwd: row.cwd, text: row.orig.map((c) => ({ path: this.store.segmentPath(c.seg), off: c.off, len: c.len })) }));
-      const run = await runRegex(parsed.pattern, jobs, { ...options.regex, signal: options.signal });
+      // pi's order among sessions of one rank (most recent first), so the worker can stop at the first `limit`.
+      candidates.sort(([pa, ra], [pb, rb]) => compareRanked({ score: 0, modifiedMs: modifiedMs(ra), path: pa }, { score: 0, modifiedMs: modifiedMs(rb), path: pb }));
+      const jobs = candidates.map(([, row]) => ({
+        key: `${row.origBytes}:${row.orig.map((c) => `${c.seg}.${c.off}.${c.len}`).join(",")}`,
+        name: row.name ?? undefined,
+        id: row.id,
+        cwd: row.cwd,
+        text: row.orig.map((c) => ({ path: this.store.segmentPath(c.seg), off: c.off, len: c.len })),
+      }));
+      const want = options.firstOnly && options.limit !== undefined ? options.limit : undefined;
+      const run = await this.regex.run(parsed.pattern, jobs, { ...options.regex, signal: options.signal, want });
+      if (!run.complete && run.stopped === null) result.totalIsLowerBound = true;
       candidates.forEach(([path, row], i) => {
         const outcome = run.outcomes[i];
         if (!outcome) {
