@@ -145,7 +145,14 @@ export async function searchBench(): Promise<void> {
   await typing.search(files, "re:warmup", { limit: 50 });
   for (const q of queries) {
     // As the Search Sessions… picker asks: the first 50 only (a re: query may stop once they are known).
-    const fresh = await best(3, () => new SearchIndex(cache).search(files, q, { limit: 50, firstOnly: true }));
+    const fresh = await best(3, async () => {
+      const index = new SearchIndex(cache);
+      try {
+        return await index.search(files, q, { limit: 50, firstOnly: true });
+      } finally {
+        index.close();
+      }
+    });
     const same = await best(3, () => typing.search(files, q, { limit: 50, firstOnly: true }));
     const cell = (r: { ms: number; cpu: number }) => `${r.ms.toFixed(0).padStart(6)} / ${r.cpu.toFixed(0).padStart(5)}`;
     console.log(`      ${q.padEnd(50)} ${cell(fresh)} ${cell(same).padStart(22)} ${`${same.value.totalIsLowerBound ? "≥ " : ""}${same.value.total}`.padStart(15)}${same.value.truncated ? ` (${same.value.truncated})` : ""}`);

@@ -99,6 +99,12 @@ export class SearchIndex {
     this.store = new SearchStore(dir);
   }
 
+  /** Stops the regex worker (and the text it holds) and closes the segment files; the index can still be used after. */
+  close(): void {
+    this.regex.close();
+    this.store.closeSegments();
+  }
+
   private loaded(): Map<string, Row> {
     // Another process (the CLI, another window) saved since: its rows are as good as ours, and newer.
     const mtime = this.store.manifestMtime();
