@@ -56,10 +56,10 @@ export interface RegexRun {
 }
 
 // Plain JavaScript, evaluated as the worker (no bundling or file lookup needed in the extension host).
-// progress: [run id, job index] of the job being matched.
+// progress: [run id, job index] of the job being matched, and the id of a run to cancel.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { openSync, readSync } = require("node:fs");
+const { closeSync, openSync, readSync } = require("node:fs");
 const progress = new Int32Array(workerData.progress);
 const maxCachedChars = workerData.maxCachedChars;
 const cache = new Map();
@@ -100,6 +100,7 @@ parentPort.on("message", (run) => {
   let namedCount = 0;
   for (let i = 0; i < jobs.length; i++) {
     if (skipped.has(i)) continue;
+    if ((i & 255) === 0 && Atomics.load(progress, 2) === runId) return finish(runId, [], false);
     Atomics.store(progress, 1, i);
     if (jobs[i].name && once.test(jobs[i].name)) { named[i] = 1; namedCount++; }
   }
@@ -113,6 +114,7 @@ parentPort.on("message", (run) => {
     if (skipped.has(i)) continue;
     if (named[i]) namedShown++;
     if (done[i] !== 0) continue;
+    if (Atomics.load(progress, 2) === runId) return finish(runId, batch, false);
     if (want >= 0 && (named[i] ? namedShown > want : namedCount + othersMatched >= want)) { complete = false; continue; }
     Atomics.store(progress, 1, i);
     const job = jobs[i];
@@ -132,8 +134,15 @@ parentPort.on("message", (run) => {
     batch.push([i, field, positions]);
     if (batch.length >= 500 || Date.now() - sent > 30) { parentPort.postMessage({ runId, batch }); batch = []; sent = Date.now(); }
   }
-  parentPort.postMessage({ runId, batch, finished: true, complete });
+  finish(runId, batch, complete);
 });
+function finish(runId, batch, complete) {
+  // Segments are replaced over time: none is held open between queries.
+  for (const fd of fds.values()) closeSync(fd);
+  fds.clear();
+  Atomics.store(progress, 1, -1);
+  parentPort.postMessage({ runId, batch, finished: true, complete });
+}
 `;
 
 const WORKER_START_GRACE_MS = 2000;
@@ -142,11 +151,12 @@ const IDLE_MS = 120_000;
 /** Decoded text the worker keeps between queries (UTF-16 code units). */
 const MAX_CACHED_CHARS = 96 * 1024 * 1024;
 
-type AttemptEnd = { kind: "finished"; complete: boolean } | { kind: "slow"; index: number } | { kind: "deadline" } | { kind: "aborted" };
+/** How an attempt ended; "stale": the worker is still busy with an earlier, cancelled query (it is replaced). */
+type AttemptEnd = { kind: "finished"; complete: boolean } | { kind: "slow"; index: number } | { kind: "stale" } | { kind: "deadline" } | { kind: "aborted" };
 
 export class RegexRunner {
   private worker: Worker | null = null;
-  private readonly progress = new Int32Array(new SharedArrayBuffer(8));
+  private readonly progress = new Int32Array(new SharedArrayBuffer(12));
   private runs = 0;
   private idle: NodeJS.Timeout | undefined;
 
@@ -164,10 +174,15 @@ export class RegexRunner {
         complete = end.complete;
         break;
       }
+      if (end.kind === "aborted") {
+        // Cancelled between two sessions (the worker and its text stay); a stuck session is the next query's to stop.
+        stopped = "aborted";
+        break;
+      }
       this.close();
       if (end.kind === "slow") timedOut.push(end.index);
-      else {
-        stopped = end.kind === "deadline" ? "time" : "aborted";
+      else if (end.kind === "deadline") {
+        stopped = "time";
         break;
       }
     }
@@ -232,10 +247,13 @@ export class RegexRunner {
           seen = index;
           seenAt = now;
         } else if (now - seenAt > perSessionMs) {
-          end({ kind: "slow", index: index >= 0 ? index : firstUndone(outcomes, timedOut) });
+          end(index === -2 ? { kind: "stale" } : { kind: "slow", index: index >= 0 ? index : firstUndone(outcomes, timedOut) });
         }
       }, Math.max(5, Math.min(50, perSessionMs / 4)));
-      const onAbort = (): void => end({ kind: "aborted" });
+      const onAbort = (): void => {
+        Atomics.store(this.progress, 2, runId);
+        end({ kind: "aborted" });
+      };
       const onMessage = (m: { runId: number; batch: [number, RegexOutcome["field"], [number, number][]][]; finished?: boolean; complete?: boolean }): void => {
         if (m.runId !== runId) return;
         for (const [i, field, positions] of m.batch) outcomes[i] = { field, positions };

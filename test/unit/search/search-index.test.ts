@@ -156,6 +156,21 @@ describe("search index", () => {
     expect(next.sessions.map((h) => h.path).sort()).toEqual([slow.path, ok.path].sort());
   });
 
+  it("a cancelled re: query leaves nothing behind: the next query runs on a fresh worker and blames no session", async () => {
+    const { dir, index } = fresh();
+    const slow = writeSession(dir, { messages: [{ role: "user", text: `hello ${"a".repeat(40)}!` }] });
+    const ok = writeSession(dir, { messages: [{ role: "user", text: "hello aaaa" }] });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    // No per-session limit to speak of: only the cancel stops it (the worker stays stuck in the slow session).
+    const cancelled = await index.search([slow.path, ok.path], "re:(a+)+$", { signal: controller.signal, regex: { perSessionMs: 60_000, totalMs: 60_000 } });
+    expect(cancelled.truncated).toBe("cancelled");
+    const next = await index.search([slow.path, ok.path], "re:hel+o", { regex: { perSessionMs: 300 } });
+    expect(next.truncated).toBeUndefined();
+    expect(next.notSearched).toEqual([]);
+    expect(next.sessions.map((h) => h.path).sort()).toEqual([slow.path, ok.path].sort());
+  });
+
   it("re: asked for the first sessions only stops once they are known, in pi's order", async () => {
     const { dir, index } = fresh();
     const paths: string[] = [];
