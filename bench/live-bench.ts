@@ -3,17 +3,18 @@
 // its lines, memory with the session indexed, and the session catalogue on a
 // generated 5,000-session folder against pi's SessionManager.list.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { migrateSessionEntries, parseSessionEntries, SessionManager } from "@mariozechner/pi-coding-agent";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { jsonlFilesIn } from "../src/core/session/discover";
 import { LiveSessionFacts } from "../src/core/session/live-facts";
 import { openSession, openSessionSync, refreshSession } from "../src/core/session/open-session";
 import { followSession } from "../src/core/session/session-follower";
 import { contextUsage } from "../src/core/tokens";
+import { catalogueFolder } from "./catalogue-folder";
 import { measure } from "./measure";
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -149,32 +150,6 @@ export function rssChild(file: string, mode: string | undefined): void {
   const session = openSessionSync(file, { skim: mode === "skim" });
   (globalThis as { gc?: () => void }).gc?.();
   console.log(`${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB (${session.index.size} entries; heap ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB)`);
-}
-
-/** A folder of `count` sessions cut from pi's large fixture (most small, a few large), made once and kept in tmp. */
-function catalogueFolder(fixture: string, count: number): string {
-  const folder = join(tmpdir(), `pi-sessions-bench-catalogue-${count}`);
-  if (existsSync(join(folder, ".complete"))) return folder;
-  rmSync(folder, { recursive: true, force: true });
-  const building = `${folder}.building`;
-  rmSync(building, { recursive: true, force: true });
-  mkdirSync(building, { recursive: true });
-  const entries = parseSessionEntries(readFileSync(fixture, "utf8")) as unknown as Record<string, unknown>[];
-  migrateSessionEntries(entries as never);
-  const header = entries.find((e) => e.type === "session")!;
-  const lines = entries.filter((e) => e.type !== "session").map((e) => `${JSON.stringify(e)}\n`);
-  let seed = 12345;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  for (let i = 0; i < count; i++) {
-    const take = Math.max(4, Math.floor(lines.length * random() ** 6));
-    const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
-    const time = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-    const head = `${JSON.stringify({ ...header, version: 3, id, timestamp: time })}\n`;
-    writeFileSync(join(building, `${time.replace(/[:.]/g, "-")}_${id}.jsonl`), head + lines.slice(0, take).join(""));
-  }
-  writeFileSync(join(building, ".complete"), "");
-  renameSync(building, folder);
-  return folder;
 }
 
 export async function catalogueBench(fixture: string): Promise<void> {

@@ -1,18 +1,23 @@
-// npm run bench (search part): 5,000 sessions (≥ 1 GB) in 50 project folders,
-// built once from pi's large fixture into a cache folder. Measures
-//   - the baseline: a plain open + index of every file (our openSession, what a catalogue build does);
-//   - cold indexing: the search index built from nothing (target ≤ baseline + 50 %);
-//   - warm searches to the first 50 results, as a new process does it (load the
-//     manifest, stat every file, match, snippets for 50) and as the extension does
-//     it (same index object, typing) (target ≤ 500 ms);
+// npm run bench (search part):
+//   - cold indexing against the issue's yardstick, one catalogue build: on the
+//     catalogue bench's 5,000-session folder (catalogue-folder.ts), a cold
+//     catalogue build (empty cache: every file read, rows saved) and a cold
+//     search index build (empty index: every file read, segments and manifest
+//     saved), alternated, best of each (target: search ≤ 1.5 × catalogue);
+//   - warm searches to the first 50 results on 5,000 sessions (≥ 1 GB) in 50
+//     project folders, built once from pi's large fixture into a cache folder,
+//     as a new process does it (load the manifest, stat every file, match,
+//     snippets for 50) and as the extension does it (same index object,
+//     typing; a re: query once the worker holds the text) (target ≤ 500 ms);
 //   - an append to 20 sessions, brought up to date.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { SearchIndex } from "../src/core/search/search-index";
-import { openSession } from "../src/core/session/open-session";
-import { jsonlFilesInFolders, piSessionFolders } from "../src/core/session/discover";
+import { jsonlFilesIn, jsonlFilesInFolders, piSessionFolders } from "../src/core/session/discover";
+import { catalogueFolder } from "./catalogue-folder";
 
 const SESSIONS = Number(process.env.BENCH_SEARCH_SESSIONS ?? 5000);
 const TOTAL_BYTES = Number(process.env.BENCH_SEARCH_MB ?? 1100) * 1024 * 1024;
@@ -58,7 +63,10 @@ function cpuMs(): number {
 }
 
 /** Wall and CPU time (CPU is what matters on a shared machine: other processes stretch wall time). */
-async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; cpu: number; value: T }> {
+type Timed<T> = { ms: number; cpu: number; value: T };
+const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 2);
+
+async function time<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   (globalThis as { gc?: () => void }).gc?.();
   const start = performance.now();
   const cpu = cpuMs();
@@ -75,40 +83,79 @@ async function best<T>(runs: number, fn: () => Promise<T>): Promise<{ ms: number
   return out!;
 }
 
+/** Cold catalogue build and cold search index build of the catalogue bench's folder, alternated (a busy machine stretches one run, not both), best of RUNS each. */
+async function coldAgainstCatalogue(): Promise<void> {
+  const folder = catalogueFolder(FIXTURE, Number(process.env.BENCH_SESSIONS ?? 5000));
+  const files = await jsonlFilesIn(folder);
+  let bytes = 0;
+  // Both read from the page cache.
+  for (const f of files) bytes += readFileSync(f).length;
+  console.log(`  cold: ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in one folder (${folder}), best of ${COLD_RUNS} alternated runs`);
+  const catalogueCache = join(tmpdir(), `pi-sessions-bench-search-catalogue-${process.pid}`);
+  const searchCache = join(tmpdir(), `pi-sessions-bench-search-index-${process.pid}`);
+  let catalogue: Timed<number> | undefined;
+  let search: Timed<unknown> | undefined;
+  const faster = <T>(a: Timed<T> | undefined, b: Timed<T>): Timed<T> => (!a || b.ms < a.ms ? b : a);
+  try {
+    for (let run = 0; run < COLD_RUNS; run++) {
+      rmSync(catalogueCache, { recursive: true, force: true });
+      catalogue = faster(
+        catalogue,
+        await time(async () => {
+          const c = await SessionCatalogue.open(catalogueCache);
+          const rows = await c.list(files);
+          await c.save();
+          return rows.length;
+        }),
+      );
+      rmSync(searchCache, { recursive: true, force: true });
+      search = faster(search, await time(() => new SearchIndex(searchCache).update(files)));
+    }
+  } finally {
+    rmSync(catalogueCache, { recursive: true, force: true });
+    rmSync(searchCache, { recursive: true, force: true });
+  }
+  const c = catalogue!;
+  const s = search!;
+  console.log(`    catalogue built from nothing (the yardstick) ${c.ms.toFixed(0).padStart(7)} ms wall ${c.cpu.toFixed(0).padStart(7)} ms CPU (${c.value} rows)`);
+  console.log(`    search index built from nothing              ${s.ms.toFixed(0).padStart(7)} ms wall ${s.cpu.toFixed(0).padStart(7)} ms CPU   ×${(s.ms / c.ms).toFixed(2)} wall, ×${(s.cpu / c.cpu).toFixed(2)} CPU of the catalogue (target ≤ 1.50)`);
+}
+
 export async function searchBench(): Promise<void> {
   const agentDir = join(CORPUS, "agent");
   if (!existsSync(agentDir)) {
     console.log(`building the search corpus in ${CORPUS} (once)…`);
     buildCorpus(agentDir);
   }
+  console.log(`\nsearch\n  load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores`);
+  await coldAgainstCatalogue();
+
   const files = await jsonlFilesInFolders(await piSessionFolders(agentDir));
   let bytes = 0;
-  for (const f of files) bytes += statSync(f).size;
-  console.log(`\nsearch: ${files.length} sessions, ${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB in ${FOLDERS} folders (${CORPUS})`);
-
-  // Warm the page cache so both builds read from memory.
-  for (const f of files) readFileSync(f);
-  const baseline = await time(async () => {
-    let n = 0;
-    for (const f of files) n += (await openSession(f)).index.size;
-    return n;
-  });
+  for (const f of files) bytes += readFileSync(f).length;
+  console.log(`  warm search: ${files.length} sessions, ${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB in ${FOLDERS} folders (${CORPUS})`);
   const cache = join(CORPUS, "search-cache");
   rmSync(cache, { recursive: true, force: true });
-  const cold = await time(() => new SearchIndex(cache).update(files));
-  console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores`);
-  console.log(`  baseline: open + index of every file      ${baseline.ms.toFixed(0).padStart(7)} ms wall ${baseline.cpu.toFixed(0).padStart(7)} ms CPU`);
-  console.log(`  cold: search index built from nothing     ${cold.ms.toFixed(0).padStart(7)} ms wall ${cold.cpu.toFixed(0).padStart(7)} ms CPU   ×${(cold.ms / baseline.ms).toFixed(2)} wall, ×${(cold.cpu / baseline.cpu).toFixed(2)} CPU of baseline (target ≤ 1.50)`);
-
+  const build = await time(() => new SearchIndex(cache).update(files));
+  console.log(`    its index built from nothing: ${build.ms.toFixed(0)} ms wall, ${build.cpu.toFixed(0)} ms CPU`);
   const queries = ["build", "zeppelin", "ticket-4321", '"please look at the build"', "\"session 4243\"", "xyzzy-no-such-word", "re:zeppelin\\s+module", "re:ticket-49\\d\\d\\b"];
-  console.log("  warm, first 50 results (target ≤ 500 ms), wall / CPU ms:   new process      same index (typing)   total matches");
+  console.log("    first 50 results (target ≤ 500 ms), wall / CPU ms:   new process      same index (typing)   total matches");
   const typing = new SearchIndex(cache);
   await typing.search(files, "warmup", { limit: 50 });
+  await typing.search(files, "re:warmup", { limit: 50 });
   for (const q of queries) {
-    const fresh = await best(3, () => new SearchIndex(cache).search(files, q, { limit: 50 }));
-    const same = await best(3, () => typing.search(files, q, { limit: 50 }));
+    // As the Search Sessions… picker asks: the first 50 only (a re: query may stop once they are known).
+    const fresh = await best(3, async () => {
+      const index = new SearchIndex(cache);
+      try {
+        return await index.search(files, q, { limit: 50, firstOnly: true });
+      } finally {
+        index.close();
+      }
+    });
+    const same = await best(3, () => typing.search(files, q, { limit: 50, firstOnly: true }));
     const cell = (r: { ms: number; cpu: number }) => `${r.ms.toFixed(0).padStart(6)} / ${r.cpu.toFixed(0).padStart(5)}`;
-    console.log(`    ${q.padEnd(52)} ${cell(fresh)} ${cell(same).padStart(22)} ${String(same.value.total).padStart(15)}${same.value.truncated ? ` (${same.value.truncated})` : ""}`);
+    console.log(`      ${q.padEnd(50)} ${cell(fresh)} ${cell(same).padStart(22)} ${`${same.value.totalIsLowerBound ? "≥ " : ""}${same.value.total}`.padStart(15)}${same.value.truncated ? ` (${same.value.truncated})` : ""}`);
   }
 
   const grown = files.slice(0, 20);
@@ -116,7 +163,7 @@ export async function searchBench(): Promise<void> {
     appendFileSync(f, `${JSON.stringify({ type: "message", id: `bench-${Date.now()}-${Math.random()}`, parentId: null, timestamp: new Date().toISOString(), message: { role: "user", content: "appended quokka", timestamp: Date.now() } })}\n`);
   }
   const incremental = await time(() => typing.search(files, "quokka", { limit: 50 }));
-  console.log(`  20 sessions appended to, then searched    ${incremental.ms.toFixed(0).padStart(7)} ms (found in ${incremental.value.total})`);
+  console.log(`    20 sessions appended to, then searched  ${incremental.ms.toFixed(0).padStart(7)} ms (found in ${incremental.value.total})`);
 }
 
 if (process.argv[1]?.endsWith("search-bench.mjs")) {

@@ -2,14 +2,22 @@
 // what search needs, the way pi 1.5.2's buildSessionInfo reads it: lines
 // JSON.parsed one by one (malformed lines skipped), the first value that
 // parses must be the session header, the name from the last session_info, and
-// the text of user/assistant messages (message-text.ts). Lines that are not
-// user/assistant messages are only scanned (entry-scanner), never parsed.
-import { open } from "node:fs/promises";
-import { scanLine } from "../session/entry-scanner";
+// the text of user/assistant messages (message-text.ts), taken from their
+// lines without building the rest where a line has pi's shape
+// (text-message-skim.ts). Lines that are not user/assistant messages are
+// never parsed: after the header they are skimmed
+// (entry-scanner's skimLine, as the catalogue reads them: the leading fields,
+// and a long line's end found natively), because pi's search ignores them
+// whether they parse or not — only their type and the message's role count,
+// which pi writes first. The header, session_info lines and an unterminated
+// last line are scanned exactly.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { scanLine, skimLine } from "../session/entry-scanner";
 import { scanFromValue, type LineScan } from "../session/line-fields";
 import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";
 import { NormalizedTextBuilder, PiOmits, searchableMessageText, sessionInfoName } from "./message-text";
+import { skimTextMessage } from "./text-message-skim";
 
 /** What the index keeps about one session file (one manifest row). */
 export interface FileState {
@@ -115,13 +123,24 @@ class LineSink {
     // for its text); others are only scanned. Both are exact; the guess only picks the cheaper one.
     let parsed: { value: unknown } | undefined;
     let scan: LineScan;
-    if (looksLikeTextMessage(l.bytes, l.start, end)) {
+    const textMessage = looksLikeTextMessage(l.bytes, l.start, end);
+    if (textMessage && this.state.seenFirst && l.terminated) {
+      const skimmed = skimTextMessage(asBuffer(l.bytes), l.start, end);
+      if (skimmed) {
+        if (!Number.isNaN(skimmed.activity)) this.state.activity = Math.max(this.state.activity, skimmed.activity);
+        if (skimmed.text) this.addText(skimmed.id, skimmed.role, skimmed.text, l.line);
+        return;
+      }
+    }
+    if (textMessage) {
       try {
         parsed = { value: JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, end)) };
       } catch {
         return; // pi skips lines that do not parse
       }
       scan = scanFromValue(parsed.value);
+    } else if (this.state.seenFirst && l.terminated) {
+      scan = skimLine(l.bytes, l.start, end);
     } else {
       scan = scanLine(l.bytes, l.start, end);
     }
@@ -204,36 +223,50 @@ class LineSink {
 }
 
 const CHUNK_BYTES = 1024 * 1024;
+/** One read buffer for every file (reads are synchronous, so never shared by two at once). */
+let readBuffer: Buffer | null = null;
 
-const ROLE_USER = Buffer.from('"role":"user"');
-const ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
+const ROLE = Buffer.from('"role":"');
+const USER = Buffer.from('user"');
+const ASSISTANT = Buffer.from('assistant"');
 const GUESS_BYTES = 512;
 
 /** pi writes `"role":"user"` / `"role":"assistant"` near the start of a message line. */
 function looksLikeTextMessage(bytes: Uint8Array, start: number, end: number): boolean {
-  const head = asBuffer(bytes).subarray(start, Math.min(end, start + GUESS_BYTES));
-  return head.indexOf(ROLE_ASSISTANT) >= 0 || head.indexOf(ROLE_USER) >= 0;
+  const b = asBuffer(bytes);
+  const head = b.subarray(start, Math.min(end, start + GUESS_BYTES));
+  for (let at = head.indexOf(ROLE); at >= 0; at = head.indexOf(ROLE, at + 1)) {
+    const v = start + at + ROLE.length;
+    if (startsWith(b, v, end, USER) || startsWith(b, v, end, ASSISTANT)) return true;
+  }
+  return false;
+}
+
+function startsWith(b: Buffer, at: number, end: number, word: Buffer): boolean {
+  if (at + word.length > end) return false;
+  for (let i = 0; i < word.length; i++) if (b[at + i] !== word[i]) return false;
+  return true;
 }
 
 /**
  * Reads `path` from `from.resume` (appended bytes only) or from the start (from = null),
  * returning the new state and the text to append. The state's data sizes already count the appended text.
  */
-export async function readSessionText(path: string, from: FileState | null): Promise<{ state: FileState; appended: Appended }> {
+export function readSessionText(path: string, from: FileState | null): { state: FileState; appended: Appended } {
   const base = from && from.resume !== null ? from : null;
   const state: FileState = base ? { ...base, fingerprint: { ...base.fingerprint } } : emptyState();
   const start = base ? base.resume! : 0;
   const sink = new LineSink(state);
   const reader = new JsonlReader((l) => sink.line(l), start, base ? base.resumeLine : 1);
-  const handle = await open(path, "r");
+  const fd = openSync(path, "r");
   let position = start;
   let tail: Uint8Array = new Uint8Array(0);
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     const size = stat.size;
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, size - position)));
+    const buffer = (readBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+      const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       reader.push(chunk);
@@ -246,14 +279,14 @@ export async function readSessionText(path: string, from: FileState | null): Pro
       // The tail spans bytes read before: hash it from the file.
       const t = Math.min(FINGERPRINT_TAIL_BYTES, position);
       const bytes = Buffer.alloc(t);
-      await handle.read(bytes, 0, t, position - t);
+      readSync(fd, bytes, 0, t, position - t);
       tail = bytes;
     }
     state.fingerprint = fingerprintOf(position, tail, stat.mtimeMs);
     state.resume = sink.tailCounted ? null : summary.completeUpTo;
     state.resumeLine = summary.nextLine;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return { state, appended: { norm: sink.norm.join(""), orig: sink.orig.join(""), ents: sink.ents } };
 }

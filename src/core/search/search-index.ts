@@ -10,7 +10,7 @@ import { compareFingerprint } from "../session/fingerprint";
 import { isListed, modifiedMs, readSessionText, type FileState, type TextEntry } from "./file-indexer";
 import { compareRanked, literalNeedles, matchSession, type MatchedField, type SearchableSession } from "./match-session";
 import { isEmptyQuery, parseSearchQuery, type ParsedQuery } from "./query";
-import { runRegex, type RegexRunOptions } from "./regex-runner";
+import { RegexRunner, type RegexRunOptions } from "./regex-runner";
 import { SearchStore, SegmentWriter, type Chunk, type Row } from "./search-store";
 import { findNormalized, snippetAround } from "./snippet";
 
@@ -42,8 +42,10 @@ export interface SearchResult {
   error?: string;
   /** Matching sessions in pi's order (the first `limit` when a limit was given). */
   sessions: SessionHit[];
-  /** How many sessions match in all. */
+  /** How many sessions match in all (at least this many when `totalIsLowerBound`). */
   total: number;
+  /** The search stopped once the first `limit` sessions were known (options.firstOnly): more may match. */
+  totalIsLowerBound?: boolean;
   /** Why some sessions were not searched: "regex time limit" (listed in notSearched), "cancelled". */
   truncated?: string;
   notSearched: string[];
@@ -51,6 +53,8 @@ export interface SearchResult {
 
 export interface SearchOptions {
   limit?: number;
+  /** Only the first `limit` sessions are wanted (a picker): a `re:` query may stop once they are known, and `total` is then a lower bound. */
+  firstOnly?: boolean;
   maxMatchesPerSession?: number;
   regex?: RegexRunOptions;
   signal?: AbortSignal;
@@ -68,6 +72,8 @@ export interface UpdateStats {
 class MissingData extends Error {}
 
 const PRUNE_EVERY_MS = 60_000;
+/** Work between two yields to the event loop while indexing (ms). */
+const SLICE_MS = 30;
 const NORM_CACHE_BYTES = 256 * 1024 * 1024;
 /** An update writes a segment at least every this many bytes (bounds memory during a cold build). */
 const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
@@ -83,12 +89,20 @@ export class SearchIndex {
   private normCacheBytes = 0;
   private prunedAt = 0;
   private manifestMtime = -1;
+  /** Runs `re:` queries (a worker that keeps the decoded text between queries). */
+  private readonly regex = new RegexRunner();
 
   constructor(
     dir: string,
     private readonly options: { maxSegments?: number } = {},
   ) {
     this.store = new SearchStore(dir);
+  }
+
+  /** Stops the regex worker (and the text it holds) and closes the segment files; the index can still be used after. */
+  close(): void {
+    this.regex.close();
+    this.store.closeSegments();
   }
 
   private loaded(): Map<string, Row> {
@@ -106,8 +120,14 @@ export class SearchIndex {
     const rows = this.loaded();
     const stats: UpdateStats = { unchanged: 0, appended: 0, rebuilt: 0, removed: 0, bytesRead: 0 };
     const writer = new SegmentWriter(this.store);
+    let sliceStart = Date.now();
     for (const path of paths) {
       if (signal?.aborted) break;
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        // Reads are synchronous (one reused buffer): let the event loop run between slices.
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = Date.now();
+      }
       const row = rows.get(path);
       let size: number;
       let mtimeMs: number;
@@ -136,7 +156,7 @@ export class SearchIndex {
         }
       }
       try {
-        const next = await this.index(path, from, writer);
+        const next = this.index(path, from, writer);
         stats.bytesRead += next.fingerprint.size - (from ? from.resume! : 0);
         if (from) stats.appended++;
         else stats.rebuilt++;
@@ -169,8 +189,8 @@ export class SearchIndex {
     return stats;
   }
 
-  private async index(path: string, from: Row | null, writer: SegmentWriter): Promise<Row> {
-    const { state, appended } = await readSessionText(path, from);
+  private index(path: string, from: Row | null, writer: SegmentWriter): Row {
+    const { state, appended } = readSessionText(path, from);
     const ents = Buffer.from(SearchStore.encodeEntries(appended.ents));
     const add = (old: Chunk[] | undefined, chunk: Chunk | null): Chunk[] => (chunk ? [...(old ?? []), chunk] : [...(old ?? [])]);
     return {
@@ -239,8 +259,18 @@ export class SearchIndex {
     const result: SearchResult = { query, sessions: [], total: 0, notSearched: [] };
     const hits: { path: string; row: Row; score: number; modifiedMs: number; fields: Set<MatchedField>; positions?: [number, number][] }[] = [];
     if (parsed.mode === "regex") {
-      const jobs = candidates.map(([, row]) => ({ name: row.name ?? undefined, id: row.id, cwd: row.cwd, text: row.orig.map((c) => ({ path: this.store.segmentPath(c.seg), off: c.off, len: c.len })) }));
-      const run = await runRegex(parsed.pattern, jobs, { ...options.regex, signal: options.signal });
+      // pi's order among sessions of one rank (most recent first), so the worker can stop at the first `limit`.
+      candidates.sort(([pa, ra], [pb, rb]) => compareRanked({ score: 0, modifiedMs: modifiedMs(ra), path: pa }, { score: 0, modifiedMs: modifiedMs(rb), path: pb }));
+      const jobs = candidates.map(([, row]) => ({
+        key: `${row.origBytes}:${row.orig.map((c) => `${c.seg}.${c.off}.${c.len}`).join(",")}`,
+        name: row.name ?? undefined,
+        id: row.id,
+        cwd: row.cwd,
+        text: row.orig.map((c) => ({ path: this.store.segmentPath(c.seg), off: c.off, len: c.len })),
+      }));
+      const want = options.firstOnly && options.limit !== undefined ? options.limit : undefined;
+      const run = await this.regex.run(parsed.pattern, jobs, { ...options.regex, signal: options.signal, want });
+      if (!run.complete && run.stopped === null) result.totalIsLowerBound = true;
       candidates.forEach(([path, row], i) => {
         const outcome = run.outcomes[i];
         if (!outcome) {

@@ -101,7 +101,7 @@ export async function searchSessions(services: Services, raw: unknown): Promise<
   const args = typeof raw === "object" && raw !== null ? (raw as { query?: unknown; scope?: unknown }) : {};
   if (typeof args.query === "string") {
     const scope: SearchScope = args.scope === "all" ? "all" : "workspace";
-    const result = await searchIndex(services).search(await scopeFiles(services, scope), args.query, { limit: MAX_SESSIONS });
+    const result = await searchIndex(services).search(await scopeFiles(services, scope), args.query, { limit: MAX_SESSIONS, firstOnly: true });
     const first = result.sessions[0];
     if (!first) return notDone("not-applicable", summary(result) ?? `No session matches ${args.query}.`);
     await openHit(services, first, first.matches[0]);
@@ -140,7 +140,7 @@ function showSearchPick(services: Services): Promise<CommandResult<{ result: Sea
     pick.busy = true;
     void (async () => {
       try {
-        const result = await searchIndex(services).search(await scopeFiles(services, scope), query, { limit: MAX_SESSIONS, signal: controller.signal });
+        const result = await searchIndex(services).search(await scopeFiles(services, scope), query, { limit: MAX_SESSIONS, firstOnly: true, signal: controller.signal });
         if (controller.signal.aborted) return;
         last = result;
         const items = resultItems(result);

@@ -144,6 +144,54 @@ describe("search index", () => {
     expect(result.sessions.map((h) => h.path)).toEqual([ok.path]);
   });
 
+  it("re: with a catastrophic pattern on a session name is stopped too, and the next query runs", async () => {
+    const { dir, index } = fresh();
+    const slow = writeSession(dir, { name: `${"a".repeat(40)}!`, messages: [{ role: "user", text: "hello" }] });
+    const ok = writeSession(dir, { name: "aaaa", messages: [{ role: "user", text: "hello" }] });
+    const result = await index.search([slow.path, ok.path], "re:^(a+)+$", { regex: { perSessionMs: 300 } });
+    expect(result.notSearched).toEqual([slow.path]);
+    expect(result.sessions.map((h) => h.path)).toEqual([ok.path]);
+    const next = await index.search([slow.path, ok.path], "re:hel+o");
+    expect(next.truncated).toBeUndefined();
+    expect(next.sessions.map((h) => h.path).sort()).toEqual([slow.path, ok.path].sort());
+  });
+
+  it("a cancelled re: query leaves nothing behind: the next query runs on a fresh worker and blames no session", async () => {
+    const { dir, index } = fresh();
+    const slow = writeSession(dir, { messages: [{ role: "user", text: `hello ${"a".repeat(40)}!` }] });
+    const ok = writeSession(dir, { messages: [{ role: "user", text: "hello aaaa" }] });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    // No per-session limit to speak of: only the cancel stops it (the worker stays stuck in the slow session).
+    const cancelled = await index.search([slow.path, ok.path], "re:(a+)+$", { signal: controller.signal, regex: { perSessionMs: 60_000, totalMs: 60_000 } });
+    expect(cancelled.truncated).toBe("cancelled");
+    const next = await index.search([slow.path, ok.path], "re:hel+o", { regex: { perSessionMs: 300 } });
+    expect(next.truncated).toBeUndefined();
+    expect(next.notSearched).toEqual([]);
+    expect(next.sessions.map((h) => h.path).sort()).toEqual([slow.path, ok.path].sort());
+  });
+
+  it("re: asked for the first sessions only stops once they are known, in pi's order", async () => {
+    const { dir, index } = fresh();
+    const paths: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      paths.push(writeSession(dir, { name: i === 5 ? "the alpha session" : undefined, messages: [{ role: "user", text: i % 2 ? "alpha here" : "beta" }], startTime: Date.UTC(2026, 3, 1 + i) }).path);
+    }
+    const all = await index.search(paths, "re:alpha");
+    expect(all.total).toBe(4);
+    expect(all.totalIsLowerBound).toBeUndefined();
+    const first = await index.search(paths, "re:alpha", { limit: 2, firstOnly: true });
+    expect(first.sessions.map((h) => h.path)).toEqual(all.sessions.slice(0, 2).map((h) => h.path));
+    // The name match first (pi's rank), then the most recent message match.
+    expect(first.sessions.map((h) => h.path)).toEqual([paths[5], paths[7]]);
+    expect(first.sessions[0]!.matches.map((m) => m.role)).toContain("session_info");
+    expect(first.totalIsLowerBound).toBe(true);
+    expect(first.total).toBeLessThan(4);
+    const enough = await index.search(paths, "re:alpha", { limit: 10, firstOnly: true });
+    expect(enough.sessions.map((h) => h.path)).toEqual(all.sessions.map((h) => h.path));
+    expect(enough.totalIsLowerBound).toBeUndefined();
+  });
+
   it("an invalid regex is an error and matches nothing", async () => {
     const { dir, index } = fresh();
     const s = writeSession(dir, { messages: [{ role: "user", text: "(" }] });

@@ -2,7 +2,53 @@
 // Sessions…, type a query, see the matching entries (role, session, snippet with
 // the match marked), pick one: the Entries view shows that session with the entry selected.
 import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { workbench } from "./context";
+import type { Workbench } from "./workbench";
+
+/** Where pi keeps the sessions of `cwd` under the agent folder. */
+function sessionsFolder(wb: Workbench, cwd: string): string {
+  return join(wb.paths.agentDir, "sessions", `--${cwd.slice(1).replace(/[/\\:]/g, "-")}--`);
+}
+
+/** A small session of another project: a question, an answer that cost `cost`, maybe a name. */
+function smallSession(id: string, cwd: string, time: string, question: string, answer: string, cost: number, name?: string): string {
+  const lines: unknown[] = [
+    { type: "session", version: 3, id, timestamp: time, cwd },
+    { type: "message", id: `${id}-u`, parentId: null, timestamp: time, message: { role: "user", content: question, timestamp: Date.parse(time) } },
+    {
+      type: "message",
+      id: `${id}-a`,
+      parentId: `${id}-u`,
+      timestamp: time,
+      message: { role: "assistant", content: [{ type: "text", text: answer }], provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 2400, output: 600, cacheRead: 0, cacheWrite: 0, totalTokens: 3000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost } }, stopReason: "stop", timestamp: Date.parse(time) + 5000 },
+    },
+  ];
+  if (name) lines.push({ type: "session_info", id: `${id}-n`, parentId: `${id}-a`, timestamp: time, name });
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+/** Two more projects beside the workspace (folders that exist, so none is marked missing); returns what to remove. */
+function otherProjects(wb: Workbench): string[] {
+  const scratch = dirname(wb.paths.workspaceDir);
+  const todo = join(scratch, "todo-cli");
+  const notes = join(scratch, "notes-app");
+  const made = [todo, notes, sessionsFolder(wb, todo), sessionsFolder(wb, notes)];
+  for (const dir of made) mkdirSync(dir, { recursive: true });
+  const example = readFileSync(join(__dirname, "../../../../examples/todo-cli-session.jsonl"), "utf8").split("\n");
+  example[0] = JSON.stringify({ ...(JSON.parse(example[0]!) as Record<string, unknown>), cwd: todo });
+  writeFileSync(join(sessionsFolder(wb, todo), "2026-02-17T14-03-12-408Z_019c6be9-8698-7522-a609-9f7e8b125f32.jsonl"), example.join("\n"));
+  writeFileSync(
+    join(sessionsFolder(wb, notes), "2026-02-20T10-00-00-000Z_notes-export.jsonl"),
+    smallSession("5b9d0c1e-notes-export", notes, "2026-02-20T10:00:00.000Z", "Export the notes as JSON for the backup script", "Added `notes export --json`: one JSON object per note, sorted by date.", 0.42, "Notes export"),
+  );
+  writeFileSync(
+    join(sessionsFolder(wb, notes), "2026-02-21T16-30-00-000Z_notes-sync.jsonl"),
+    smallSession("8e2f4a6b-notes-sync", notes, "2026-02-21T16:30:00.000Z", "Why does sync drop notes edited offline?", "The merge keeps the server copy when both changed; I made it keep the newer one and log the conflict.", 1.87),
+  );
+  return made;
+}
 
 suite("workbench: Search Sessions from the palette", () => {
   suiteTeardown(async () => {
@@ -34,5 +80,52 @@ suite("workbench: Search Sessions from the palette", () => {
     await widget.locator('.quick-input-titlebar .action-label[aria-label="Search all projects"]').click();
     await widget.locator(".quick-input-title", { hasText: "all projects" }).waitFor({ timeout: 10_000 });
     await wb.page.keyboard.press("Escape");
+  });
+
+  test("screenshots: results with snippets over all projects, and the Sessions view's title-bar actions", async () => {
+    const wb = workbench();
+    const made = otherProjects(wb);
+    try {
+      await wb.openViewContainer("Pi Sessions");
+      // Wide enough for a row's cost.
+      await wb.widenSideBar(420);
+      await wb.runCommand("Pi Sessions: Search Sessions…");
+      const widget = wb.page.locator(".quick-input-widget");
+      const allProjects = widget.locator('.quick-input-titlebar .action-label[aria-label="Search all projects"]');
+      if (await allProjects.isVisible()) await allProjects.click();
+      await widget.locator(".quick-input-title", { hasText: "all projects" }).waitFor({ timeout: 10_000 });
+      await widget.locator(".quick-input-box input").fill("json");
+      // Results from three projects: the example's todo-cli, notes-app and the workspace's own.
+      for (const text of [/Notes export/, /todo-cli/, /Add a --«json» flag/]) {
+        await widget.locator(".monaco-list-row", { hasText: text }).first().waitFor({ state: "visible", timeout: 30_000 });
+      }
+      const rows = await widget.locator(".monaco-list-row").allTextContents();
+      assert.ok(rows.filter((r) => /«json»/i.test(r)).length >= 3, `snippets with the match marked: ${rows.join(" | ")}`);
+      const search = await wb.screenshot("readme/search-sessions");
+      await wb.page.keyboard.press("Escape");
+
+      // The Sessions view's title bar: all projects, then sort by cost, as a user clicks them.
+      const header = wb.view("Sessions").locator(".pane-header");
+      await header.hover();
+      await header.locator('.action-label[aria-label="Show All Projects"]').click();
+      await wb.treeRow("Sessions", /^notes-app/).first().waitFor({ timeout: 20_000 });
+      await header.hover();
+      await header.locator('.action-label[aria-label="Sort Sessions By…"]').click();
+      await wb.pickQuickInputItem("Cost");
+      await header.locator(".description", { hasText: /All projects · by cost/ }).waitFor({ timeout: 20_000 });
+      for (const group of [/^notes-app/, /^todo-cli/]) {
+        const row = wb.treeRow("Sessions", group).first();
+        if ((await row.getAttribute("aria-expanded")) === "false") await row.click();
+      }
+      await wb.treeRow("Sessions", /Why does sync drop notes/).first().waitFor({ timeout: 20_000 });
+      await header.hover();
+      const actions = await wb.screenshot("readme/sessions-all-projects");
+      for (const path of [search, actions]) assert.ok(existsSync(path) && statSync(path).size > 10_000, `${path} is a real screenshot`);
+    } finally {
+      await wb.runCommand("Pi Sessions: Sort Sessions By…");
+      await wb.pickQuickInputItem("Last activity");
+      await wb.runCommand("Pi Sessions: Show This Workspace Only");
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,17 +18,6 @@ function piDir(wb: Wb): string {
   return join(wb.paths.agentDir, "sessions", `--${wb.paths.workspaceDir.slice(1).replace(/[/\\:]/g, "-")}--`);
 }
 
-/** Drags the side bar's edge so rows show their descriptions (for the README screenshots). */
-async function widenSideBar(wb: Wb): Promise<void> {
-  const box = await wb.sideBar().boundingBox();
-  if (!box || box.width > 400) return;
-  const edge = box.x + box.width + 1;
-  await wb.page.mouse.move(edge, box.y + box.height / 2);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move(edge + 260, box.y + box.height / 2, { steps: 8 });
-  await wb.page.mouse.up();
-}
-
 async function isDark(wb: Wb): Promise<boolean> {
   return wb.page.evaluate(() => document.querySelector(".monaco-workbench")?.classList.contains("vs-dark") === true);
 }
@@ -97,7 +86,7 @@ suite("workbench: Compact Session from the palette", () => {
 
   test("screenshots in a light and a dark theme", async () => {
     const wb = workbench();
-    await widenSideBar(wb);
+    await wb.widenSideBar();
     const shots: string[] = [];
     for (const dark of [false, true]) {
       await theme(wb, dark);

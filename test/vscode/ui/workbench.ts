@@ -39,6 +39,17 @@ export class Workbench {
     return this.page.locator(".part.sidebar");
   }
 
+  /** Drags the side bar's edge so rows show their descriptions (for the README screenshots). */
+  async widenSideBar(by = 260): Promise<void> {
+    const box = await this.sideBar().boundingBox();
+    if (!box || box.width > 400) return;
+    const edge = box.x + box.width + 1;
+    await this.page.mouse.move(edge, box.y + box.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(edge + by, box.y + box.height / 2, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
   /** Opens an activity-bar view container (e.g. "Pi Sessions"); does nothing if it is showing. */
   async openViewContainer(title: string): Promise<void> {
     if (await this.isViewContainerOpen(title)) return;
