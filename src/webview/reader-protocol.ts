@@ -6,6 +6,7 @@
 // entry and the call (never a path: the host reads the path from the session).
 import { READER_BLOCK_KINDS, type AssistantPart, type ReaderBlock, type ToolCallView } from "../core/reader/reader-block";
 import { isReaderFilter, type ReaderFilter } from "../core/reader/reader-filter";
+import { isReaderImage, MAX_IMAGES_PER_BLOCK } from "../core/reader/reader-image";
 import { isCount, isOptionalCount, isOptionalString, isRecord, isString } from "./protocol-checks";
 
 export type { AssistantPart, ReaderBlock, ReaderFilter, ToolCallView };
@@ -102,6 +103,7 @@ export function isReaderBlock(x: unknown): x is ReaderBlock {
     isOptionalString(x.label, READER_LIMITS.labelChars) &&
     isEdit(x.edit) &&
     isOptionalString(x.detail, READER_LIMITS.detailChars) &&
+    (x.images === undefined || (Array.isArray(x.images) && x.images.length <= MAX_IMAGES_PER_BLOCK && x.images.every(isReaderImage))) &&
     isOptionalCount(x.truncatedFrom)
   );
 }

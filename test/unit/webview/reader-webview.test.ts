@@ -10,6 +10,7 @@ import type { ReaderBlock, ReaderState } from "../../../src/webview/reader-proto
 import { isReaderHostMessage } from "../../../src/webview/reader-protocol";
 import { activeContent } from "./support/inert-content";
 import { buildWebviewBundle, lastSaved, openWebview, type WebviewPage } from "./support/webview-harness";
+import { pngImagePart } from "../../support/png";
 
 const STATE: ReaderState = { version: 1, sessionPath: "/home/u/.pi/agent/sessions/--p--/s.jsonl", title: "Fix the parser", leafId: "b9", follow: true, filter: "all" };
 
@@ -154,6 +155,32 @@ describe("live", () => {
     p.send({ type: "append", blocks: [{ id: "x", kind: "script", timestamp: "", text: "" }], total: 2 });
     p.send({ type: "append", blocks: [user("u2", "x".repeat(500_000))], total: 2 });
     expect(ids(p)).toEqual(["u1"]);
+  });
+});
+
+describe("images", () => {
+  const { mimeType, data } = pngImagePart(4, 4);
+
+  it("a user message's and a tool result's images show as data: URIs, nothing else", () => {
+    const p = open([{ ...user("u1", "look"), images: [{ mimeType, data }], detail: "1 image" }, { ...result("r1", "x"), images: [{ mimeType, data }] }]);
+    const sources = Array.from(p.document.querySelectorAll("img")).map((img) => img.getAttribute("src"));
+    expect(sources).toEqual([`data:image/png;base64,${data}`, `data:image/png;base64,${data}`]);
+    expect(p.document.querySelector(".block-tool-result details.tool-result img, article.block-toolResult details.tool-result img")).not.toBeNull();
+    expect(activeContent(p.document.documentElement, 0, { dataImages: true })).toEqual([]);
+  });
+
+  it.each([
+    ["an SVG", { mimeType: "image/svg+xml", data: "PHN2Zz4=" }],
+    ["HTML claiming to be PNG", { mimeType: "image/png", data: Buffer.from("<script>alert(1)</script>").toString("base64") }],
+    ["a remote URL", { mimeType: "image/png", data, url: "https://example.com/x.png" }],
+    ["a quote in the type", { mimeType: 'image/png" onerror="x', data }],
+  ])("a block carrying %s does not validate (the page shows nothing of it)", (_, image) => {
+    const block = { ...user("u2", "look"), images: [image] };
+    expect(isReaderHostMessage({ type: "append", blocks: [block], total: 2 })).toBe(false);
+    const p = open([user("u1", "one")]);
+    p.send({ type: "append", blocks: [block], total: 2 });
+    expect(ids(p)).toEqual(["u1"]);
+    expect(p.document.querySelectorAll("img").length).toBe(0);
   });
 });
 
