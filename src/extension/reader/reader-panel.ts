@@ -199,7 +199,7 @@ export class ReaderPanel implements ReaderMessageTarget {
 
   // ReaderMessageTarget
 
-  sendInit(): void {
+  sendInit(anchorId?: string): void {
     const provisional = this.provisional;
     if (!this.pager && provisional) {
       this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath), leafId: provisional.leafId }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
@@ -210,8 +210,11 @@ export class ReaderPanel implements ReaderMessageTarget {
       if (!pager || this.disposed) return;
       let end = pager.total;
       const focusAt = this.focusId !== undefined ? pager.indexOf(this.focusId) : -1;
+      // A reloaded page goes back to where it was scrolled: the page must hold that entry too.
+      const anchorAt = focusAt < 0 && anchorId !== undefined ? pager.indexOf(anchorId) : -1;
+      const keepAt = focusAt >= 0 ? focusAt : anchorAt;
       // A focused entry far from the end: the page runs from it on.
-      if (focusAt >= 0) end = Math.max(focusAt + 1, Math.min(pager.total, focusAt + 20));
+      if (keepAt >= 0) end = Math.max(keepAt + 1, Math.min(pager.total, keepAt + 20));
       const page = pager.pageBefore(end);
       const blocks = end < pager.total ? [...page.blocks, ...pager.blocks(end, pager.total)] : page.blocks;
       this.loadedStart = page.start;

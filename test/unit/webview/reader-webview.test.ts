@@ -68,7 +68,20 @@ describe("pages", () => {
     expect(ids(p)).toEqual(["u1", "a1"]);
     expect(p.document.querySelector(".block-user .markdown-body strong")?.textContent).toBe("there");
     expect(p.document.querySelector(".reader-header h1")?.textContent).toBe("Fix the parser");
-    expect(lastSaved(p)).toEqual({ reader: STATE });
+    // happy-dom has no layout: the page is "at its end".
+    expect(lastSaved(p)).toEqual({ reader: STATE, scroll: { atEnd: true } });
+  });
+
+  it("a reloaded page asks for the entry it was scrolled to (the real scroll is checked in the UI suite)", () => {
+    page = openWebview(bundle, { reader: STATE, scroll: { entryId: "a1", offset: 120 } });
+    expect(page.posted[0]).toEqual({ type: "ready", anchorId: "a1" });
+    page.send({ type: "init", state: STATE, blocks: [user("u1", "one"), assistant("a1", "two")], start: 0, total: 2 });
+    expect(ids(page)).toEqual(["u1", "a1"]);
+  });
+
+  it("a saved state that does not validate is ignored", () => {
+    page = openWebview(bundle, { reader: STATE, scroll: { entryId: "a1", offset: "120px" } });
+    expect(page.posted[0]).toEqual({ type: "ready" });
   });
 
   it("thinking, arguments and tool results are folded; bash is highlighted", () => {
