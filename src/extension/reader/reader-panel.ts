@@ -150,6 +150,8 @@ export class ReaderPanel implements ReaderMessageTarget {
     }
     void this.loading.then(() => {
       if (!this.pager || this.disposed) return;
+      // The store opening the session this reader just loaded (or a read finding nothing new): the page is up to date.
+      if ((change === "opened" || change === "unchanged") && session === this.sessionNow) return;
       const extension = change === "appended" ? this.pager.extend(session, this.current.follow) : undefined;
       this.sessionNow = session;
       if (!extension) {
@@ -200,8 +202,13 @@ export class ReaderPanel implements ReaderMessageTarget {
   // ReaderMessageTarget
 
   sendInit(anchorId?: string): void {
+    if (anchorId !== undefined) this.host.log.info(`reader: the page reloaded, back to entry ${anchorId}`);
     const provisional = this.provisional;
-    if (!this.pager && provisional) {
+    if (!this.pager && provisional && anchorId !== undefined) {
+      // A reloaded page goes back to its place, not to the file's tail: index at once.
+      this.provisional = undefined;
+      for (const waiter of this.shownWaiters.splice(0)) waiter();
+    } else if (!this.pager && provisional) {
       this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath), leafId: provisional.leafId }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
     }
     void this.loading.then(() => {
