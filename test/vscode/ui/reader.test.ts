@@ -6,9 +6,10 @@
 // images show from data: URIs; the time from pi's write to the block on the
 // page is measured; the scroll position survives a window reload; a screenshot
 // for the README. And the HTML export opened in the same real browser loads
-// nothing but its own data: images.
+// nothing but its own data: images, and the hostile-summary corpus exported
+// stays inert there (no script, handler, dialog, request or image).
 import * as assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Frame } from "playwright-core";
 import { exportSession } from "../../../src/core/export";
@@ -290,7 +291,91 @@ suite("workbench: the session reader", () => {
   });
 });
 
+/** Every case of the hostile-summary corpus (test/fixtures/hostile-summaries) in every kind of block, plus images that must not show. */
+function hostileCorpusSession(): string {
+  const corpus = join(__dirname, "../../../../test/fixtures/hostile-summaries");
+  const texts = readdirSync(corpus)
+    .filter((name) => name.endsWith(".json") && !name.startsWith("large"))
+    .sort()
+    .map((name) => {
+      const raw = JSON.parse(readFileSync(join(corpus, name), "utf8")) as { summary: string; repeat?: number };
+      return raw.summary.repeat(raw.repeat ?? 1);
+    });
+  let text = line({ type: "session", version: 3, id: "0197c000-0000-7000-8000-0000000hostl", timestamp: "2026-03-02T10:00:00.000Z", cwd: "/work/project" });
+  let parent: string | null = null;
+  const badImages = [
+    { type: "image", mimeType: "image/svg+xml", data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').toString("base64") },
+    { type: "image", mimeType: "image/png", data: Buffer.from("<script>alert(1)</script>").toString("base64") },
+    { type: "image", mimeType: 'image/png" onerror="alert(1)', data: USER_IMAGE.data },
+    { type: "image", mimeType: "image/png", url: "http://127.0.0.1:9/remote-part.png" },
+  ];
+  texts.forEach((hostile, i) => {
+    text += message(`hu${i}`, parent, { role: "user", content: [{ type: "text", text: hostile }, ...badImages] });
+    text += message(`ha${i}`, `hu${i}`, {
+      role: "assistant",
+      content: [{ type: "thinking", thinking: hostile }, { type: "text", text: hostile }, { type: "toolCall", id: `hc${i}`, name: "read", arguments: { path: hostile.slice(0, 200) } }],
+      provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: "toolUse",
+    });
+    text += message(`ht${i}`, `ha${i}`, { role: "toolResult", toolCallId: `hc${i}`, toolName: "read", content: [{ type: "text", text: hostile }, ...badImages], isError: false });
+    text += line({ type: "compaction", id: `hk${i}`, parentId: `ht${i}`, timestamp: new Date(++clock).toISOString(), summary: hostile, firstKeptEntryId: `hu${i}`, tokensBefore: 1000 });
+    parent = `hk${i}`;
+  });
+  return text;
+}
+
 suite("browser: the HTML export works offline", () => {
+  test("the hostile-summary corpus through the HTML export stays inert in Chromium", async () => {
+    const wb = workbench();
+    const text = hostileCorpusSession();
+    const session = sessionFromBytes(Buffer.from(text));
+    const html = exportSession(session, { leafId: session.index.leafId, format: "html", redact: false }).text;
+    const file = join(dirname(wb.paths.agentDir), "export-hostile.html");
+    writeFileSync(file, html);
+    const context = await wb.page.context().browser()!.newContext();
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.route("**/*", (route) => (route.request().url() === `file://${file}` ? route.continue() : route.abort()));
+    try {
+      await page.goto(`file://${file}`);
+      await page.locator("article.block-compaction").first().waitFor({ timeout: STEP_MS });
+      // Open every fold (details), so nothing hidden is left unrendered; then let anything that would run, run.
+      await page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.mouse.move(200, 200);
+      await page.waitForTimeout(500);
+      const problems = await page.evaluate(() => {
+        const found: string[] = [];
+        const main = document.querySelector("main")!;
+        for (const element of Array.from(main.querySelectorAll("*"))) {
+          const tag = element.localName;
+          if (["script", "iframe", "frame", "object", "embed", "svg", "math", "form", "link", "meta", "base", "style", "video", "audio", "source", "picture", "template", "textarea", "select"].includes(tag)) found.push(`<${tag}>`);
+          for (const attribute of Array.from(element.attributes)) {
+            if (attribute.name.startsWith("on")) found.push(`<${tag} ${attribute.name}>`);
+            if (attribute.name === "style") found.push(`<${tag} style>`);
+            if (["src", "srcset", "action", "formaction", "xlink:href", "data", "poster", "background"].includes(attribute.name) && !(tag === "img" && attribute.name === "src")) found.push(`<${tag} ${attribute.name}>`);
+          }
+          if (tag === "a" && !/^(https?:|mailto:|#)/i.test(element.getAttribute("href") ?? "#")) found.push(`<a href=${element.getAttribute("href")}>`);
+          if (tag === "img") found.push(`<img src=${(element.getAttribute("src") ?? "").slice(0, 40)}>`);
+        }
+        return found;
+      });
+      assert.deepEqual(problems, []);
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+      assert.deepEqual(dialogs, []);
+      assert.deepEqual(requests, [`file://${file}`]);
+      // Each refused image is named in its block's head.
+      assert.match((await page.locator('[id="entry-hu0"] .head').textContent()) ?? "", /4 images \(4 not shown: /);
+    } finally {
+      await context.close();
+      rmSync(file, { force: true });
+    }
+  });
+
   test("the exported page renders in Chromium and makes no request at all", async () => {
     const wb = workbench();
     const text = sessionText("/work/project");
