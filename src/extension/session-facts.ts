@@ -88,14 +88,9 @@ export function sessionFacts(
   const modelKey = `${choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
   if (!memo.compaction || memo.compactionKey !== modelKey) {
     memo.compactionKey = modelKey;
-    memo.settingsError = undefined;
-    const settingsInput = { agentDir: context.agentDir, cwd: recordedCwd(session) ?? process.cwd(), trustProject: context.trusted, overrides: context.overrides };
-    try {
-      memo.compaction = semanticsFor(choice.version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings;
-    } catch (error) {
-      memo.settingsError = error instanceof Error ? error.message : String(error);
-      memo.compaction = compactionSettingsFor(recordedCwd(session), context);
-    }
+    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context);
+    memo.compaction = resolved.compaction;
+    memo.settingsError = resolved.settingsError;
   }
   const compaction = memo.compaction;
   const settingsError = memo.settingsError;
@@ -170,10 +165,33 @@ export function agoText(when: Date, now = Date.now()): string {
   return when.toISOString().slice(0, 10);
 }
 
+/** Compaction settings as one pi version applies them to a session (cwd, model), or its settings error and the defaults. */
+export interface VersionCompaction {
+  compaction: CompactionSettings;
+  settingsError?: string;
+}
+
+/** Rows of one cwd, pi version and model share their settings: resolved once per key. */
+export type RowCompactionCache = Map<string, VersionCompaction>;
+
+/** pi 1.5 applies `compaction.modelOverrides` for the session's model and rejects bad values (its message; the defaults meanwhile). */
+function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext): VersionCompaction {
+  const settingsInput = { agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides };
+  try {
+    return { compaction: semanticsFor(version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings };
+  } catch (error) {
+    return { compaction: compactionSettingsFor(cwd, context), settingsError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** The facts of a session not opened, from its catalogue row (no session read). */
-export function factsFromRow(row: CatalogueRow, context: FactsContext, compaction: CompactionSettings): SessionFacts {
+export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: RowCompactionCache = new Map()): SessionFacts {
   // The catalogue counted the row with this version (the same choice: setting, else its marker, else installed pi).
   const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", marker: row.pi1xMarker });
+  const key = `${choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
+  let resolved = cache.get(key);
+  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context)));
+  const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
   return {
@@ -198,6 +216,7 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, compactio
     totals: { tokens: row.totalTokens, cost: row.cost },
     piVersion: choice.version,
     piVersionReason: choice.reason,
+    ...(settingsError !== undefined ? { settingsError } : {}),
   };
 }
 

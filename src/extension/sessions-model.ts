@@ -14,7 +14,7 @@ import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import { choosePiVersion, semanticsFor } from "../core/pi-version";
 import { LiveSessionFacts } from "../core/session/live-facts";
-import { compactionSettingsFor, factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type SessionFacts } from "./session-facts";
+import { factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
 
 /** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
 const OPEN_LIMIT = 3;
@@ -51,7 +51,8 @@ export class SessionsModel implements vscode.Disposable {
   private readonly rowFacts = new Map<string, SessionFacts>();
   /** The catalogue the rows came from. */
   private rowsFrom: SessionCatalogue | undefined;
-  private readonly compactionByCwd = new Map<string, SessionFacts["compaction"]>();
+  /** Compaction settings of listed rows, per cwd, pi version and model. */
+  private readonly rowCompaction: RowCompactionCache = new Map();
   /** Opened sessions, least recently used first. */
   private readonly recent = new Set<string>();
   private saveTimer: NodeJS.Timeout | undefined;
@@ -179,10 +180,7 @@ export class SessionsModel implements vscode.Disposable {
   private setRow(row: CatalogueRow): void {
     this.rows.set(row.path, row);
     this.errors.delete(row.path);
-    const context = this.factsContext();
-    let compaction = this.compactionByCwd.get(row.cwd);
-    if (!compaction) this.compactionByCwd.set(row.cwd, (compaction = compactionSettingsFor(row.cwd, context)));
-    this.rowFacts.set(row.path, factsFromRow(row, context, compaction));
+    this.rowFacts.set(row.path, factsFromRow(row, this.factsContext(), this.rowCompaction));
   }
 
   private forgetRow(path: string): void {
@@ -245,7 +243,7 @@ export class SessionsModel implements vscode.Disposable {
   /** Recomputes every row (the model registry loaded, settings changed). */
   recomputeAll(): void {
     for (const memo of this.memos.values()) memo.compaction = undefined;
-    this.compactionByCwd.clear();
+    this.rowCompaction.clear();
     for (const path of this.store.paths()) this.computeFacts(path);
     for (const row of this.rows.values()) this.setRow(row);
     this.changed.fire({ paths: [...new Set([...this.store.paths(), ...this.rows.keys()])] });

@@ -6,6 +6,7 @@
 // entry and the call (never a path: the host reads the path from the session).
 import { READER_BLOCK_KINDS, type AssistantPart, type ReaderBlock, type ToolCallView } from "../core/reader/reader-block";
 import { isReaderFilter, type ReaderFilter } from "../core/reader/reader-filter";
+import { isReaderImage, MAX_IMAGES_PER_BLOCK } from "../core/reader/reader-image";
 import { isCount, isOptionalCount, isOptionalString, isRecord, isString } from "./protocol-checks";
 
 export type { AssistantPart, ReaderBlock, ReaderFilter, ToolCallView };
@@ -52,16 +53,27 @@ export type ReaderHostMessage =
   | { type: "notice"; text: string };
 
 export type ReaderWebviewMessage =
-  | { type: "ready" }
+  /** The page loaded; `anchorId`: the entry it was scrolled to before a reload (the page should hold it). */
+  | { type: "ready"; anchorId?: string }
   /** The page of an init is rendered (the host logs the time to first render). */
   | { type: "shown"; blocks: number }
   | { type: "loadEarlier"; before: number }
   | { type: "revealEntry"; entryId: string }
   | { type: "openFile"; entryId: string; toolCallId: string; preview: boolean };
 
+/** Where the page was scrolled: the first entry in view and its top's offset from the viewport's top, or the end (following pi's writes). */
+export type ReaderScroll = { entryId: string; offset: number } | { atEnd: true };
+
 /** What the webview saves with setState (a WebviewPanelSerializer receives it after a reload). */
 export interface PersistedReaderState {
   reader: ReaderState;
+  scroll?: ReaderScroll;
+}
+
+export function isReaderScroll(x: unknown): x is ReaderScroll {
+  if (!isRecord(x)) return false;
+  if (x.atEnd === true) return Object.keys(x).length === 1;
+  return isId(x.entryId) && typeof x.offset === "number" && Number.isFinite(x.offset) && Math.abs(x.offset) < 1e7;
 }
 
 const isId = (x: unknown): x is string => isString(x, READER_LIMITS.idChars, false);
@@ -102,6 +114,7 @@ export function isReaderBlock(x: unknown): x is ReaderBlock {
     isOptionalString(x.label, READER_LIMITS.labelChars) &&
     isEdit(x.edit) &&
     isOptionalString(x.detail, READER_LIMITS.detailChars) &&
+    (x.images === undefined || (Array.isArray(x.images) && x.images.length <= MAX_IMAGES_PER_BLOCK && x.images.every(isReaderImage))) &&
     isOptionalCount(x.truncatedFrom)
   );
 }
@@ -146,7 +159,7 @@ export function isReaderWebviewMessage(x: unknown): x is ReaderWebviewMessage {
   if (!isRecord(x)) return false;
   switch (x.type) {
     case "ready":
-      return true;
+      return x.anchorId === undefined || isId(x.anchorId);
     case "loadEarlier":
       return isCount(x.before);
     case "shown":
@@ -161,5 +174,5 @@ export function isReaderWebviewMessage(x: unknown): x is ReaderWebviewMessage {
 }
 
 export function isPersistedReaderState(x: unknown): x is PersistedReaderState {
-  return isRecord(x) && isReaderState(x.reader);
+  return isRecord(x) && isReaderState(x.reader) && (x.scroll === undefined || isReaderScroll(x.scroll));
 }

@@ -1,6 +1,6 @@
 // Summary markdown → sanitised DOM nodes, bidi controls made visible.
 import type { MarkdownIt } from "markdown-it";
-import { createMarkdownRenderer } from "./markdown-renderer";
+import { createMarkdownRenderer } from "../core/markdown/markdown-renderer";
 import { markBidiControls } from "./mark-bidi";
 import { sanitizeHtml } from "./sanitize-html";
 

@@ -3,57 +3,7 @@
 // <template> and keeps only the elements and attributes markdown-it is
 // configured to produce. Anything else is replaced by its text, so the
 // reader still sees what was written.
-import { isSafeHref } from "./safe-link";
-
-const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
-  a: ["href", "title"],
-  blockquote: [],
-  br: [],
-  code: [],
-  del: [],
-  details: [],
-  em: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  hr: [],
-  input: ["type", "checked", "disabled", "aria-label"],
-  li: [],
-  ol: ["start"],
-  p: [],
-  pre: [],
-  s: [],
-  strong: [],
-  summary: [],
-  table: [],
-  tbody: [],
-  td: [],
-  th: [],
-  thead: [],
-  tr: [],
-  ul: [],
-};
-
-const CLASS_NAME = /^[A-Za-z0-9_-]+$/;
-
-function cleanClass(value: string): string {
-  return value
-    .split(/\s+/)
-    .filter((name) => CLASS_NAME.test(name))
-    .join(" ");
-}
-
-function isAllowedAttribute(tag: string, name: string, value: string): boolean {
-  if (name === "class") return true;
-  if (!ALLOWED_ATTRIBUTES[tag]!.includes(name)) return false;
-  if (name === "href") return isSafeHref(value);
-  if (name === "type") return value === "checkbox";
-  if (name === "start") return /^\d{1,9}$/.test(value);
-  return true;
-}
+import { cleanClass, isAllowedAttribute, isAllowedElement } from "../core/markdown/allowed-markup";
 
 function cleanAttributes(element: Element, tag: string): void {
   for (const attribute of Array.from(element.attributes)) {
@@ -82,7 +32,7 @@ function cleanChildren(parent: Node): void {
     const element = child as Element;
     // Elements in the SVG or MathML namespace are never allowed, whatever their local name.
     const tag = element.namespaceURI === "http://www.w3.org/1999/xhtml" ? element.localName : "";
-    if (!Object.hasOwn(ALLOWED_ATTRIBUTES, tag)) {
+    if (!isAllowedElement(tag)) {
       element.replaceWith(document.createTextNode(element.textContent ?? ""));
       continue;
     }

@@ -1,8 +1,13 @@
 // A branch as one self-contained, offline HTML page: inline CSS (allowed by
-// its hash in the page's CSP), no script, no font, no image, nothing fetched.
-// Every text is escaped; bidi controls are shown as marked ⟨U+202E⟩ tokens.
+// its hash in the page's CSP), no script, no font, nothing fetched; images
+// only as data: URIs of checked raster types (the CSP allows img-src data:).
+// Messages are markdown, rendered and sanitised as in the reader
+// (core/markdown); every other text is escaped; bidi controls are shown as
+// marked ⟨U+202E⟩ tokens.
 import { createHash } from "node:crypto";
+import { markdownHtml } from "../markdown/markdown-html";
 import { READER_BLOCK_TITLES, type ReaderBlock, type ToolCallView } from "../reader/reader-block";
+import { imageDataUri, isReaderImage } from "../reader/reader-image";
 import { splitBidiControls } from "../text/bidi-controls";
 import { escapeHtml } from "../text/escape-html";
 import type { BranchExport } from "./branch-export";
@@ -27,6 +32,20 @@ h1 { font-size: 1.4em; margin: 0.5rem 0; }
 .badge { border: 1px solid var(--line); border-radius: 8px; padding: 0 0.4em; }
 .edit { color: var(--warn); border-color: var(--warn); }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.md { overflow-wrap: anywhere; }
+.md > :first-child { margin-top: 0.2rem; }
+.md > :last-child { margin-bottom: 0.2rem; }
+.md code { background: var(--code); border-radius: 3px; padding: 0 0.2em; font: 0.9em ui-monospace, monospace; }
+.md pre code { background: none; padding: 0; }
+.md blockquote { margin: 0.4rem 0; padding-left: 0.8rem; border-left: 3px solid var(--line); color: var(--muted); }
+.md table { border-collapse: collapse; }
+.md th, .md td { border: 1px solid var(--line); padding: 0.2rem 0.5rem; }
+.md .align-center { text-align: center; }
+.md .align-right { text-align: right; }
+.md h2, .md h3, .md h4, .md h5, .md h6 { font-size: 1em; margin: 0.6rem 0 0.3rem; }
+.md .task-list-item { list-style: none; }
+.images { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.images img { max-width: min(100%, 40rem); max-height: 30rem; border: 1px solid var(--line); border-radius: 3px; }
 pre { margin: 0.3rem 0; padding: 0.4rem 0.6rem; background: var(--code); border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, monospace; }
 .tool-call { margin: 0.4rem 0; }
 .tool-name { font-weight: 600; font-family: ui-monospace, monospace; }
@@ -47,6 +66,14 @@ const el = (tag: string, cls: string, inner: string): string => `<${tag} class="
 const pre = (text: string, cls = "plain"): string => `<pre class="${cls}"><code>${htmlText(text)}</code></pre>`;
 const details = (summary: string, inner: string, open = false): string =>
   `<details${open ? " open" : ""}><summary>${htmlText(summary)}</summary>${inner}</details>`;
+const markdown = (text: string): string => el("div", "md", markdownHtml(text));
+
+function images(block: ReaderBlock): string {
+  const shown = (block.images ?? []).filter(isReaderImage);
+  if (shown.length === 0) return "";
+  const tags = shown.map((image, i) => `<img src="${escapeHtml(imageDataUri(image))}" alt="image ${i + 1} of ${shown.length} (${image.mimeType})">`);
+  return el("div", "images", tags.join(""));
+}
 
 function toolCall(call: ToolCallView): string {
   const head = `<div>${el("span", "tool-name", htmlText(call.name))}${call.path !== undefined ? ` ${el("span", "path", htmlText(call.path))}` : ""}</div>`;
@@ -58,19 +85,20 @@ function body(block: ReaderBlock): string {
   switch (block.kind) {
     case "user":
     case "custom":
+      return markdown(block.text) + images(block);
     case "compaction":
     case "branchSummary":
-      return el("div", "text", htmlText(block.text));
+      return markdown(block.text);
     case "assistant":
       return (block.parts ?? [])
         .map((part) => {
-          if (part.type === "text") return el("div", "text", htmlText(part.text));
+          if (part.type === "text") return markdown(part.text);
           if (part.type === "thinking") return details("Thinking", pre(part.text));
           return toolCall(part.call);
         })
         .join("");
     case "toolResult":
-      return details(`${block.title ?? "tool"} ${block.isError ? "error" : "ok"}`, pre(block.text));
+      return details(`${block.title ?? "tool"} ${block.isError ? "error" : "ok"}`, pre(block.text) + images(block));
     case "bash":
       return pre(block.title ?? "", "bash") + details(`Output${block.detail ? ` (${block.detail})` : ""}`, pre(block.text));
     case "system":
@@ -98,7 +126,7 @@ function blockHtml(block: ReaderBlock): string {
 }
 
 export function renderHtml(branch: BranchExport, exportedAt: Date): string {
-  const csp = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; img-src data:; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; base-uri 'none'; form-action 'none'`;
   const title = branch.title ?? "pi session";
   const facts = [
     branch.sessionPath ? `Session: ${htmlText(branch.sessionPath)}` : "",

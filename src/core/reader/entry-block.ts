@@ -4,6 +4,7 @@
 import { toolCallPreview } from "../tree/preview";
 import type { SessionEntry } from "../session/types";
 import type { AssistantPart, ReaderBlock, ToolCallView } from "./reader-block";
+import { imageRefusal, MAX_IMAGES_PER_BLOCK, type ReaderImage } from "./reader-image";
 
 /** Longest text one block carries; the rest is cut with a note (a tool output can be megabytes). */
 export const MAX_BLOCK_CHARS = 100_000;
@@ -19,21 +20,34 @@ function cutAt(block: ReaderBlock, maxChars: number): ReaderBlock {
   return { ...block, text: block.text.slice(0, maxChars), truncatedFrom: block.text.length };
 }
 
-/** Text of a content field (string or blocks) and how many images it held. */
-export function contentText(content: unknown): { text: string; images: number } {
-  if (typeof content === "string") return { text: content, images: 0 };
-  if (!Array.isArray(content)) return { text: "", images: 0 };
+/** Text of a content field (string or blocks), how many images it held, and those shown. */
+export function contentText(content: unknown): { text: string; images: number; shown: ReaderImage[]; refusals: string[] } {
+  if (typeof content === "string") return { text: content, images: 0, shown: [], refusals: [] };
+  if (!Array.isArray(content)) return { text: "", images: 0, shown: [], refusals: [] };
   const texts: string[] = [];
+  const shown: ReaderImage[] = [];
+  const refusals: string[] = [];
   let images = 0;
   for (const part of content) {
     if (!isRec(part)) continue;
     if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-    else if (part.type === "image") images++;
+    else if (part.type === "image") {
+      images++;
+      const refusal = shown.length >= MAX_IMAGES_PER_BLOCK ? `more than ${MAX_IMAGES_PER_BLOCK} in one entry` : imageRefusal(part);
+      if (refusal === undefined) shown.push({ mimeType: part.mimeType as ReaderImage["mimeType"], data: part.data as string });
+      else refusals.push(refusal);
+    }
   }
-  return { text: texts.join("\n\n"), images };
+  return { text: texts.join("\n\n"), images, shown, refusals };
 }
 
-const imagesDetail = (images: number): string | undefined => (images === 0 ? undefined : images === 1 ? "1 image" : `${images} images`);
+/** "2 images" and why any is not shown; the images to show. */
+function imageFields(content: ReturnType<typeof contentText>): Pick<ReaderBlock, "detail" | "images"> {
+  if (content.images === 0) return {};
+  const count = content.images === 1 ? "1 image" : `${content.images} images`;
+  const notShown = content.refusals.length === 0 ? "" : ` (${content.refusals.length} not shown: ${[...new Set(content.refusals)].join("; ")})`;
+  return { detail: `${count}${notShown}`, ...(content.shown.length > 0 ? { images: content.shown } : {}) };
+}
 
 const COMMAND_KEYS = ["command", "cmd", "script"];
 const PATH_KEYS = ["path", "file_path", "filePath", "file"];
@@ -88,8 +102,8 @@ function systemText(message: Rec): string {
 function messageBlock(base: ReaderBlock, message: Rec): ReaderBlock {
   switch (message.role) {
     case "user": {
-      const { text, images } = contentText(message.content);
-      return { ...base, kind: "user", text, ...(images ? { detail: imagesDetail(images) } : {}) };
+      const content = contentText(message.content);
+      return { ...base, kind: "user", text: content.text, ...imageFields(content) };
     }
     case "assistant": {
       const parts = assistantParts(message.content);
@@ -110,8 +124,8 @@ function messageBlock(base: ReaderBlock, message: Rec): ReaderBlock {
       };
     }
     case "toolResult": {
-      const { text, images } = contentText(message.content);
-      return { ...base, kind: "toolResult", text, title: str(message.toolName) ?? "tool", isError: message.isError === true, ...(images ? { detail: imagesDetail(images) } : {}) };
+      const content = contentText(message.content);
+      return { ...base, kind: "toolResult", text: content.text, title: str(message.toolName) ?? "tool", isError: message.isError === true, ...imageFields(content) };
     }
     case "bashExecution": {
       const exit = message.cancelled === true ? "cancelled" : message.exitCode !== undefined && message.exitCode !== null ? `exit ${String(message.exitCode)}` : undefined;
@@ -127,8 +141,10 @@ function messageBlock(base: ReaderBlock, message: Rec): ReaderBlock {
     }
     case "system":
       return { ...base, kind: "system", text: systemText(message), title: "System prompt" };
-    case "custom":
-      return { ...base, kind: "custom", title: str(message.customType) ?? "custom", text: contentText(message.content).text };
+    case "custom": {
+      const content = contentText(message.content);
+      return { ...base, kind: "custom", title: str(message.customType) ?? "custom", text: content.text, ...imageFields(content) };
+    }
     case "compactionSummary":
       return { ...base, kind: "compaction", text: str(message.summary) ?? "", ...(num(message.tokensBefore) !== undefined ? { tokens: num(message.tokensBefore) } : {}) };
     case "branchSummary":
@@ -180,8 +196,10 @@ export function entryBlock(entry: SessionEntry | Rec, maxChars = MAX_BLOCK_CHARS
       });
     case "branch_summary":
       return cut({ ...base, kind: "branchSummary", text: str(e.summary) ?? "", ...(str(e.fromId) ? { detail: `from ${str(e.fromId)}` } : {}) });
-    case "custom_message":
-      return cut({ ...base, kind: "custom", title: str(e.customType) ?? "custom", text: contentText(e.content).text });
+    case "custom_message": {
+      const content = contentText(e.content);
+      return cut({ ...base, kind: "custom", title: str(e.customType) ?? "custom", text: content.text, ...imageFields(content) });
+    }
   }
   const mark = markText(e);
   if (mark) return { ...base, kind: "mark", ...mark };

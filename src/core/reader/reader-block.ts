@@ -2,6 +2,7 @@
 // (the host sends these to the webview; exports render them too). Text is
 // kept as written: the renderers escape or sanitise it and make bidi
 // controls visible.
+import type { ReaderImage } from "./reader-image";
 
 export type ReaderBlockKind =
   | "user"
@@ -74,6 +75,8 @@ export interface ReaderBlock {
   edit?: ContextEditMark;
   /** A short extra fact: "keeps from 1a2b3c4d", "exit 1", "2 images". */
   detail?: string;
+  /** User / tool result / custom: the images shown (checked raster types, data: URIs only). */
+  images?: ReaderImage[];
   /** The text was cut to this many characters (it had more). */
   truncatedFrom?: number;
 }

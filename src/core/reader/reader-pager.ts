@@ -84,6 +84,8 @@ export class ReaderPager {
       i--;
       const block = this.block(this.ids[i]!);
       chars += block.text.length + (block.parts?.reduce((n, p) => n + (p.type === "toolCall" ? p.call.args.length : p.text.length), 0) ?? 0);
+      // Images count by their base64 size: a page of screenshots stays a page.
+      chars += block.images?.reduce((n, image) => n + image.data.length, 0) ?? 0;
       blocks.push(block);
     }
     return { blocks: blocks.reverse(), start: i, total: this.ids.length };

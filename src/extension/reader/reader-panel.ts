@@ -150,6 +150,8 @@ export class ReaderPanel implements ReaderMessageTarget {
     }
     void this.loading.then(() => {
       if (!this.pager || this.disposed) return;
+      // The store opening the session this reader just loaded (or a read finding nothing new): the page is up to date.
+      if ((change === "opened" || change === "unchanged") && session === this.sessionNow) return;
       const extension = change === "appended" ? this.pager.extend(session, this.current.follow) : undefined;
       this.sessionNow = session;
       if (!extension) {
@@ -199,9 +201,14 @@ export class ReaderPanel implements ReaderMessageTarget {
 
   // ReaderMessageTarget
 
-  sendInit(): void {
+  sendInit(anchorId?: string): void {
+    if (anchorId !== undefined) this.host.log.info(`reader: the page reloaded, back to entry ${anchorId}`);
     const provisional = this.provisional;
-    if (!this.pager && provisional) {
+    if (!this.pager && provisional && anchorId !== undefined) {
+      // A reloaded page goes back to its place, not to the file's tail: index at once.
+      this.provisional = undefined;
+      for (const waiter of this.shownWaiters.splice(0)) waiter();
+    } else if (!this.pager && provisional) {
       this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath), leafId: provisional.leafId }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
     }
     void this.loading.then(() => {
@@ -210,8 +217,11 @@ export class ReaderPanel implements ReaderMessageTarget {
       if (!pager || this.disposed) return;
       let end = pager.total;
       const focusAt = this.focusId !== undefined ? pager.indexOf(this.focusId) : -1;
+      // A reloaded page goes back to where it was scrolled: the page must hold that entry too.
+      const anchorAt = focusAt < 0 && anchorId !== undefined ? pager.indexOf(anchorId) : -1;
+      const keepAt = focusAt >= 0 ? focusAt : anchorAt;
       // A focused entry far from the end: the page runs from it on.
-      if (focusAt >= 0) end = Math.max(focusAt + 1, Math.min(pager.total, focusAt + 20));
+      if (keepAt >= 0) end = Math.max(keepAt + 1, Math.min(pager.total, keepAt + 20));
       const page = pager.pageBefore(end);
       const blocks = end < pager.total ? [...page.blocks, ...pager.blocks(end, pager.total)] : page.blocks;
       this.loadedStart = page.start;

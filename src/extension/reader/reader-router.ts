@@ -15,7 +15,8 @@ export interface ToolCallFile {
 }
 
 export interface ReaderMessageTarget {
-  sendInit(): void;
+  /** `anchorId`: the entry a reloaded page was scrolled to (its page should hold it). */
+  sendInit(anchorId?: string): void;
   sendEarlier(before: number): boolean;
   shown(blocks: number): void;
   /** The file of a tool call in the session (undefined: no such entry/call, or no path argument). */
@@ -34,7 +35,7 @@ export async function routeReaderMessage(message: unknown, target: ReaderMessage
   if (!isReaderWebviewMessage(message)) return refused("invalid message");
   switch (message.type) {
     case "ready":
-      target.sendInit();
+      target.sendInit(message.anchorId);
       return { done: true, action: "init" };
     case "shown":
       target.shown(message.blocks);

@@ -8,6 +8,7 @@ import {
   isReaderHostMessage,
   type ReaderBlock,
   type ReaderHostMessage,
+  type ReaderScroll,
   type ReaderState,
   type ReaderWebviewMessage,
 } from "../reader-protocol";
@@ -31,6 +32,11 @@ export class ReaderApp {
   private firstIndex = 0;
   private total = 0;
   private waitingEarlier = false;
+  /** Where the page is scrolled (saved with the state, so a reload comes back to it). */
+  private scroll: ReaderScroll | undefined;
+  /** Saved before a reload: applied to the first page the host sends. */
+  private restoreScroll: ReaderScroll | undefined;
+  private scrollSaveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly header = h("header", { className: "reader-header" });
   private readonly earlier = button("Load earlier entries", "load-earlier", () => this.loadEarlier());
   private readonly list = h("div", { className: "blocks", attrs: { role: "feed", "aria-label": "Conversation" } });
@@ -50,12 +56,17 @@ export class ReaderApp {
 
   start(): void {
     const saved = this.api.getState();
-    if (isPersistedReaderState(saved)) this.state = saved.reader;
+    if (isPersistedReaderState(saved)) {
+      this.state = saved.reader;
+      this.scroll = this.restoreScroll = saved.scroll;
+    }
     this.earlier.hidden = true;
     this.root.replaceChildren(this.header, this.notice, this.earlier, this.list);
     this.renderHeader();
     if (!this.state) this.list.replaceChildren(h("p", { className: "loading", text: "Loading the session…" }));
-    this.post({ type: "ready" });
+    window.addEventListener("scroll", () => this.scrolled(), { passive: true });
+    const anchor = this.restoreScroll && "entryId" in this.restoreScroll ? this.restoreScroll.entryId : undefined;
+    this.post(anchor !== undefined ? { type: "ready", anchorId: anchor } : { type: "ready" });
   }
 
   handleMessage(data: unknown): void {
@@ -65,19 +76,23 @@ export class ReaderApp {
 
   private dispatch(message: ReaderHostMessage): void {
     switch (message.type) {
-      case "init":
+      case "init": {
+        const sameSession = this.state?.sessionPath === message.state.sessionPath;
         this.state = message.state;
-        this.api.setState({ reader: message.state });
         this.firstIndex = message.start;
         this.total = message.total;
         this.waitingEarlier = false;
         this.list.replaceChildren(...message.blocks.map((block) => this.element(block)));
         this.renderHeader();
         this.updateEarlier();
+        const restore = sameSession ? this.restoreScroll : undefined;
+        this.restoreScroll = undefined;
         if (message.focusId) this.reveal(message.focusId);
-        else this.scrollToEnd();
+        else if (!restore || !this.restore(restore)) this.scrollToEnd();
+        this.saveState();
         this.post({ type: "shown", blocks: message.blocks.length });
         return;
+      }
       case "earlier":
         this.prepend(message.blocks, message.start);
         return;
@@ -164,6 +179,42 @@ export class ReaderApp {
     this.earlier.hidden = this.firstIndex === 0;
     this.earlier.disabled = false;
     this.earlier.textContent = `Load earlier entries (${this.firstIndex} more)`;
+  }
+
+  /** Back to where a reloaded page was: its anchor entry at the same offset (false when the anchor is not shown). */
+  private restore(scroll: ReaderScroll): boolean {
+    if ("atEnd" in scroll) return false;
+    const anchor = this.find(scroll.entryId);
+    if (!anchor) return false;
+    const scroller = document.scrollingElement ?? document.documentElement;
+    scroller.scrollTop += anchor.getBoundingClientRect().top - scroll.offset;
+    return true;
+  }
+
+  /** The first block in view and its offset, or the end: what a reload comes back to. */
+  private currentScroll(): ReaderScroll | undefined {
+    const scroller = document.scrollingElement ?? document.documentElement;
+    if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40) return { atEnd: true };
+    for (const block of Array.from(this.list.querySelectorAll<HTMLElement>("article.block"))) {
+      const rect = block.getBoundingClientRect();
+      if (rect.bottom > 0 && block.dataset.entryId) return { entryId: block.dataset.entryId, offset: Math.round(rect.top) };
+    }
+    return undefined;
+  }
+
+  private scrolled(): void {
+    if (this.scrollSaveTimer !== undefined) return;
+    this.scrollSaveTimer = setTimeout(() => {
+      this.scrollSaveTimer = undefined;
+      this.scroll = this.currentScroll();
+      this.saveState();
+    }, 150);
+  }
+
+  private saveState(): void {
+    if (!this.state) return;
+    this.scroll = this.currentScroll() ?? this.scroll;
+    this.api.setState(this.scroll ? { reader: this.state, scroll: this.scroll } : { reader: this.state });
   }
 
   private scrollToEnd(): void {

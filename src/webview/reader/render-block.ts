@@ -3,6 +3,7 @@
 // controls are made visible in every block.
 import type { ReaderBlock, ToolCallView } from "../reader-protocol";
 import { READER_BLOCK_TITLES } from "../../core/reader/reader-block";
+import { imageDataUri, isReaderImage } from "../../core/reader/reader-image";
 import { button, h } from "../dom";
 import { formatAbsoluteTime } from "../format-time";
 import { markBidiControls, showBidiControls } from "../mark-bidi";
@@ -36,6 +37,23 @@ function firstLine(text: string, width = 100): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
+/** The block's images, from data: URIs only (the CSP allows img-src data: and nothing remote); each checked again here. */
+function images(block: ReaderBlock): HTMLElement[] {
+  const shown = (block.images ?? []).filter(isReaderImage);
+  if (shown.length === 0) return [];
+  return [
+    h(
+      "div",
+      { className: "images" },
+      ...shown.map((image, i) => {
+        const img = h("img", { className: "block-image", attrs: { alt: `image ${i + 1} of ${shown.length} (${image.mimeType})`, loading: "lazy", decoding: "async" } });
+        img.src = imageDataUri(image);
+        return img;
+      }),
+    ),
+  ];
+}
+
 function toolCall(block: ReaderBlock, call: ToolCallView, actions: BlockActions): HTMLElement {
   const head = h("div", { className: "tool-call-head" }, h("span", { className: "tool-name", text: call.name }));
   if (call.path !== undefined) {
@@ -56,7 +74,7 @@ function body(block: ReaderBlock, actions: BlockActions): HTMLElement[] {
   switch (block.kind) {
     case "user":
     case "custom":
-      return [markdown(block.text)];
+      return [markdown(block.text), ...images(block)];
     case "assistant":
       return (block.parts ?? []).map((part) => {
         if (part.type === "text") return markdown(part.text);
@@ -65,7 +83,9 @@ function body(block: ReaderBlock, actions: BlockActions): HTMLElement[] {
       });
     case "toolResult": {
       const status = block.isError ? "error" : "ok";
-      return [folded(`${block.title ?? "tool"} ${status}${block.text ? ` · ${firstLine(block.text)}` : ""}`, pre(block.text), "tool-result")];
+      const result = folded(`${block.title ?? "tool"} ${status}${block.text ? ` · ${firstLine(block.text)}` : ""}`, pre(block.text), "tool-result");
+      result.append(...images(block));
+      return [result];
     }
     case "bash":
       return [highlightedBash(block.title ?? ""), folded(`Output${block.detail ? ` (${block.detail})` : ""}`, pre(block.text), "tool-result")];

@@ -156,12 +156,12 @@ describe("HTML", () => {
     expect(/[\u202A-\u202E]/.test(html)).toBe(false);
   });
 
-  it("loads nothing: no src/href attributes, a CSP without sources, the inline style allowed by its hash", () => {
+  it("loads nothing: no src/href attributes, a CSP with no source but data: images, the inline style allowed by its hash", () => {
     expect(tags.filter((tag) => /\s(src|href|srcset|action|style)=/i.test(tag))).toEqual([]);
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = createHash("sha256").update(style).digest("base64");
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1]!.replace(/&#39;/g, "'");
-    expect(csp).toBe(`default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`);
+    expect(csp).toBe(`default-src 'none'; img-src data:; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`);
     expect(style).not.toMatch(/url\(|@import|@font-face/);
   });
 });

@@ -71,7 +71,7 @@ describe("the file of a tool call", () => {
 function fakeTarget(answer: boolean) {
   const calls: string[] = [];
   const target: ReaderMessageTarget = {
-    sendInit: () => calls.push("init"),
+    sendInit: (anchorId?: string) => calls.push(anchorId === undefined ? "init" : `init at ${anchorId}`),
     sendEarlier: (before) => (calls.push(`earlier ${before}`), before === 5),
     shown: (n) => calls.push(`shown ${n}`),
     toolCallFile: (entryId, callId) => toolCallFile(session, entryId, callId, { workspaceRoots: [], homeDir: "/home/u" }),
@@ -103,9 +103,11 @@ describe("router", () => {
   it("ready, shown, reveal and earlier pages reach the panel", async () => {
     const { target, calls } = fakeTarget(true);
     await routeReaderMessage({ type: "ready" }, target);
+    await routeReaderMessage({ type: "ready", anchorId: "a1" }, target);
     await routeReaderMessage({ type: "shown", blocks: 3 }, target);
     await routeReaderMessage({ type: "revealEntry", entryId: "u1" }, target);
     await routeReaderMessage({ type: "loadEarlier", before: 5 }, target);
-    expect(calls).toEqual(["init", "shown 3", "reveal u1", "earlier 5"]);
+    expect((await routeReaderMessage({ type: "ready", anchorId: 5 }, target)).done).toBe(false);
+    expect(calls).toEqual(["init", "init at a1", "shown 3", "reveal u1", "earlier 5"]);
   });
 });

@@ -10,6 +10,7 @@ import type { ReaderBlock, ReaderState } from "../../../src/webview/reader-proto
 import { isReaderHostMessage } from "../../../src/webview/reader-protocol";
 import { activeContent } from "./support/inert-content";
 import { buildWebviewBundle, lastSaved, openWebview, type WebviewPage } from "./support/webview-harness";
+import { pngImagePart } from "../../support/png";
 
 const STATE: ReaderState = { version: 1, sessionPath: "/home/u/.pi/agent/sessions/--p--/s.jsonl", title: "Fix the parser", leafId: "b9", follow: true, filter: "all" };
 
@@ -67,7 +68,20 @@ describe("pages", () => {
     expect(ids(p)).toEqual(["u1", "a1"]);
     expect(p.document.querySelector(".block-user .markdown-body strong")?.textContent).toBe("there");
     expect(p.document.querySelector(".reader-header h1")?.textContent).toBe("Fix the parser");
-    expect(lastSaved(p)).toEqual({ reader: STATE });
+    // happy-dom has no layout: the page is "at its end".
+    expect(lastSaved(p)).toEqual({ reader: STATE, scroll: { atEnd: true } });
+  });
+
+  it("a reloaded page asks for the entry it was scrolled to (the real scroll is checked in the UI suite)", () => {
+    page = openWebview(bundle, { reader: STATE, scroll: { entryId: "a1", offset: 120 } });
+    expect(page.posted[0]).toEqual({ type: "ready", anchorId: "a1" });
+    page.send({ type: "init", state: STATE, blocks: [user("u1", "one"), assistant("a1", "two")], start: 0, total: 2 });
+    expect(ids(page)).toEqual(["u1", "a1"]);
+  });
+
+  it("a saved state that does not validate is ignored", () => {
+    page = openWebview(bundle, { reader: STATE, scroll: { entryId: "a1", offset: "120px" } });
+    expect(page.posted[0]).toEqual({ type: "ready" });
   });
 
   it("thinking, arguments and tool results are folded; bash is highlighted", () => {
@@ -154,6 +168,32 @@ describe("live", () => {
     p.send({ type: "append", blocks: [{ id: "x", kind: "script", timestamp: "", text: "" }], total: 2 });
     p.send({ type: "append", blocks: [user("u2", "x".repeat(500_000))], total: 2 });
     expect(ids(p)).toEqual(["u1"]);
+  });
+});
+
+describe("images", () => {
+  const { mimeType, data } = pngImagePart(4, 4);
+
+  it("a user message's and a tool result's images show as data: URIs, nothing else", () => {
+    const p = open([{ ...user("u1", "look"), images: [{ mimeType, data }], detail: "1 image" }, { ...result("r1", "x"), images: [{ mimeType, data }] }]);
+    const sources = Array.from(p.document.querySelectorAll("img")).map((img) => img.getAttribute("src"));
+    expect(sources).toEqual([`data:image/png;base64,${data}`, `data:image/png;base64,${data}`]);
+    expect(p.document.querySelector(".block-tool-result details.tool-result img, article.block-toolResult details.tool-result img")).not.toBeNull();
+    expect(activeContent(p.document.documentElement, 0, { dataImages: true })).toEqual([]);
+  });
+
+  it.each([
+    ["an SVG", { mimeType: "image/svg+xml", data: "PHN2Zz4=" }],
+    ["HTML claiming to be PNG", { mimeType: "image/png", data: Buffer.from("<script>alert(1)</script>").toString("base64") }],
+    ["a remote URL", { mimeType: "image/png", data, url: "https://example.com/x.png" }],
+    ["a quote in the type", { mimeType: 'image/png" onerror="x', data }],
+  ])("a block carrying %s does not validate (the page shows nothing of it)", (_, image) => {
+    const block = { ...user("u2", "look"), images: [image] };
+    expect(isReaderHostMessage({ type: "append", blocks: [block], total: 2 })).toBe(false);
+    const p = open([user("u1", "one")]);
+    p.send({ type: "append", blocks: [block], total: 2 });
+    expect(ids(p)).toEqual(["u1"]);
+    expect(p.document.querySelectorAll("img").length).toBe(0);
   });
 });
 

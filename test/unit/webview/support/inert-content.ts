@@ -35,12 +35,26 @@ export function allElements(root: Element): Element[] {
   return found;
 }
 
-/** Everything that could run, load or navigate, as readable problems (empty when inert). */
-export function activeContent(root: Element, textareas: number): string[] {
+/** An <img> that only shows bytes it carries: a base64 data: URI of a raster type, nothing else to load. */
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+function isDataImage(element: Element): boolean {
+  return (
+    element.localName.toLowerCase() === "img" &&
+    DATA_IMAGE.test(element.getAttribute("src") ?? "") &&
+    Array.from(element.attributes).every((a) => ["src", "alt", "class", "loading", "decoding"].includes(a.name.toLowerCase()))
+  );
+}
+
+/**
+ * Everything that could run, load or navigate, as readable problems (empty when inert).
+ * `dataImages`: <img> elements showing a raster data: URI are allowed (the reader's and the export's images).
+ */
+export function activeContent(root: Element, textareas: number, options: { dataImages?: boolean } = {}): string[] {
   const problems: string[] = [];
   let textareaCount = 0;
   for (const element of allElements(root)) {
     const tag = element.localName.toLowerCase();
+    if (options.dataImages && isDataImage(element)) continue;
     if (FORBIDDEN_ELEMENTS.has(tag)) problems.push(`<${tag}> element`);
     if (tag === "textarea") textareaCount++;
     if (tag === "input" && (element.getAttribute("type") !== "checkbox" || !element.hasAttribute("disabled"))) {

@@ -1,4 +1,4 @@
-// The one markdown-it configuration for summaries: no raw HTML, no
+// The one markdown-it configuration (summaries, the reader, the HTML export): no raw HTML, no
 // linkification, only safe link targets, task lists, pi's file lists, and
 // table alignment as classes (inline styles are blocked by the CSP).
 import MarkdownIt from "markdown-it";
@@ -38,8 +38,9 @@ export function createMarkdownRenderer(): MarkdownItInstance {
   md.use(piFileListsPlugin);
   md.core.ruler.push("alignment_as_class", alignmentAsClass);
   md.core.ruler.push("nest_headings", nestHeadings);
-  // Images would be blocked by the CSP anyway (img-src is the extension only):
-  // show them as a link to the (already validated) source.
+  // A markdown image names a remote source (data: links are refused above), and
+  // nothing remote may load (the CSP's img-src is data: and the extension only):
+  // show it as a link to the (already validated) source.
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     const alt = self.renderInlineAsText(token.children ?? [], options, env);
