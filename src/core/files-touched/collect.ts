@@ -50,7 +50,7 @@ const CALL_ID_KEYS = ["id", "toolCallId", "call_id", "tool_use_id", "toolUseId",
 const RESULT_ID_KEYS = ["toolCallId", "tool_call_id", "call_id", "tool_use_id", "toolUseId", "callId"] as const;
 const TOOL_CALL_TYPES = new Set(["toolCall", "tool_use", "function_call", "tool_call", "custom_tool_call"]);
 
-function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
+export function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
   if (!isObject(block) || typeof block.type !== "string" || !TOOL_CALL_TYPES.has(block.type)) return undefined;
   const name = firstString(block, ["name"]);
   if (!name) return undefined;
@@ -67,19 +67,25 @@ function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefine
   return { name, args: isObject(args) ? args : {}, ...(id ? { id } : {}) };
 }
 
-function messageOf(entry: SessionEntry): Json | undefined {
+export function messageOf(entry: SessionEntry): Json | undefined {
   if (entry.type !== "message") return undefined;
   const message: unknown = (entry as { message?: unknown }).message;
   return isObject(message) ? message : undefined;
 }
 
+/** The call id a tool result answers and whether it is an error; undefined for other entries. */
+export function toolResultOf(entry: SessionEntry): { id: string; isError: boolean } | undefined {
+  const message = messageOf(entry);
+  if (!message || (message.role !== "toolResult" && message.role !== "tool")) return undefined;
+  const id = firstString(message, RESULT_ID_KEYS);
+  return id ? { id, isError: message.isError === true } : undefined;
+}
+
 function collectResults(entries: readonly SessionEntry[]): Map<string, ToolResultInfo> {
   const results = new Map<string, ToolResultInfo>();
   for (const entry of entries) {
-    const message = messageOf(entry);
-    if (!message || (message.role !== "toolResult" && message.role !== "tool")) continue;
-    const id = firstString(message, RESULT_ID_KEYS);
-    if (id) results.set(id, { isError: message.isError === true });
+    const result = toolResultOf(entry);
+    if (result) results.set(result.id, { isError: result.isError });
   }
   return results;
 }
@@ -97,7 +103,7 @@ export interface ActionSource {
   toolCallId?: string;
 }
 
-function commandOf(args: Record<string, unknown>): string | undefined {
+export function commandOf(args: Record<string, unknown>): string | undefined {
   const command = args.command ?? args.cmd;
   if (typeof command === "string") return command;
   if (Array.isArray(command) && command.every((w) => typeof w === "string")) return command.join(" ");
