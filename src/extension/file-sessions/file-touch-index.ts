@@ -1,32 +1,38 @@
-// Per-session file touches, computed once per state of the session file and
-// kept while the file does not change (a pi write makes a new LoadedSession or
-// a bigger index; the entry count keys the cache).
-import { collectFileTouches, type FileTouch } from "../../core/file-history";
+// Per-session file touches for the files ⇄ sessions commands, from the touch
+// store kept on disk beside the catalogue (globalStorage/catalogue): a session
+// unchanged since it was last analysed costs a stat, an appended one only its
+// new lines, across restarts of VS Code.
 import { initFilesTouched } from "../../core/files-touched";
-import type { LoadedSession } from "../../core/session/open-session";
-import { recordedCwd } from "../../core/session/session-info";
-
-interface CachedTouches {
-  entries: number;
-  touches: FileTouch[];
-}
+import type { FileTouch } from "../../core/file-history";
+import { FileTouchStore } from "../../core/file-history/touch-store";
 
 export class FileTouchIndex {
-  private readonly cache = new Map<string, CachedTouches>();
+  private store: Promise<FileTouchStore> | undefined;
 
-  constructor(private readonly fallbackCwd: () => string) {}
+  constructor(
+    private readonly folder: string,
+    private readonly fallbackCwd: () => string,
+  ) {}
 
-  async touchesOf(path: string, session: LoadedSession): Promise<FileTouch[]> {
-    const entries = session.index.size;
-    const known = this.cache.get(path);
-    if (known && known.entries === entries) return known.touches;
-    await initFilesTouched();
-    const touches = collectFileTouches(session.entries(), { cwd: recordedCwd(session) ?? this.fallbackCwd() });
-    this.cache.set(path, { entries, touches });
-    return touches;
+  private open(): Promise<FileTouchStore> {
+    if (!this.store) {
+      const opening = FileTouchStore.open(this.folder);
+      opening.catch(() => {
+        if (this.store === opening) this.store = undefined;
+      });
+      this.store = opening;
+    }
+    return this.store;
   }
 
-  forget(path: string): void {
-    this.cache.delete(path);
+  /** Every touch of the session file, in file order; throws when it cannot be read. */
+  async touchesOf(path: string): Promise<FileTouch[]> {
+    await initFilesTouched();
+    return (await this.open()).touchesOf(path, this.fallbackCwd());
+  }
+
+  /** Writes what was learnt since the last save (atomically; other windows' records are kept). */
+  async save(): Promise<void> {
+    await (await this.open()).save();
   }
 }

@@ -23,19 +23,29 @@ export interface FileTouchRow {
   command?: string;
 }
 
+/** Work between two yields to the event loop while sessions are analysed (ms). */
+const SLICE_MS = 30;
+
 export async function fileTouchRows(services: Services, index: FileTouchIndex, path: string, scope: SessionScope, token?: vscode.CancellationToken): Promise<FileTouchRow[]> {
   const rows: FileTouchRow[] = [];
+  let sliceStart = Date.now();
   for (const sessionPath of await sessionsInScope(services, scope)) {
     if (token?.isCancellationRequested) break;
-    let session;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = Date.now();
+    }
+    let touches;
     try {
-      session = await services.store.get(sessionPath);
+      touches = await index.touchesOf(sessionPath);
     } catch (error) {
       services.log.warn(`cannot read ${sessionPath}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
+    const matching = touchesOfFile(touches, path);
+    if (matching.length === 0) continue;
     const title = services.sessions.factsOf(sessionPath)?.title ?? basename(sessionPath);
-    for (const touch of touchesOfFile(await index.touchesOf(sessionPath, session), path)) {
+    for (const touch of matching) {
       rows.push({
         sessionPath,
         sessionTitle: title,
@@ -46,6 +56,11 @@ export async function fileTouchRows(services: Services, index: FileTouchIndex, p
         ...(touch.command !== undefined ? { command: touch.command } : {}),
       });
     }
+  }
+  try {
+    await index.save();
+  } catch (error) {
+    services.log.warn(`cannot save the file-touch cache: ${error instanceof Error ? error.message : String(error)}`);
   }
   return rows.sort((a, b) => (b.timestamp ?? "").localeCompare(a.timestamp ?? ""));
 }
