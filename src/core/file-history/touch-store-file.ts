@@ -8,7 +8,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../summarize/atomic-write.js";
-import type { FileAction } from "../files-touched/actions";
+import { isFileAction, type FileAction } from "../files-touched/actions";
 import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-version";
 import type { ManifestSource, SourceActions, TouchManifest } from "./touch-manifest";
 
@@ -44,22 +44,7 @@ function validKey(k: unknown): k is TouchRecordKey {
   return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength) && k.tailLength >= 0 && k.tailLength <= k.size;
 }
 
-function validAction(a: unknown): a is FileAction {
-  if (!isObj(a)) return false;
-  switch (a.kind) {
-    case "touch":
-      return (a.op === "R" || a.op === "W" || a.op === "E" || a.op === "D") && isStr(a.path);
-    case "move":
-      return isStr(a.from) && isStr(a.to) && (typeof a.into === "boolean" || a.into === "maybe");
-    case "delete-tree":
-    case "directory":
-      return isStr(a.path);
-    default:
-      return false;
-  }
-}
-
-const validActions = (v: unknown): v is FileAction[] => Array.isArray(v) && v.every(validAction);
+const validActions = (v: unknown): v is FileAction[] => Array.isArray(v) && v.every(isFileAction);
 
 function validSourceActions(v: unknown): v is SourceActions {
   if (!isObj(v)) return false;

@@ -5,6 +5,7 @@
 import { initFilesTouched } from "../../core/files-touched";
 import type { FileTouch } from "../../core/file-history";
 import { FileTouchStore } from "../../core/file-history/touch-store";
+import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/analysis-cache-file";
 
 export class FileTouchIndex {
   private store: Promise<FileTouchStore> | undefined;
@@ -16,7 +17,8 @@ export class FileTouchIndex {
 
   private open(): Promise<FileTouchStore> {
     if (!this.store) {
-      const opening = FileTouchStore.open(this.folder);
+      // The per-command analyses too: a session read in full does not parse a command analysed before.
+      const opening = Promise.all([FileTouchStore.open(this.folder), loadBashAnalyses(this.folder)]).then(([store]) => store);
       opening.catch(() => {
         if (this.store === opening) this.store = undefined;
       });
@@ -34,5 +36,6 @@ export class FileTouchIndex {
   /** Writes what was learnt since the last save (atomically; other windows' records are kept). */
   async save(): Promise<void> {
     await (await this.open()).save();
+    await saveBashAnalyses(this.folder);
   }
 }
