@@ -152,7 +152,7 @@ export function rssChild(file: string, mode: string | undefined): void {
 }
 
 /** A folder of `count` sessions cut from pi's large fixture (most small, a few large), made once and kept in tmp. */
-function catalogueFolder(fixture: string, count: number): string {
+export function catalogueFolder(fixture: string, count: number): string {
   const folder = join(tmpdir(), `pi-sessions-bench-catalogue-${count}`);
   if (existsSync(join(folder, ".complete"))) return folder;
   rmSync(folder, { recursive: true, force: true });

@@ -155,3 +155,36 @@ export function touchesOfManifest(manifest: TouchManifest): FileTouch[] {
   }
   return touches;
 }
+
+/** Every path the manifest's actions name (touched, moved from or to, deleted as a tree, known directories). */
+export function manifestPaths(manifest: TouchManifest): Set<string> {
+  const paths = new Set<string>();
+  const add = (actions: readonly FileAction[]) => {
+    for (const a of actions) {
+      if (a.kind === "move") {
+        paths.add(a.from);
+        paths.add(a.to);
+      } else paths.add(a.path);
+    }
+  };
+  for (const source of manifest.sources) {
+    if ("all" in source.actions) add(source.actions.all);
+    else for (const outcome of ["none", "ok", "error"] as const) add(source.actions[outcome]);
+  }
+  return paths;
+}
+
+/**
+ * False when the session cannot have touched `file`: the ledger only gives a
+ * file letters through an action naming it or one of its directories (a move
+ * or recursive delete of a directory reaches the files under it).
+ */
+export function mayTouchFile(paths: ReadonlySet<string>, file: string): boolean {
+  for (let p = file; ; ) {
+    if (paths.has(p)) return true;
+    const slash = p.lastIndexOf("/");
+    if (slash < 0) return false;
+    if (slash === 0) return p !== "/" && paths.has("/");
+    p = p.slice(0, slash);
+  }
+}

@@ -2,18 +2,19 @@
 // folder, keyed like the catalogue's rows (path + size + mtime + hash of the
 // last ≤ 4 KiB), written whole through a temporary file and a rename. Every
 // record is validated on load; a damaged file or record is dropped and
-// rebuilt from the session file, never trusted. Versioned twice: the file's
+// rebuilt from the session file, never trusted. Manifests are stored in the
+// compact form of touch-manifest-codec.ts. Versioned twice: the file's
 // layout, and the files-touched analysis that produced the actions.
 
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../summarize/atomic-write.js";
-import { isFileAction, type FileAction } from "../files-touched/actions";
 import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-version";
-import type { ManifestSource, SourceActions, TouchManifest } from "./touch-manifest";
+import type { TouchManifest } from "./touch-manifest";
+import { decodeManifest, encodeManifest } from "./touch-manifest-codec";
 
 export const TOUCH_STORE_FORMAT = "pi-sessions-file-touches";
-export const TOUCH_STORE_VERSION = 1;
+export const TOUCH_STORE_VERSION = 2;
 
 /** What the manifest was computed from (as the catalogue's RecordKey). */
 export interface TouchRecordKey {
@@ -38,41 +39,9 @@ export function touchStoreFile(folder: string): string {
 const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 const isStr = (v: unknown): v is string => typeof v === "string";
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const optStr = (v: unknown): boolean => v === undefined || isStr(v);
 
 function validKey(k: unknown): k is TouchRecordKey {
   return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength) && k.tailLength >= 0 && k.tailLength <= k.size;
-}
-
-const validActions = (v: unknown): v is FileAction[] => Array.isArray(v) && v.every(isFileAction);
-
-function validSourceActions(v: unknown): v is SourceActions {
-  if (!isObj(v)) return false;
-  if ("all" in v) return validActions(v.all);
-  return validActions(v.none) && validActions(v.ok) && validActions(v.error);
-}
-
-function validSource(s: unknown): s is ManifestSource {
-  return (
-    isObj(s) &&
-    isStr(s.entryId) &&
-    isStr(s.tool) &&
-    optStr(s.timestamp) &&
-    optStr(s.command) &&
-    optStr(s.toolCallId) &&
-    (s.outcome === "none" || s.outcome === "ok" || s.outcome === "error") &&
-    validSourceActions(s.actions)
-  );
-}
-
-function manifestOf(m: unknown): TouchManifest | undefined {
-  if (!isObj(m) || !isStr(m.cwd) || !Array.isArray(m.sources) || !m.sources.every(validSource) || !Array.isArray(m.orphanResults)) return undefined;
-  const orphans = new Map<string, boolean>();
-  for (const pair of m.orphanResults as unknown[]) {
-    if (!Array.isArray(pair) || pair.length !== 2 || !isStr(pair[0]) || typeof pair[1] !== "boolean") return undefined;
-    orphans.set(pair[0], pair[1]);
-  }
-  return { cwd: m.cwd, sources: m.sources as ManifestSource[], orphanResults: orphans };
 }
 
 /** The records of a parsed store file that pass validation (the rest are dropped). */
@@ -83,7 +52,7 @@ export function validTouchRecords(data: unknown): Map<string, TouchRecord> {
   }
   for (const rec of data.records as unknown[]) {
     if (!isObj(rec) || !isStr(rec.path) || !validKey(rec.key) || typeof rec.incremental !== "boolean") continue;
-    const manifest = manifestOf(rec.manifest);
+    const manifest = decodeManifest(rec.manifest);
     if (manifest) out.set(rec.path, { path: rec.path, key: rec.key, incremental: rec.incremental, manifest });
   }
   return out;
@@ -100,6 +69,6 @@ export async function loadTouchRecords(file: string): Promise<Map<string, TouchR
 
 export async function saveTouchRecords(file: string, folder: string, records: Iterable<TouchRecord>): Promise<void> {
   await mkdir(folder, { recursive: true });
-  const list = [...records].map((r) => ({ ...r, manifest: { ...r.manifest, orphanResults: [...r.manifest.orphanResults] } }));
+  const list = [...records].map((r) => ({ ...r, manifest: encodeManifest(r.manifest) }));
   await writeFileAtomic(file, JSON.stringify({ format: TOUCH_STORE_FORMAT, version: TOUCH_STORE_VERSION, analysis: FILES_TOUCHED_ANALYSIS_VERSION, records: list }));
 }

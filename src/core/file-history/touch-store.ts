@@ -14,8 +14,8 @@ import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fin
 import { openSessionSync, sessionFromBytes } from "../session/open-session.js";
 import { readRange } from "../session/read-range.js";
 import { recordedCwd } from "../session/session-info.js";
-import type { FileTouch } from "./file-touches";
-import { buildTouchManifest, extendTouchManifest, touchesOfManifest, type TouchManifest } from "./touch-manifest";
+import { touchesOfFile, type FileTouch } from "./file-touches";
+import { buildTouchManifest, extendTouchManifest, manifestPaths, mayTouchFile, touchesOfManifest, type TouchManifest } from "./touch-manifest";
 import { loadTouchRecords, saveTouchRecords, touchStoreFile, type TouchRecord, type TouchRecordKey } from "./touch-store-file";
 
 /** How the last touchesOf() was answered. */
@@ -29,6 +29,8 @@ export class FileTouchStore {
   private readonly touched = new Map<string, TouchRecord | null>();
   /** Touches replayed from a manifest, kept while the manifest is current. */
   private readonly replayed = new WeakMap<TouchManifest, FileTouch[]>();
+  /** Every path a manifest's actions name, to skip sessions that cannot have touched a file. */
+  private readonly paths = new WeakMap<TouchManifest, Set<string>>();
   lastAnswer: TouchStoreAnswer | undefined;
 
   private constructor(
@@ -50,13 +52,31 @@ export class FileTouchStore {
    * when the file cannot be read.
    */
   touchesOf(path: string, fallbackCwd: string): FileTouch[] {
-    const manifest = this.manifestOf(path, fallbackCwd);
+    return this.replay(this.manifestOf(path, fallbackCwd));
+  }
+
+  private replay(manifest: TouchManifest): FileTouch[] {
     let touches = this.replayed.get(manifest);
     if (!touches) {
       touches = touchesOfManifest(manifest);
       this.replayed.set(manifest, touches);
     }
     return touches;
+  }
+
+  /**
+   * The touches of `file` by the session (touchesOfFile's rows: one per entry,
+   * newest first); a session whose actions name neither the file nor one of
+   * its directories is answered without replaying it.
+   */
+  touchesOfFileIn(path: string, file: string, fallbackCwd: string): ReturnType<typeof touchesOfFile> {
+    const manifest = this.manifestOf(path, fallbackCwd);
+    let paths = this.paths.get(manifest);
+    if (!paths) {
+      paths = manifestPaths(manifest);
+      this.paths.set(manifest, paths);
+    }
+    return mayTouchFile(paths, file) ? touchesOfFile(this.replay(manifest), file) : [];
   }
 
   /** Forgets what is known about a file (e.g. it was deleted). */

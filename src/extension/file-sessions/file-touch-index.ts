@@ -3,7 +3,6 @@
 // unchanged since it was last analysed costs a stat, an appended one only its
 // new lines, across restarts of VS Code.
 import { initFilesTouched } from "../../core/files-touched";
-import type { FileTouch } from "../../core/file-history";
 import { FileTouchStore } from "../../core/file-history/touch-store";
 import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/analysis-cache-file";
 
@@ -27,10 +26,10 @@ export class FileTouchIndex {
     return this.store;
   }
 
-  /** Every touch of the session file, in file order; throws when it cannot be read. */
-  async touchesOf(path: string): Promise<FileTouch[]> {
+  /** The touches of `file` by one session (one row per entry, newest first); throws when the session cannot be read. */
+  async touchesOfFileIn(sessionPath: string, file: string): Promise<ReturnType<FileTouchStore["touchesOfFileIn"]>> {
     await initFilesTouched();
-    return (await this.open()).touchesOf(path, this.fallbackCwd());
+    return (await this.open()).touchesOfFileIn(sessionPath, file, this.fallbackCwd());
   }
 
   /** Writes what was learnt since the last save (atomically; other windows' records are kept). */

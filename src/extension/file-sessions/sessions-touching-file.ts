@@ -3,7 +3,6 @@
 // newest first; choosing one shows that entry.
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { touchesOfFile } from "../../core/file-history";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { revealEntry } from "../commands/entry-actions";
@@ -35,14 +34,13 @@ export async function fileTouchRows(services: Services, index: FileTouchIndex, p
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = Date.now();
     }
-    let touches;
+    let matching;
     try {
-      touches = await index.touchesOf(sessionPath);
+      matching = await index.touchesOfFileIn(sessionPath, path);
     } catch (error) {
       services.log.warn(`cannot read ${sessionPath}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const matching = touchesOfFile(touches, path);
     if (matching.length === 0) continue;
     const title = services.sessions.factsOf(sessionPath)?.title ?? basename(sessionPath);
     for (const touch of matching) {

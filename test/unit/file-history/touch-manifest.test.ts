@@ -9,8 +9,9 @@ import { initFilesTouched } from "../../../src/core/files-touched";
 import { forEachFileActionSource } from "../../../src/core/files-touched/collect";
 import { FilesLedger } from "../../../src/core/files-touched/ledger";
 import { displayPathOf } from "../../../src/core/files-touched/paths";
-import { collectFileTouches, type FileTouch } from "../../../src/core/file-history";
-import { buildTouchManifest, emptyTouchManifest, extendTouchManifest, touchesOfManifest } from "../../../src/core/file-history/touch-manifest";
+import { collectFileTouches, touchesOfFile, type FileTouch } from "../../../src/core/file-history";
+import { decodeManifest, encodeManifest } from "../../../src/core/file-history/touch-manifest-codec";
+import { buildTouchManifest, emptyTouchManifest, extendTouchManifest, manifestPaths, mayTouchFile, touchesOfManifest } from "../../../src/core/file-history/touch-manifest";
 import type { SessionEntry } from "../../../src/core/session/types";
 import { call, result, userBash } from "../files-touched/session-builder";
 
@@ -85,6 +86,45 @@ describe("touch manifest", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("stored and read back (the compact codec), a manifest is the same; a cut-short one is refused", () => {
+    fc.assert(
+      fc.property(session, fc.constantFrom(CWD, "/", "/work"), (entries, cwd) => {
+        const manifest = buildTouchManifest(entries, cwd);
+        const stored = JSON.parse(JSON.stringify(encodeManifest(manifest)));
+        expect(decodeManifest(stored)).toEqual(manifest);
+        if (stored.s.length > 0) {
+          stored.s[0] = stored.s[0].slice(0, 6);
+          expect(decodeManifest(stored)).toBeUndefined();
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a session whose actions name neither a file nor one of its directories gave it no letter", () => {
+    const targets = ["a.ts", "src/b.ts", "src/c.ts", "lib/a.ts", "lib/b.ts", "lib/d.txt", "lib", "src", "/tmp/d.txt", "/tmp/lib/x", "other.ts"].map((t) => (t.startsWith("/") ? t : `${CWD}/${t}`));
+    let skipped = 0;
+    let touched = 0;
+    fc.assert(
+      fc.property(session, (entries) => {
+        const manifest = buildTouchManifest(entries, CWD);
+        const paths = manifestPaths(manifest);
+        const touches = touchesOfManifest(manifest);
+        for (const target of targets) {
+          const rows = touchesOfFile(touches, target);
+          if (rows.length > 0) touched++;
+          if (!mayTouchFile(paths, target)) {
+            skipped++;
+            expect(rows).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(skipped).toBeGreaterThan(100);
+    expect(touched).toBeGreaterThan(100);
   });
 
   it("a failed result in a later append takes back a write counted while it had none", () => {

@@ -111,11 +111,13 @@ describe("file touch store", () => {
     await store.save();
     const good = JSON.parse(readFileSync(touchStoreFile(folder), "utf8"));
     const lie = structuredClone(good);
-    lie.records[0].manifest.sources[0].actions = { all: [{ kind: "touch", op: "X", path: "/evil" }] };
+    lie.records[0].manifest.s[0][6] = ["a", [["X", "/evil"]]];
+    const missing = structuredClone(good);
+    missing.records[0].manifest.s[0].pop();
     const wrongVersion = { ...structuredClone(good), analysis: -1 };
     const badKey = structuredClone(good);
     badKey.records[0].key.tailHash = "not a hash";
-    for (const damaged of ["{not json", JSON.stringify({ format: "other" }), JSON.stringify(lie), JSON.stringify(wrongVersion), JSON.stringify(badKey), good.records ? readFileSync(touchStoreFile(folder), "utf8").slice(0, 40) : ""]) {
+    for (const damaged of ["{not json", JSON.stringify({ format: "other" }), JSON.stringify(lie), JSON.stringify(missing), JSON.stringify(wrongVersion), JSON.stringify(badKey), good.records ? readFileSync(touchStoreFile(folder), "utf8").slice(0, 40) : ""]) {
       writeFileSync(touchStoreFile(folder), damaged);
       const reopened = await FileTouchStore.open(folder);
       expect(reopened.touchesOf(session, "/")).toEqual(fullRead(session));
