@@ -1,17 +1,29 @@
-// The touch manifest as stored: tuples instead of objects, paths inside the
-// session's cwd written relative to it (`./src/x.ts`; real paths are
-// absolute, `~/…` or `Root:rel`, never `./…`), and a call's actions once when
-// they only differ by failing. A 5,000-session store is a third of the size
-// of plain JSON. decodeManifest validates everything: undefined when damaged.
+// The touch manifest as stored: tuples instead of objects, each path once in
+// a table the actions point into (the table is also every path the manifest
+// names: a query for a file checks it without decoding the rest), paths
+// inside the session's cwd written relative to it (`./src/x.ts`; real paths
+// are absolute, `~/…` or `Root:rel`, never `./…`), and a call's actions once
+// when they only differ by failing. decodeManifest validates everything:
+// undefined when damaged.
 
 import type { FileAction } from "../files-touched/actions";
-import type { CallOutcome, ManifestSource, SourceActions, TouchManifest } from "./touch-manifest";
+import { manifestPaths, type CallOutcome, type ManifestSource, type SourceActions, type TouchManifest } from "./touch-manifest";
 
-type StoredAction = [string, ...unknown[]];
+/** [op, path index] or ["M", from, to, into]. */
+type StoredAction = [string, ...number[]];
 type StoredActions = ["a", StoredAction[]] | ["u", StoredAction[]] | ["v", StoredAction[], StoredAction[], StoredAction[]];
-type StoredSource = [string, string | null, string, string | null, string | null, 0 | 1 | 2, StoredActions];
+/** The timestamp as epoch ms when that is exactly how it is written (ISO with ms, UTC), else as written. */
+type StoredSource = [string, number | string | null, string, string | null, string | null, 0 | 1 | 2, StoredActions];
+
+function storedTime(ts: string | undefined): number | string | null {
+  if (ts === undefined) return null;
+  const ms = Date.parse(ts);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === ts ? ms : ts;
+}
 export interface StoredManifest {
   c: string;
+  /** Every path the actions name (cwd-relative where inside it). */
+  p: string[];
   s: StoredSource[];
   o: [string, boolean][];
 }
@@ -24,7 +36,17 @@ function sameActions(a: readonly FileAction[], b: readonly FileAction[]): boolea
 
 export function encodeManifest(m: TouchManifest): StoredManifest {
   const prefix = m.cwd === "/" ? "/" : `${m.cwd}/`;
-  const path = (p: string): string => (p === m.cwd ? "." : p.startsWith(prefix) ? `./${p.slice(prefix.length)}` : p);
+  const table: string[] = [];
+  const indexes = new Map<string, number>();
+  const path = (p: string): number => {
+    let i = indexes.get(p);
+    if (i === undefined) {
+      i = table.length;
+      indexes.set(p, i);
+      table.push(p === m.cwd ? "." : p.startsWith(prefix) ? `./${p.slice(prefix.length)}` : p);
+    }
+    return i;
+  };
   const action = (a: FileAction): StoredAction => {
     switch (a.kind) {
       case "touch":
@@ -42,11 +64,8 @@ export function encodeManifest(m: TouchManifest): StoredManifest {
     if (sameActions(s.none, s.ok) && s.error.length === 0) return ["u", s.ok.map(action)];
     return ["v", s.none.map(action), s.ok.map(action), s.error.map(action)];
   };
-  return {
-    c: m.cwd,
-    s: m.sources.map((s) => [s.entryId, s.timestamp ?? null, s.tool, s.command ?? null, s.toolCallId ?? null, OUTCOMES.indexOf(s.outcome) as 0 | 1 | 2, actions(s.actions)]),
-    o: [...m.orphanResults],
-  };
+  const sources = m.sources.map((s) => [s.entryId, storedTime(s.timestamp), s.tool, s.command ?? null, s.toolCallId ?? null, OUTCOMES.indexOf(s.outcome) as 0 | 1 | 2, actions(s.actions)] as StoredSource);
+  return { c: m.cwd, p: table, s: sources, o: [...m.orphanResults] };
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string";
@@ -54,14 +73,24 @@ const strOrNull = (v: unknown): v is string | null => v === null || typeof v ===
 
 class Damaged extends Error {}
 
-export function decodeManifest(v: unknown): TouchManifest | undefined {
+/** The absolute paths of a stored manifest's table; undefined when damaged. */
+export function decodePaths(v: unknown): string[] | undefined {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const { c: cwd, p: table } = v as Record<string, unknown>;
+  if (!isStr(cwd) || !Array.isArray(table) || !table.every(isStr)) return undefined;
+  const prefix = cwd === "/" ? "/" : `${cwd}/`;
+  return table.map((p) => (p === "." ? cwd : p.startsWith("./") ? prefix + p.slice(2) : p));
+}
+
+export function decodeManifest(v: unknown): TouchManifest | undefined {
+  const table = decodePaths(v);
+  if (!table) return undefined;
   const { c: cwd, s: sources, o: orphans } = v as Record<string, unknown>;
   if (!isStr(cwd) || !Array.isArray(sources) || !Array.isArray(orphans)) return undefined;
-  const prefix = cwd === "/" ? "/" : `${cwd}/`;
-  const path = (p: unknown): string => {
-    if (!isStr(p)) throw new Damaged();
-    return p === "." ? cwd : p.startsWith("./") ? prefix + p.slice(2) : p;
+  const path = (i: unknown): string => {
+    const p = typeof i === "number" ? table[i] : undefined;
+    if (p === undefined) throw new Damaged();
+    return p;
   };
   const action = (a: unknown): FileAction => {
     if (!Array.isArray(a)) throw new Damaged();
@@ -101,10 +130,10 @@ export function decodeManifest(v: unknown): TouchManifest | undefined {
     const decoded: ManifestSource[] = sources.map((s: unknown) => {
       if (!Array.isArray(s) || s.length !== 7) throw new Damaged();
       const [entryId, timestamp, tool, command, toolCallId, outcome, stored] = s as unknown[];
-      if (!isStr(entryId) || !strOrNull(timestamp) || !isStr(tool) || !strOrNull(command) || !strOrNull(toolCallId) || (outcome !== 0 && outcome !== 1 && outcome !== 2)) throw new Damaged();
+      if (!isStr(entryId) || !(strOrNull(timestamp) || (typeof timestamp === "number" && Number.isFinite(timestamp) && Math.abs(timestamp) <= 8.64e15)) || !isStr(tool) || !strOrNull(command) || !strOrNull(toolCallId) || (outcome !== 0 && outcome !== 1 && outcome !== 2)) throw new Damaged();
       return {
         entryId,
-        ...(timestamp !== null ? { timestamp } : {}),
+        ...(timestamp !== null ? { timestamp: typeof timestamp === "number" ? new Date(timestamp).toISOString() : timestamp } : {}),
         tool,
         ...(command !== null ? { command } : {}),
         ...(toolCallId !== null ? { toolCallId } : {}),
@@ -121,5 +150,45 @@ export function decodeManifest(v: unknown): TouchManifest | undefined {
   } catch (error) {
     if (error instanceof Damaged) return undefined;
     throw error;
+  }
+}
+
+/** A manifest as loaded from disk (decoded on first use; its path table can be read alone) or as computed. */
+export class StoredTouchManifest {
+  private decoded: TouchManifest | null | undefined;
+  private pathSet: Set<string> | null | undefined;
+
+  private constructor(private readonly raw: unknown) {}
+
+  static fromDisk(raw: unknown): StoredTouchManifest {
+    return new StoredTouchManifest(raw);
+  }
+
+  static of(manifest: TouchManifest): StoredTouchManifest {
+    const stored = new StoredTouchManifest(undefined);
+    stored.decoded = manifest;
+    return stored;
+  }
+
+  /** The manifest; undefined when the stored one is damaged. */
+  manifest(): TouchManifest | undefined {
+    if (this.decoded === undefined) this.decoded = decodeManifest(this.raw) ?? null;
+    return this.decoded ?? undefined;
+  }
+
+  /** Every path the actions name; undefined when damaged. */
+  paths(): Set<string> | undefined {
+    if (this.pathSet === undefined) {
+      if (this.decoded) this.pathSet = manifestPaths(this.decoded);
+      else {
+        const table = decodePaths(this.raw);
+        this.pathSet = table ? new Set(table) : null;
+      }
+    }
+    return this.pathSet ?? undefined;
+  }
+
+  toJSON(): unknown {
+    return this.decoded ? encodeManifest(this.decoded) : this.raw;
   }
 }

@@ -10,6 +10,9 @@
 // result. So a call keeps its actions for each outcome (no result, ok, error)
 // where they differ, and the outcome is changed when a result arrives.
 //
+// Sources that touch nothing whatever their result are not kept, except a
+// call's id and outcome (another call may share its id).
+//
 // Entry timestamps: a source shows the timestamp of its entry, or of a later
 // entry with the same id (ids are unique in a well-formed session).
 
@@ -101,20 +104,26 @@ export function extendTouchManifest(manifest: TouchManifest, entries: readonly S
       for (const block of message.content) {
         const call = toolCallOf(block);
         if (!call) continue;
-        const command = commandOf(call.args);
+        const actions = callActions(call, ctx);
+        const silent = "all" in actions && actions.all.length === 0;
+        // A call that touches nothing whatever its result gives no touch: kept (bare) only to pair its id.
+        if (silent && !call.id) continue;
+        const command = silent ? undefined : commandOf(call.args);
         const source: ManifestSource = {
-          ...base,
-          tool: call.name,
+          ...(silent ? { entryId: "" } : base),
+          tool: silent ? "" : call.name,
           ...(command !== undefined ? { command } : {}),
           ...(call.id ? { toolCallId: call.id } : {}),
           outcome: outcomeOf(call.id || undefined),
-          actions: callActions(call, ctx),
+          actions,
         };
         manifest.sources.push(source);
         index(source);
       }
     } else if (message.role === "bashExecution" && typeof message.command === "string") {
-      const source: ManifestSource = { ...base, tool: "bashExecution", command: message.command, outcome: "none", actions: { all: analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }).actions } };
+      const actions = analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }).actions;
+      if (actions.length === 0) continue;
+      const source: ManifestSource = { ...base, tool: "bashExecution", command: message.command, outcome: "none", actions: { all: actions } };
       manifest.sources.push(source);
       index(source);
     }

@@ -10,8 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../summarize/atomic-write.js";
 import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-version";
-import type { TouchManifest } from "./touch-manifest";
-import { decodeManifest, encodeManifest } from "./touch-manifest-codec";
+import { StoredTouchManifest } from "./touch-manifest-codec";
 
 export const TOUCH_STORE_FORMAT = "pi-sessions-file-touches";
 export const TOUCH_STORE_VERSION = 2;
@@ -29,7 +28,7 @@ export interface TouchRecord {
   key: TouchRecordKey;
   /** False for v1/v2 sessions (their entries are migrated in memory): any change reads them again. */
   incremental: boolean;
-  manifest: TouchManifest;
+  manifest: StoredTouchManifest;
 }
 
 export function touchStoreFile(folder: string): string {
@@ -52,8 +51,8 @@ export function validTouchRecords(data: unknown): Map<string, TouchRecord> {
   }
   for (const rec of data.records as unknown[]) {
     if (!isObj(rec) || !isStr(rec.path) || !validKey(rec.key) || typeof rec.incremental !== "boolean") continue;
-    const manifest = decodeManifest(rec.manifest);
-    if (manifest) out.set(rec.path, { path: rec.path, key: rec.key, incremental: rec.incremental, manifest });
+    // The manifest itself is validated when first used (StoredTouchManifest): a damaged one is read again then.
+    if (isObj(rec.manifest)) out.set(rec.path, { path: rec.path, key: rec.key, incremental: rec.incremental, manifest: StoredTouchManifest.fromDisk(rec.manifest) });
   }
   return out;
 }
@@ -69,6 +68,6 @@ export async function loadTouchRecords(file: string): Promise<Map<string, TouchR
 
 export async function saveTouchRecords(file: string, folder: string, records: Iterable<TouchRecord>): Promise<void> {
   await mkdir(folder, { recursive: true });
-  const list = [...records].map((r) => ({ ...r, manifest: encodeManifest(r.manifest) }));
+  const list = [...records].map((r) => ({ ...r, manifest: r.manifest.toJSON() }));
   await writeFileAtomic(file, JSON.stringify({ format: TOUCH_STORE_FORMAT, version: TOUCH_STORE_VERSION, analysis: FILES_TOUCHED_ANALYSIS_VERSION, records: list }));
 }

@@ -15,7 +15,8 @@ import { openSessionSync, sessionFromBytes } from "../session/open-session.js";
 import { readRange } from "../session/read-range.js";
 import { recordedCwd } from "../session/session-info.js";
 import { touchesOfFile, type FileTouch } from "./file-touches";
-import { buildTouchManifest, extendTouchManifest, manifestPaths, mayTouchFile, touchesOfManifest, type TouchManifest } from "./touch-manifest";
+import { buildTouchManifest, extendTouchManifest, mayTouchFile, touchesOfManifest, type TouchManifest } from "./touch-manifest";
+import { StoredTouchManifest } from "./touch-manifest-codec";
 import { loadTouchRecords, saveTouchRecords, touchStoreFile, type TouchRecord, type TouchRecordKey } from "./touch-store-file";
 
 /** How the last touchesOf() was answered. */
@@ -29,8 +30,6 @@ export class FileTouchStore {
   private readonly touched = new Map<string, TouchRecord | null>();
   /** Touches replayed from a manifest, kept while the manifest is current. */
   private readonly replayed = new WeakMap<TouchManifest, FileTouch[]>();
-  /** Every path a manifest's actions name, to skip sessions that cannot have touched a file. */
-  private readonly paths = new WeakMap<TouchManifest, Set<string>>();
   lastAnswer: TouchStoreAnswer | undefined;
 
   private constructor(
@@ -70,13 +69,10 @@ export class FileTouchStore {
    * its directories is answered without replaying it.
    */
   touchesOfFileIn(path: string, file: string, fallbackCwd: string): ReturnType<typeof touchesOfFile> {
-    const manifest = this.manifestOf(path, fallbackCwd);
-    let paths = this.paths.get(manifest);
-    if (!paths) {
-      paths = manifestPaths(manifest);
-      this.paths.set(manifest, paths);
-    }
-    return mayTouchFile(paths, file) ? touchesOfFile(this.replay(manifest), file) : [];
+    const record = this.currentRecord(path, fallbackCwd);
+    const paths = record.manifest.paths();
+    if (paths && !mayTouchFile(paths, file)) return [];
+    return touchesOfFile(this.replay(this.manifestIn(record, fallbackCwd)), file);
   }
 
   /** Forgets what is known about a file (e.g. it was deleted). */
@@ -97,6 +93,19 @@ export class FileTouchStore {
   }
 
   private manifestOf(path: string, fallbackCwd: string): TouchManifest {
+    return this.manifestIn(this.currentRecord(path, fallbackCwd), fallbackCwd);
+  }
+
+  /** The record's manifest; a damaged stored one is read again from the session file. */
+  private manifestIn(record: TouchRecord, fallbackCwd: string): TouchManifest {
+    const manifest = record.manifest.manifest();
+    if (manifest) return manifest;
+    this.lastAnswer = "read";
+    return this.readWhole(record.path, fallbackCwd).manifest.manifest()!;
+  }
+
+  /** The record for the file as it is now: as stored, extended over appended lines, or read in full. */
+  private currentRecord(path: string, fallbackCwd: string): TouchRecord {
     let st;
     try {
       st = statSync(path);
@@ -107,17 +116,17 @@ export class FileTouchStore {
     const record = this.records.get(path);
     if (record && record.key.size === st.size && record.key.mtimeMs === st.mtimeMs) {
       this.lastAnswer = "cached";
-      return record.manifest;
+      return record;
     }
     if (record?.incremental && st.size > record.key.size) {
       const appended = this.tryAppend(path, record);
       if (appended) {
         this.lastAnswer = "appended";
-        return appended.manifest;
+        return appended;
       }
     }
     this.lastAnswer = "read";
-    return this.readWhole(path, fallbackCwd).manifest;
+    return this.readWhole(path, fallbackCwd);
   }
 
   private put(record: TouchRecord): TouchRecord {
@@ -131,7 +140,7 @@ export class FileTouchStore {
     const fp = session.fingerprint;
     const key: TouchRecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     const manifest = buildTouchManifest(session.entries(), recordedCwd(session) ?? fallbackCwd);
-    return this.put({ path, key, incremental: !session.needsMigration && !session.headerMissing, manifest });
+    return this.put({ path, key, incremental: !session.needsMigration && !session.headerMissing, manifest: StoredTouchManifest.of(manifest) });
   }
 
   /** The manifest extended over the appended lines, or null when the change is not a plain append of whole lines. */
@@ -149,13 +158,15 @@ export class FileTouchStore {
       if (appended.length !== st.size - key.size || appended[appended.length - 1] !== 0x0a) return null;
       const mini = sessionFromBytes(Buffer.concat([Buffer.from(MINI_HEADER), appended]));
       // Copy-on-extend: the stored manifest stays valid for anyone holding it.
-      const manifest = extendTouchManifest(cloneManifest(record.manifest), mini.entries());
+      const stored = record.manifest.manifest();
+      if (!stored) return null;
+      const manifest = extendTouchManifest(cloneManifest(stored), mini.entries());
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
           ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
           : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
       const fp = fingerprintOf(st.size, tail, st.mtimeMs);
-      return this.put({ path, key: { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength }, incremental: true, manifest });
+      return this.put({ path, key: { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength }, incremental: true, manifest: StoredTouchManifest.of(manifest) });
     } finally {
       closeSync(fd);
     }
