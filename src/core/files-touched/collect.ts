@@ -52,8 +52,8 @@ const TOOL_CALL_TYPES = new Set(["toolCall", "tool_use", "function_call", "tool_
 
 export function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
   if (!isObject(block) || typeof block.type !== "string" || !TOOL_CALL_TYPES.has(block.type)) return undefined;
-  const name = firstString(block, ["name"]);
-  if (!name) return undefined;
+  const name = block.name;
+  if (typeof name !== "string" || name.length === 0) return undefined;
   let args: unknown = block.arguments ?? block.input;
   if (typeof args === "string") {
     try {
@@ -63,8 +63,10 @@ export function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | u
       args = { __raw: args };
     }
   }
-  const id = firstString(block, CALL_ID_KEYS);
-  return { name, args: isObject(args) ? args : {}, ...(id ? { id } : {}) };
+  const id = typeof block.id === "string" && block.id.length > 0 ? block.id : firstString(block, CALL_ID_KEYS);
+  const call: ToolCallInfo & { id?: string } = { name, args: isObject(args) ? args : {} };
+  if (id) call.id = id;
+  return call;
 }
 
 export function messageOf(entry: SessionEntry): Json | undefined {
@@ -125,14 +127,11 @@ export function forEachFileActionSource(
       for (const block of message.content) {
         const call = toolCallOf(block);
         if (!call) continue;
+        const source: ActionSource = { entryId: entry.id, tool: call.name, args: call.args };
         const command = commandOf(call.args);
-        visit(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), {
-          entryId: entry.id,
-          tool: call.name,
-          args: call.args,
-          ...(command !== undefined ? { command } : {}),
-          ...(call.id ? { toolCallId: call.id } : {}),
-        });
+        if (command !== undefined) source.command = command;
+        if (call.id) source.toolCallId = call.id;
+        visit(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), source);
       }
     } else if (message.role === "bashExecution" && typeof message.command === "string") {
       visit(analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }), { entryId: entry.id, tool: "bashExecution", command: message.command });
