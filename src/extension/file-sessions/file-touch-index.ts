@@ -6,8 +6,12 @@ import { initFilesTouched } from "../../core/files-touched";
 import { FileTouchStore } from "../../core/file-history/touch-store";
 import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/analysis-cache-file";
 
+/** The store leaves memory this long after its last use (it holds every session's manifest); the next use loads it again. */
+const RELEASE_AFTER_MS = 5 * 60_000;
+
 export class FileTouchIndex {
   private store: Promise<FileTouchStore> | undefined;
+  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly folder: string,
@@ -15,6 +19,8 @@ export class FileTouchIndex {
   ) {}
 
   private open(): Promise<FileTouchStore> {
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
     if (!this.store) {
       // The per-command analyses too: a session read in full does not parse a command analysed before.
       const opening = Promise.all([FileTouchStore.open(this.folder), loadBashAnalyses(this.folder)]).then(([store]) => store);
@@ -34,7 +40,18 @@ export class FileTouchIndex {
 
   /** Writes what was learnt since the last save (atomically; other windows' records are kept). */
   async save(): Promise<void> {
-    await (await this.open()).save();
+    const opened = this.open();
+    await (await opened).save();
     await saveBashAnalyses(this.folder);
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => {
+      if (this.store === opened) this.store = undefined;
+    }, RELEASE_AFTER_MS);
+    this.releaseTimer.unref?.();
+  }
+
+  dispose(): void {
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.store = undefined;
   }
 }

@@ -13,6 +13,7 @@ export function registerFileSessionCommands(services: Services): vscode.Disposab
   const index = new FileTouchIndex(join(services.context.globalStorageUri.fsPath, "catalogue"), () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "/");
   const documents = new ChangeDocuments();
   return vscode.Disposable.from(
+    index,
     documents,
     vscode.commands.registerCommand(SESSIONS_TOUCHING_FILE_COMMAND_ID, (raw: unknown) => sessionsTouchingFile(services, index, raw)),
     vscode.commands.registerCommand(SESSION_CHANGES_TO_FILE_COMMAND_ID, (raw: unknown) => sessionChangesToFile(services, index, documents, raw)),
