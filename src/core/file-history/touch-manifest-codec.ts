@@ -22,8 +22,9 @@ function storedTime(ts: string | undefined): number | string | null {
 }
 export interface StoredManifest {
   c: string;
-  /** Every path the actions name (cwd-relative where inside it). */
+  /** Every path the actions name (cwd-relative where inside it), the `n` first those that can give letters. */
   p: string[];
+  n: number;
   s: StoredSource[];
   o: [string, boolean][];
 }
@@ -38,7 +39,10 @@ export function encodeManifest(m: TouchManifest): StoredManifest {
   const prefix = m.cwd === "/" ? "/" : `${m.cwd}/`;
   const table: string[] = [];
   const indexes = new Map<string, number>();
-  const path = (p: string): number => {
+  // The paths that can give letters first (manifestPaths), then those only known as directories.
+  for (const p of manifestPaths(m)) path(p);
+  const lettered = table.length;
+  function path(p: string): number {
     let i = indexes.get(p);
     if (i === undefined) {
       i = table.length;
@@ -46,7 +50,7 @@ export function encodeManifest(m: TouchManifest): StoredManifest {
       table.push(p === m.cwd ? "." : p.startsWith(prefix) ? `./${p.slice(prefix.length)}` : p);
     }
     return i;
-  };
+  }
   const action = (a: FileAction): StoredAction => {
     switch (a.kind) {
       case "touch":
@@ -65,7 +69,7 @@ export function encodeManifest(m: TouchManifest): StoredManifest {
     return ["v", s.none.map(action), s.ok.map(action), s.error.map(action)];
   };
   const sources = m.sources.map((s) => [s.entryId, storedTime(s.timestamp), s.tool, s.command ?? null, s.toolCallId ?? null, OUTCOMES.indexOf(s.outcome) as 0 | 1 | 2, actions(s.actions)] as StoredSource);
-  return { c: m.cwd, p: table, s: sources, o: [...m.orphanResults] };
+  return { c: m.cwd, p: table, n: lettered, s: sources, o: [...m.orphanResults] };
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string";
@@ -176,13 +180,14 @@ export class StoredTouchManifest {
     return this.decoded ?? undefined;
   }
 
-  /** Every path the actions name; undefined when damaged. */
+  /** The paths that can give letters (manifestPaths); undefined when damaged. */
   paths(): Set<string> | undefined {
     if (this.pathSet === undefined) {
       if (this.decoded) this.pathSet = manifestPaths(this.decoded);
       else {
         const table = decodePaths(this.raw);
-        this.pathSet = table ? new Set(table) : null;
+        const lettered = (this.raw as { n?: unknown }).n;
+        this.pathSet = table && typeof lettered === "number" && Number.isInteger(lettered) && lettered >= 0 && lettered <= table.length ? new Set(table.slice(0, lettered)) : null;
       }
     }
     return this.pathSet ?? undefined;

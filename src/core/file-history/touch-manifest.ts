@@ -165,7 +165,11 @@ export function touchesOfManifest(manifest: TouchManifest): FileTouch[] {
   return touches;
 }
 
-/** Every path the manifest's actions name (touched, moved from or to, deleted as a tree, known directories). */
+/**
+ * Every path an action that can give letters names: touched, moved from or
+ * to, deleted as a tree (a `directory` action — mkdir, cd — only tells a
+ * later move where a file lands, under a path that move names).
+ */
 export function manifestPaths(manifest: TouchManifest): Set<string> {
   const paths = new Set<string>();
   const add = (actions: readonly FileAction[]) => {
@@ -173,7 +177,7 @@ export function manifestPaths(manifest: TouchManifest): Set<string> {
       if (a.kind === "move") {
         paths.add(a.from);
         paths.add(a.to);
-      } else paths.add(a.path);
+      } else if (a.kind !== "directory") paths.add(a.path);
     }
   };
   for (const source of manifest.sources) {

@@ -13,7 +13,7 @@ import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-versio
 import { StoredTouchManifest } from "./touch-manifest-codec";
 
 export const TOUCH_STORE_FORMAT = "pi-sessions-file-touches";
-export const TOUCH_STORE_VERSION = 2;
+export const TOUCH_STORE_VERSION = 3;
 
 /** What the manifest was computed from (as the catalogue's RecordKey). */
 export interface TouchRecordKey {

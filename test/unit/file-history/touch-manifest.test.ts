@@ -10,7 +10,7 @@ import { forEachFileActionSource } from "../../../src/core/files-touched/collect
 import { FilesLedger } from "../../../src/core/files-touched/ledger";
 import { displayPathOf } from "../../../src/core/files-touched/paths";
 import { collectFileTouches, touchesOfFile, type FileTouch } from "../../../src/core/file-history";
-import { decodeManifest, encodeManifest } from "../../../src/core/file-history/touch-manifest-codec";
+import { decodeManifest, encodeManifest, StoredTouchManifest } from "../../../src/core/file-history/touch-manifest-codec";
 import { buildTouchManifest, emptyTouchManifest, extendTouchManifest, manifestPaths, mayTouchFile, touchesOfManifest } from "../../../src/core/file-history/touch-manifest";
 import type { SessionEntry } from "../../../src/core/session/types";
 import { call, result, userBash } from "../files-touched/session-builder";
@@ -52,6 +52,7 @@ const step: fc.Arbitrary<() => SessionEntry> = fc.oneof(
   fc.tuple(path, callId).map(([p, id]) => () => call("exec_command", { cmd: ["apply_patch", `*** Begin Patch\n*** Delete File: ${p}\n*** End Patch`] }, id)),
   fc.tuple(callId, fc.boolean()).map(([id, isError]) => () => result(id, isError)),
   path.map((p) => () => userBash(`rm -rf ${p}`)),
+  fc.tuple(path, callId).map(([p, id]) => () => call("bash", { command: `mkdir -p lib/sub && cd lib && mv ../${p} sub && cd sub && touch x.ts && cat ../../${p}` }, id)),
 );
 const session = fc.array(step, { minLength: 1, maxLength: 30 }).map((steps) => steps.map((make) => make()));
 
@@ -94,6 +95,8 @@ describe("touch manifest", () => {
         const manifest = buildTouchManifest(entries, cwd);
         const stored = JSON.parse(JSON.stringify(encodeManifest(manifest)));
         expect(decodeManifest(stored)).toEqual(manifest);
+        // The path table read alone (what a query looks at) is the manifest's lettered paths.
+        expect(StoredTouchManifest.fromDisk(stored).paths()).toEqual(manifestPaths(manifest));
         if (stored.s.length > 0) {
           stored.s[0] = stored.s[0].slice(0, 6);
           expect(decodeManifest(stored)).toBeUndefined();
@@ -104,7 +107,7 @@ describe("touch manifest", () => {
   });
 
   it("a session whose actions name neither a file nor one of its directories gave it no letter", () => {
-    const targets = ["a.ts", "src/b.ts", "src/c.ts", "lib/a.ts", "lib/b.ts", "lib/d.txt", "lib", "src", "/tmp/d.txt", "/tmp/lib/x", "other.ts"].map((t) => (t.startsWith("/") ? t : `${CWD}/${t}`));
+    const targets = ["a.ts", "src/b.ts", "src/c.ts", "lib/a.ts", "lib/b.ts", "lib/d.txt", "lib", "src", "/tmp/d.txt", "/tmp/lib/x", "other.ts", "lib/sub/a.ts", "lib/sub/x.ts", "lib/sub/b.ts"].map((t) => (t.startsWith("/") ? t : `${CWD}/${t}`));
     let skipped = 0;
     let touched = 0;
     fc.assert(
