@@ -13,6 +13,7 @@ import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
 import { catalogueBench, liveBench, rssChild } from "./live-bench";
+import { fileTouchesBench } from "./file-touches-bench";
 import { formatTable, measure, type Row } from "./measure";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
@@ -26,9 +27,13 @@ async function main(): Promise<void> {
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
-  if (only === "live" || only === "catalogue") {
+  if (only === "live" || only === "catalogue" || only === "files") {
     if (only === "live") await liveBench(file, RUNS);
-    else await catalogueBench(LARGE_FIXTURE);
+    else if (only === "catalogue") await catalogueBench(LARGE_FIXTURE);
+    else {
+      await filesTouchedBench(file, openSessionSync(file).pathTo());
+      await fileTouchesBench(LARGE_FIXTURE);
+    }
     return;
   }
 
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
   await filesTouchedBench(file, warmPath);
   await liveBench(file, RUNS);
   await catalogueBench(LARGE_FIXTURE);
+  await fileTouchesBench(LARGE_FIXTURE);
 }
 
 function heapDelta(make: () => unknown): number {
@@ -111,13 +117,23 @@ async function filesTouchedBench(file: string, bigPath: ReturnType<typeof openSe
   const large = openSessionSync(LARGE_FIXTURE);
   const largePath = large.pathTo();
   const cwd = large.header?.cwd ?? "/";
-  const context = measure("large fixture: open + context", RUNS, () => convertToLlm(buildContextFromPath(openSessionSync(LARGE_FIXTURE).pathTo()).messages).length);
-  const manifest = measure("large fixture: manifest (uncached)", RUNS, () => {
+  // Both sides warmed once first: in the full run open + context has just run on the 100 MB
+  // session while the manifest code has not (its first call pays for compiling it).
+  const firstStart = performance.now();
+  clearBashAnalysisCache();
+  collectFilesTouched(largePath, { cwd });
+  const firstMs = performance.now() - firstStart;
+  convertToLlm(buildContextFromPath(openSessionSync(LARGE_FIXTURE).pathTo()).messages);
+  // Tens of ms each: more runs than the 100 MB rows for a steadier best.
+  const smallRuns = Math.max(RUNS, 10);
+  const context = measure("large fixture: open + context", smallRuns, () => convertToLlm(buildContextFromPath(openSessionSync(LARGE_FIXTURE).pathTo()).messages).length);
+  const manifest = measure("large fixture: manifest (uncached)", smallRuns, () => {
     clearBashAnalysisCache();
     return collectFilesTouched(largePath, { cwd }).files.length;
   });
-  const cached = measure("large fixture: manifest (cached)", RUNS, () => collectFilesTouched(largePath, { cwd }).files.length);
-  console.log(`  large fixture: open + context ${context.bestMs.toFixed(1)} ms; manifest ${manifest.bestMs.toFixed(1)} ms uncached = ${((100 * manifest.bestMs) / context.bestMs).toFixed(0)}%, ${cached.bestMs.toFixed(1)} ms cached = ${((100 * cached.bestMs) / context.bestMs).toFixed(1)}% (target < 5%)`);
+  const cached = measure("large fixture: manifest (cached)", smallRuns, () => collectFilesTouched(largePath, { cwd }).files.length);
+  console.log(`  large fixture: open + context ${context.bestMs.toFixed(1)} ms; manifest ${manifest.bestMs.toFixed(1)} ms uncached = ${((100 * manifest.bestMs) / context.bestMs).toFixed(0)}% (target ≤ 25%), ${cached.bestMs.toFixed(1)} ms cached = ${((100 * cached.bestMs) / context.bestMs).toFixed(1)}% (target < 5%); medians ${context.medianMs.toFixed(1)} / ${manifest.medianMs.toFixed(1)} / ${cached.medianMs.toFixed(1)} ms`);
+  console.log(`  first manifest in the process (code not yet compiled, uncached): ${firstMs.toFixed(1)} ms`);
   const commands = bashCommands(largePath);
   const perThousand = measure("1000 bash commands", RUNS, () => {
     let n = 0;

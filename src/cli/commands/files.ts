@@ -6,7 +6,9 @@ import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 import { stringFlag } from "../args";
 import { recordedCwd } from "../../core/session/session-info";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { defaultCacheDir } from "../../core/cache-dir";
+import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/analysis-cache-file";
 
 export const filesCommand: Command = {
   name: "files",
@@ -19,8 +21,11 @@ export const filesCommand: Command = {
     // Relative paths in a session mean what they meant where the agent ran: the header's cwd.
     const flagCwd = stringFlag(ctx.args, "cwd");
     const cwd = flagCwd ? resolve(ctx.io.processCwd, flagCwd) : recordedCwd(session) ?? ctx.io.processCwd;
-    await initFilesTouched();
+    // Commands analysed by an earlier run (of this command or the extension's) are not parsed again.
+    const cacheFolder = join(defaultCacheDir(ctx.io.env), "catalogue");
+    await Promise.all([initFilesTouched(), loadBashAnalyses(cacheFolder)]);
     const touched = collectFilesTouched(session.pathTo(leafId), { cwd });
+    await saveBashAnalyses(cacheFolder).catch(() => undefined);
     for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     if (ctx.json) {
       printJson(ctx, { piVersion: sessionSemantics(ctx, session).piVersion, cwd: touched.cwd, leafId, files: touched.files });

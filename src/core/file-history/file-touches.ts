@@ -3,9 +3,8 @@
 
 import type { SessionEntry } from "../session/types";
 import type { FileOp } from "../files-touched/actions";
-import { forEachFileActionSource, type CollectFilesTouchedOptions } from "../files-touched/collect";
-import { FilesLedger } from "../files-touched/ledger";
-import { displayPathOf, normalizeAbsolute } from "../files-touched/paths";
+import type { CollectFilesTouchedOptions } from "../files-touched/collect";
+import { buildTouchManifest, touchesOfManifest } from "./touch-manifest";
 
 export interface FileTouch {
   entryId: string;
@@ -23,27 +22,7 @@ export interface FileTouch {
 
 /** Every letter every tool call gave every file, in session order. */
 export function collectFileTouches(entries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): FileTouch[] {
-  const ctx = { sessionCwd: normalizeAbsolute(opts.cwd) };
-  const timestamps = new Map<string, string>();
-  for (const entry of entries) if (typeof entry.timestamp === "string") timestamps.set(entry.id, entry.timestamp);
-  const touches: FileTouch[] = [];
-  let current: Omit<FileTouch, "path" | "displayPath" | "op"> | undefined;
-  const ledger = new FilesLedger((path, op) => {
-    if (current) touches.push({ ...current, path, displayPath: displayPathOf(path, ctx), op });
-  });
-  forEachFileActionSource(entries, opts, (found, source) => {
-    const timestamp = timestamps.get(source.entryId);
-    current = {
-      entryId: source.entryId,
-      tool: source.tool,
-      ...(timestamp !== undefined ? { timestamp } : {}),
-      ...(source.command !== undefined ? { command: source.command } : {}),
-      ...(source.toolCallId !== undefined ? { toolCallId: source.toolCallId } : {}),
-    };
-    for (const action of found.actions) ledger.apply(action);
-  });
-  current = undefined;
-  return touches;
+  return touchesOfManifest(buildTouchManifest(entries, opts.cwd));
 }
 
 /** The touches of one file, newest first, one row per entry (its letters merged in R W E M D order). */

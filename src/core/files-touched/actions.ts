@@ -19,3 +19,20 @@ export type FileAction =
   | { kind: "delete-tree"; path: string }
   /** A path known to be a directory (mkdir, cd): no letters, only a hint for moves. */
   | { kind: "directory"; path: string };
+
+/** True for a well-formed FileAction (for actions read back from a cache on disk). */
+export function isFileAction(a: unknown): a is FileAction {
+  if (typeof a !== "object" || a === null || Array.isArray(a)) return false;
+  const v = a as Record<string, unknown>;
+  switch (v.kind) {
+    case "touch":
+      return (v.op === "R" || v.op === "W" || v.op === "E" || v.op === "D") && typeof v.path === "string";
+    case "move":
+      return typeof v.from === "string" && typeof v.to === "string" && (typeof v.into === "boolean" || v.into === "maybe");
+    case "delete-tree":
+    case "directory":
+      return typeof v.path === "string";
+    default:
+      return false;
+  }
+}

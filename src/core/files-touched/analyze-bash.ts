@@ -26,9 +26,12 @@ function preview(command: string): string {
 }
 
 // Sessions repeat commands (builds, test runs) and the manifest is recomputed
-// at every compaction: results are memoised, bounded, oldest dropped first.
+// at every compaction: results are memoised, bounded, least recently used
+// dropped first, and kept on disk between runs (analysis-cache-file.ts).
 const CACHE_LIMIT = 4096;
 const cache = new Map<string, BashAnalysis>();
+/** Analyses added since the cache was last loaded or saved. */
+let added = 0;
 
 let namePattern: RegExp | undefined;
 
@@ -51,6 +54,31 @@ function cannotTouchFiles(command: string): boolean {
 /** Forgets memoised analyses (for benchmarks measuring the uncached cost). */
 export function clearBashAnalysisCache(): void {
   cache.clear();
+  added = 0;
+}
+
+/** The memoised analyses, least recently used first, keyed as analyzeBashCommand keys them. */
+export function bashAnalysisEntries(): IterableIterator<[string, BashAnalysis]> {
+  return cache.entries();
+}
+
+/** Analyses computed since the last load or save (0: nothing new to write). */
+export function bashAnalysesAdded(): number {
+  return added;
+}
+
+export function markBashAnalysesSaved(): void {
+  added = 0;
+}
+
+/** Adds a stored analysis (already validated) unless one is memoised for the key; never evicts a newer one. */
+export function seedBashAnalysis(key: string, analysis: BashAnalysis): void {
+  if (cache.has(key) || cache.size >= CACHE_LIMIT) return;
+  cache.set(key, copy(analysis));
+}
+
+export function bashAnalysisKey(command: string, opts: AnalyzeBashOptions): string {
+  return `${opts.cwd}\0${opts.sessionCwd ?? ""}\0${command}`;
 }
 
 function copy(analysis: BashAnalysis): BashAnalysis {
@@ -59,13 +87,18 @@ function copy(analysis: BashAnalysis): BashAnalysis {
 
 /** Pure and total: a command that does not parse yields no actions and a diagnostic. */
 export function analyzeBashCommand(command: string, opts: AnalyzeBashOptions): BashAnalysis {
-  const key = `${opts.cwd}\0${opts.sessionCwd ?? ""}\0${command}`;
+  const key = bashAnalysisKey(command, opts);
   const cached = cache.get(key);
-  if (cached) return copy(cached);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return copy(cached);
+  }
   const result = analyzeUncached(command, opts);
   if (!result.diagnostics.some((d) => d.code === "bash-parser-not-ready")) {
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(key, copy(result));
+    added++;
   }
   return result;
 }

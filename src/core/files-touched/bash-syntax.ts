@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
+import { directCursorOf, type DirectCursor } from "./direct-cursor";
 
 export const TREE_SITTER_RUNTIME_WASM = "web-tree-sitter.wasm";
 export const TREE_SITTER_BASH_WASM = "tree-sitter-bash.wasm";
@@ -67,6 +68,8 @@ interface TsCursor {
   delete(): void;
 }
 interface TsTree {
+  /** The tree's address in the wasm heap (web-tree-sitter keeps it at index 0). */
+  0?: unknown;
   rootNode: { hasError: boolean };
   walk(): TsCursor;
   delete(): void;
@@ -76,6 +79,7 @@ interface TsParser {
 }
 
 let parser: TsParser | null = null;
+let direct: DirectCursor | undefined;
 // Type and field names by id: one wasm call per node instead of one per name.
 let typeNames: readonly string[] = [];
 let fieldNames: readonly (string | null)[] = [];
@@ -133,7 +137,10 @@ export function initFilesTouched(options: InitFilesTouchedOptions = {}): Promise
     const runtime = loadWasm(TREE_SITTER_RUNTIME_WASM, options.runtimeWasm, options.wasmDir);
     const bash = loadWasm(TREE_SITTER_BASH_WASM, options.bashWasm, options.wasmDir);
     const ts = await loadWebTreeSitter();
-    await ts.Parser.init({ wasmBinary: runtime } as Parameters<typeof ts.Parser.init>[0]);
+    // Emscripten makes the options object the module itself: its exports land on it.
+    const moduleObject: Record<string, unknown> = { wasmBinary: runtime };
+    await ts.Parser.init(moduleObject as Parameters<typeof ts.Parser.init>[0]);
+    direct = directCursorOf(moduleObject);
     const language = await ts.Language.load(bash);
     const p = new ts.Parser();
     p.setLanguage(language);
@@ -153,9 +160,28 @@ export function isBashParserReady(): boolean {
 
 /** Parses a command string; undefined when initFilesTouched() has not completed. */
 export function parseBash(source: string): ShParseResult | undefined {
+  return parseBashVia(direct ? "direct" : "cursor", source);
+}
+
+/**
+ * `direct`: the tree copied by calling the runtime's cursor exports (see
+ * direct-cursor.ts); `cursor`: through web-tree-sitter's TreeCursor class.
+ * Both give the same tree (a differential test checks); `direct` is the
+ * default when the runtime has the exports, `cursor` the fallback.
+ */
+export function parseBashVia(route: "direct" | "cursor", source: string): ShParseResult | undefined {
   if (!parser) return undefined;
   const tree = parser.parse(source);
   if (!tree) return undefined;
+  if (route === "direct" && !tree.rootNode.hasError) {
+    const address = tree[0];
+    try {
+      if (!direct || typeof address !== "number") throw new Error("files-touched: the direct tree route is not available");
+      return { root: direct.copyTree(address, source, typeNames, fieldNames), hasError: false };
+    } finally {
+      tree.delete();
+    }
+  }
   const cursor = tree.walk();
   try {
     // Callers do nothing with a tree that has errors but report where the first one is.

@@ -50,10 +50,10 @@ const CALL_ID_KEYS = ["id", "toolCallId", "call_id", "tool_use_id", "toolUseId",
 const RESULT_ID_KEYS = ["toolCallId", "tool_call_id", "call_id", "tool_use_id", "toolUseId", "callId"] as const;
 const TOOL_CALL_TYPES = new Set(["toolCall", "tool_use", "function_call", "tool_call", "custom_tool_call"]);
 
-function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
+export function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefined {
   if (!isObject(block) || typeof block.type !== "string" || !TOOL_CALL_TYPES.has(block.type)) return undefined;
-  const name = firstString(block, ["name"]);
-  if (!name) return undefined;
+  const name = block.name;
+  if (typeof name !== "string" || name.length === 0) return undefined;
   let args: unknown = block.arguments ?? block.input;
   if (typeof args === "string") {
     try {
@@ -63,23 +63,31 @@ function toolCallOf(block: unknown): (ToolCallInfo & { id?: string }) | undefine
       args = { __raw: args };
     }
   }
-  const id = firstString(block, CALL_ID_KEYS);
-  return { name, args: isObject(args) ? args : {}, ...(id ? { id } : {}) };
+  const id = typeof block.id === "string" && block.id.length > 0 ? block.id : firstString(block, CALL_ID_KEYS);
+  const call: ToolCallInfo & { id?: string } = { name, args: isObject(args) ? args : {} };
+  if (id) call.id = id;
+  return call;
 }
 
-function messageOf(entry: SessionEntry): Json | undefined {
+export function messageOf(entry: SessionEntry): Json | undefined {
   if (entry.type !== "message") return undefined;
   const message: unknown = (entry as { message?: unknown }).message;
   return isObject(message) ? message : undefined;
 }
 
+/** The call id a tool result answers and whether it is an error; undefined for other entries. */
+export function toolResultOf(entry: SessionEntry): { id: string; isError: boolean } | undefined {
+  const message = messageOf(entry);
+  if (!message || (message.role !== "toolResult" && message.role !== "tool")) return undefined;
+  const id = firstString(message, RESULT_ID_KEYS);
+  return id ? { id, isError: message.isError === true } : undefined;
+}
+
 function collectResults(entries: readonly SessionEntry[]): Map<string, ToolResultInfo> {
   const results = new Map<string, ToolResultInfo>();
   for (const entry of entries) {
-    const message = messageOf(entry);
-    if (!message || (message.role !== "toolResult" && message.role !== "tool")) continue;
-    const id = firstString(message, RESULT_ID_KEYS);
-    if (id) results.set(id, { isError: message.isError === true });
+    const result = toolResultOf(entry);
+    if (result) results.set(result.id, { isError: result.isError });
   }
   return results;
 }
@@ -97,7 +105,7 @@ export interface ActionSource {
   toolCallId?: string;
 }
 
-function commandOf(args: Record<string, unknown>): string | undefined {
+export function commandOf(args: Record<string, unknown>): string | undefined {
   const command = args.command ?? args.cmd;
   if (typeof command === "string") return command;
   if (Array.isArray(command) && command.every((w) => typeof w === "string")) return command.join(" ");
@@ -119,14 +127,11 @@ export function forEachFileActionSource(
       for (const block of message.content) {
         const call = toolCallOf(block);
         if (!call) continue;
+        const source: ActionSource = { entryId: entry.id, tool: call.name, args: call.args };
         const command = commandOf(call.args);
-        visit(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), {
-          entryId: entry.id,
-          tool: call.name,
-          args: call.args,
-          ...(command !== undefined ? { command } : {}),
-          ...(call.id ? { toolCallId: call.id } : {}),
-        });
+        if (command !== undefined) source.command = command;
+        if (call.id) source.toolCallId = call.id;
+        visit(toolCallActions(call, call.id ? results.get(call.id) : undefined, ctx), source);
       }
     } else if (message.role === "bashExecution" && typeof message.command === "string") {
       visit(analyzeBashCommand(message.command, { cwd: ctx.sessionCwd }), { entryId: entry.id, tool: "bashExecution", command: message.command });

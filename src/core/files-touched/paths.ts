@@ -8,8 +8,12 @@ export interface PathContext {
   sessionCwd: string;
 }
 
+// An empty, `.` or `..` segment, or a trailing slash: what normalizing changes.
+const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
+
 /** Collapses `.`, `..` and repeated slashes of an absolute or `~`-rooted path. */
 export function normalizeAbsolute(path: string): string {
+  if (path.charCodeAt(0) === 47 && !NOT_NORMAL.test(path)) return path;
   let root = "/";
   let rest = path;
   if (path === "~" || path.startsWith("~/")) {

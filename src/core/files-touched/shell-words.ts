@@ -183,8 +183,24 @@ function finish(chars: QChar[], raw: string): Arg {
   return { known: true, value: chars.map((c) => c.ch).join("") };
 }
 
+// Nothing to resolve: no escape, brace, glob character or leading tilde.
+const SPECIAL = /[\\{*?[]/;
+
+/** The argument of a word or '…' string with nothing to expand, without the per-character pass (most arguments). */
+function plainArg(node: ShNode): Arg | undefined {
+  if (node.type === "raw_string") return { known: true, value: node.text.slice(1, -1) };
+  if ((node.type === "word" || node.type === "number") && node.text[0] !== "~" && !SPECIAL.test(node.text)) return { known: true, value: node.text };
+  return undefined;
+}
+
 /** The argument(s) one word of the syntax tree becomes. */
 export function expandWord(node: ShNode, vars: Vars): Arg[] {
+  const plain = plainArg(node);
+  return plain ? [plain] : expandWordByChars(node, vars);
+}
+
+/** expandWord character by character (exported for the test that checks plainArg against it). */
+export function expandWordByChars(node: ShNode, vars: Vars): Arg[] {
   const chars: QChar[] = [];
   try {
     pushNode(chars, node, vars);

@@ -3,7 +3,6 @@
 // newest first; choosing one shows that entry.
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { touchesOfFile } from "../../core/file-history";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { revealEntry } from "../commands/entry-actions";
@@ -23,19 +22,28 @@ export interface FileTouchRow {
   command?: string;
 }
 
+/** Work between two yields to the event loop while sessions are analysed (ms). */
+const SLICE_MS = 30;
+
 export async function fileTouchRows(services: Services, index: FileTouchIndex, path: string, scope: SessionScope, token?: vscode.CancellationToken): Promise<FileTouchRow[]> {
   const rows: FileTouchRow[] = [];
+  let sliceStart = Date.now();
   for (const sessionPath of await sessionsInScope(services, scope)) {
     if (token?.isCancellationRequested) break;
-    let session;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = Date.now();
+    }
+    let matching;
     try {
-      session = await services.store.get(sessionPath);
+      matching = await index.touchesOfFileIn(sessionPath, path);
     } catch (error) {
       services.log.warn(`cannot read ${sessionPath}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
+    if (matching.length === 0) continue;
     const title = services.sessions.factsOf(sessionPath)?.title ?? basename(sessionPath);
-    for (const touch of touchesOfFile(await index.touchesOf(sessionPath, session), path)) {
+    for (const touch of matching) {
       rows.push({
         sessionPath,
         sessionTitle: title,
@@ -46,6 +54,11 @@ export async function fileTouchRows(services: Services, index: FileTouchIndex, p
         ...(touch.command !== undefined ? { command: touch.command } : {}),
       });
     }
+  }
+  try {
+    await index.save();
+  } catch (error) {
+    services.log.warn(`cannot save the file-touch cache: ${error instanceof Error ? error.message : String(error)}`);
   }
   return rows.sort((a, b) => (b.timestamp ?? "").localeCompare(a.timestamp ?? ""));
 }

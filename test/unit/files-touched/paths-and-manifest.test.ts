@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatManifestBlock, appendManifest, stripManifest } from "../../../src/core/files-touched";
 import { displayPathOf, looksLikeFile, normalizeAbsolute, resolvePath } from "../../../src/core/files-touched/paths";
@@ -10,6 +11,20 @@ describe("paths", () => {
     expect(normalizeAbsolute("/a//b/./c/../d/")).toBe("/a/b/d");
     expect(normalizeAbsolute("/../..")).toBe("/");
     expect(normalizeAbsolute("~/x/../y")).toBe("~/y");
+  });
+
+  it("a path already normal comes back as it is; the shortcut agrees with the segment walk", () => {
+    const path = fc.array(fc.constantFrom("a", "b.ts", ".", "..", "", "...", ".x", "x."), { maxLength: 8 }).map((s) => `/${s.join("/")}`);
+    fc.assert(
+      fc.property(path, (p) => {
+        const normal = normalizeAbsolute(p);
+        // `/.` in front forces the segment walk; it names the same path.
+        expect(normal).toBe(normalizeAbsolute(`/.${p}`));
+        expect(normalizeAbsolute(normal)).toBe(normal);
+        expect(normal === "/" || !/\/\.{0,2}(?:\/|$)/.test(normal)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("resolves against a base, drops a cwd-basename prefix only at the session cwd", () => {

@@ -3,11 +3,12 @@
 // another) — which sessions touched a file, and the diff editor on what the
 // session did to it. Read-only, so it runs in Restricted Mode too.
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { TOUCH_STORE_VERSION } from "../../../src/core/file-history/touch-store-file";
 import { activateExtension } from "./extension-under-test";
-import { piDir, run, waitFor, workspaceDir } from "./helpers";
+import { extensionInternals, piDir, run, waitFor, workspaceDir } from "./helpers";
 
 const SESSION_ID = "0f1e2d3c-4b5a-4968-8776-65544332211f";
 
@@ -115,5 +116,30 @@ suite("Files ⇄ sessions @restricted", () => {
     const result = await run("piSessions.sessionChangesToFile", { path: join(workspaceDir(), "nobody-touched-this.ts"), step: "all" });
     assert.equal(result.ok, false);
     assert.equal(result.reason, "not-applicable");
+  });
+
+  test("the touches are kept in the extension's storage, and a pi write appended later shows up", async () => {
+    const { services } = await extensionInternals();
+    const storeFile = join(services.context.globalStorageUri.fsPath, "catalogue", `file-touches-v${TOUCH_STORE_VERSION}.json`);
+    await run("piSessions.sessionsTouchingFile", { path: changed, list: true });
+    const recordOf = () => (JSON.parse(readFileSync(storeFile, "utf8")) as { records: { path: string; key: { size: number } }[] }).records.find((r) => r.path === sessionPath);
+    assert.equal(recordOf()?.key.size, statSync(sessionPath).size);
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const appended = [
+      line({ type: "message", id: "f0000100", parentId: "f0000007", timestamp: "2026-01-20T11:00:00.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "c9", name: "edit", arguments: { path: "changed.ts", edits: [{ oldText: "3", newText: "4" }] } }], provider: "test", model: "test", api: "openai-completions", usage, stopReason: "toolUse", timestamp: 9 } }),
+      line({ type: "message", id: "f0000101", parentId: "f0000100", timestamp: "2026-01-20T11:00:01.000Z", message: { role: "toolResult", toolCallId: "c9", toolName: "edit", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 10 } }),
+    ];
+    try {
+      appendFileSync(sessionPath, `${appended.join("\n")}\n`);
+      const rows = await run<{ rows: Row[] }>("piSessions.sessionsTouchingFile", { path: changed, list: true });
+      assert.deepEqual(rows.value!.rows.map((r) => [r.entryId, r.ops]), [
+        ["f0000100", "E"],
+        ["f0000004", "E"],
+        ["f0000002", "W"],
+      ]);
+      assert.equal(recordOf()?.key.size, statSync(sessionPath).size);
+    } finally {
+      writeFileSync(sessionPath, sessionText(workspaceDir()));
+    }
   });
 });
