@@ -10,7 +10,8 @@
 // strings) or always valid (inside strings).
 
 import { asBuffer } from "./jsonl-reader.js";
-import { CAPTURED_KEYS, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { CAPTURED_KEYS, emptyLineFields, emptyMessageFields, mergeCaptured, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { spendFromBytes } from "./scanned-spend.js";
 import { bytesEqual, decodeValue, keyText, type SliceableBuffer } from "./scanned-values.js";
 
 const WHITESPACE = new Uint8Array(256);
@@ -53,7 +54,7 @@ const KEY_CONTENT = encoder.encode("content");
 const KEY_USAGE = encoder.encode("usage");
 
 /** Placeholder for the top level, where there is no message to fill. */
-const NO_MESSAGE: MessageFields = { isObject: false, hasContent: false };
+const NO_MESSAGE: MessageFields = emptyMessageFields(false);
 
 // Scanner state for one call (the scanner is synchronous and not re-entrant).
 let failAt = 0;
@@ -278,7 +279,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
       p = skipValue(b, vs, end);
       if (p < 0) return -1;
       if (level === 0) {
-        if (k >= 0) fields[CAPTURED_KEYS[k]!] = decodeValue(b, vs, p, lastStringEscaped);
+        if (k >= 0) setCaptured(fields, k, decodeValue(b, vs, p, lastStringEscaped));
       } else if (k === 0) {
         message.role = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 1) {
@@ -286,7 +287,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
       } else if (k === 2) {
         message.hasContent = true;
       } else if (k === 3) {
-        message.usage = decodeValue(b, vs, p, lastStringEscaped);
+        message.spend = spendFromBytes(b, vs, p);
       }
     }
     if (p < 0) return -1;
@@ -303,7 +304,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
 }
 
 function scanMessageValue(b: SliceableBuffer, vs: number, end: number, fields: LineFields): number {
-  const message: MessageFields = { isObject: false, hasContent: false };
+  const message = emptyMessageFields(false);
   let p: number;
   if (vs < end && b[vs] === OPEN_OBJECT) {
     message.isObject = true;
@@ -326,7 +327,7 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
   const first = b[p]!;
   let result: LineScan;
   if (first === OPEN_OBJECT) {
-    const fields: LineFields = {};
+    const fields = emptyLineFields();
     p = scanMembers(b, p, end, 0, fields, NO_MESSAGE);
     result = { kind: "object", fields };
   } else {
@@ -366,7 +367,7 @@ export function skimLine(bytes: Uint8Array, start: number, end: number): LineSca
   const b = asBuffer(bytes) as SliceableBuffer;
   const p = skipWhitespace(b, start, end);
   if (p >= end || b[p] !== OPEN_OBJECT) return scanLine(bytes, start, end);
-  const fields: LineFields = {};
+  const fields = emptyLineFields();
   skimming = true;
   let q: number;
   try {
@@ -414,8 +415,10 @@ function lastIndexOfBytes(b: Buffer, needle: Uint8Array, from: number, to: numbe
  * Captures the message's timestamp and usage and the top-level fields.
  */
 function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: MessageFields, fields: LineFields): boolean {
-  const captured: MessageFields = { isObject: true, hasContent: true };
-  const top: LineFields = {};
+  let timestamp: unknown;
+  let spend: MessageFields["spend"];
+  let hasUsage = false;
+  const top = emptyLineFields();
   let level: 0 | 1 = 1;
   for (;;) {
     if (p >= last || b[p] !== QUOTE) return false;
@@ -431,10 +434,13 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
     p = skipValue(b, vs, last);
     if (p < 0) return false;
     if (level === 1) {
-      if (k === 1) captured.timestamp = decodeValue(b, vs, p, lastStringEscaped);
-      else if (k === 3) captured.usage = decodeValue(b, vs, p, lastStringEscaped);
+      if (k === 1) timestamp = decodeValue(b, vs, p, lastStringEscaped);
+      else if (k === 3) {
+        spend = spendFromBytes(b, vs, p);
+        hasUsage = true;
+      }
     } else if (k >= 0) {
-      top[CAPTURED_KEYS[k]!] = decodeValue(b, vs, p, lastStringEscaped);
+      setCaptured(top, k, decodeValue(b, vs, p, lastStringEscaped));
     }
     p = skipWhitespace(b, p, last);
     if (p < last && b[p] === COMMA) {
@@ -452,8 +458,8 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
     level = 0;
     p = skipWhitespace(b, p + 1, last);
   }
-  if ("timestamp" in captured) message.timestamp = captured.timestamp;
-  if ("usage" in captured) message.usage = captured.usage;
-  Object.assign(fields, top);
+  if (timestamp !== undefined) message.timestamp = timestamp;
+  if (hasUsage) message.spend = spend;
+  mergeCaptured(fields, top);
   return true;
 }
