@@ -14,6 +14,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
 import { catalogueBench, liveBench, rssChild } from "./live-bench";
 import { formatTable, measure, type Row } from "./measure";
+import { prepareProcessBench } from "./prepare-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
@@ -26,8 +27,9 @@ async function main(): Promise<void> {
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
-  if (only === "live" || only === "catalogue") {
+  if (only === "live" || only === "catalogue" || only === "prepare") {
     if (only === "live") await liveBench(file, RUNS);
+    else if (only === "prepare") await prepareProcessBench(file, RUNS);
     else await catalogueBench(LARGE_FIXTURE);
     return;
   }
@@ -87,6 +89,7 @@ async function main(): Promise<void> {
   console.log("\nmemory after open (heapUsed delta, MB)");
   console.log(`  ours: ${heapDelta(() => openSessionSync(file)).toFixed(1)}   pi: ${heapDelta(() => SessionManager.open(file)).toFixed(1)}`);
 
+  await prepareProcessBench(file, RUNS);
   await filesTouchedBench(file, warmPath);
   await liveBench(file, RUNS);
   await catalogueBench(LARGE_FIXTURE);

@@ -13,11 +13,11 @@ await build({
   banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });
-// BENCH_ONLY=search (or main) runs one part.
+// BENCH_ONLY=search (or main) runs one part; BENCH_ONLY=live, catalogue or prepare one part of main.
 const only = process.env.BENCH_ONLY;
 let status = 0;
 if (only !== "search") status ||= spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", "out/bench.mjs"], { stdio: "inherit" }).status ?? 1;
-if (only !== "main") {
+if (only === undefined || only === "search") {
   await build({ entryPoints: ["bench/search.ts"], outfile: "out/search-bench.mjs", bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" });
   status ||= spawnSync(process.execPath, ["--expose-gc", "out/search-bench.mjs"], { stdio: "inherit" }).status ?? 1;
 }
