@@ -12,7 +12,7 @@ import { bashCommandFilesTouched, clearBashAnalysisCache, collectFilesTouched, i
 import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
-import { catalogueBench, liveBench, rssChild } from "./live-bench";
+import { catalogueBench, liveBench } from "./live-bench";
 import { formatTable, measure, type Row } from "./measure";
 import { prepareProcessBench } from "./prepare-bench";
 
@@ -148,8 +148,7 @@ function bashCommands(path: readonly { type: string }[]): string[] {
   return out;
 }
 
-if (process.argv[2] === "--rss-child") rssChild(process.argv[3]!, process.argv[4]);
-else main().catch((error) => {
+main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });

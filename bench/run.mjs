@@ -13,6 +13,8 @@ await build({
   banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
   logLevel: "warning",
 });
+// The RSS child: our core alone (see bench/rss-child.ts).
+await build({ entryPoints: ["bench/rss-child.ts"], outfile: "out/rss-child.mjs", bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" });
 // BENCH_ONLY=search (or main) runs one part; BENCH_ONLY=live, catalogue or prepare one part of main.
 const only = process.env.BENCH_ONLY;
 let status = 0;
