@@ -14,6 +14,7 @@ import { LiveSessionFacts } from "../src/core/session/live-facts";
 import { openSession, openSessionSync, refreshSession } from "../src/core/session/open-session";
 import { followSession } from "../src/core/session/session-follower";
 import { contextUsage } from "../src/core/tokens";
+import { liveResetBench } from "./live-reset-bench";
 import { measure } from "./measure";
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -97,6 +98,7 @@ export async function liveBench(bigFile: string, runs: number): Promise<void> {
     follower.stop();
     console.log(`  watch (core follower) CPU per append: median ${ms(median(cpu))}, max ${ms(Math.max(...cpu))} over ${cpu.length}   (target ≤ 5 ms)`);
     await cliWatchCpu(copy, leaf);
+    await liveResetBench(bigFile);
   } finally {
     rmSync(copy, { force: true });
   }
