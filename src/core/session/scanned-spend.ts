@@ -4,7 +4,7 @@
 // and no intermediate object; every answer of a big session carries one).
 
 import type { Spend } from "./entry-meta.js";
-import type { SliceableBuffer } from "./scanned-values.js";
+import { numberFromBytes, type SliceableBuffer } from "./scanned-values.js";
 
 const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
@@ -83,7 +83,7 @@ function afterValue(b: Uint8Array, p: number, end: number): number {
 /** The number at [s, e) when it is one, else NaN (counted as 0 by the caller). */
 function numberAt(b: SliceableBuffer, s: number, e: number): number {
   const c = b[s]!;
-  return c === MINUS || (c >= ZERO && c <= NINE) ? Number(b.latin1Slice(s, e)) : Number.NaN;
+  return c === MINUS || (c >= ZERO && c <= NINE) ? numberFromBytes(b, s, e) : Number.NaN;
 }
 
 /** Which member a key names: 0 input, 1 output, 2 cacheRead, 3 cacheWrite, 4 cost, 5 total, -1 other, -2 escaped. */
