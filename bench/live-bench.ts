@@ -137,9 +137,10 @@ async function cliWatchCpu(file: string, leafAtStart: string): Promise<void> {
     await waitLines(i + 2);
   }
   const after = cpuTicks();
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
   child.kill("SIGINT");
   const ticksPerSecond = 100;
-  console.log(`  watch as a process (pi-sessions watch --json, fs.watch + output): ${(((after - before) * 1000) / ticksPerSecond / n).toFixed(2)} ms CPU per append over ${n} appends (${lines - 1} lines seen; /proc resolution 10 ms in total)`);
+  console.log(`  watch as a process (pi-sessions watch --json, fs.watch + output): ${(((after - before) * 1000) / ticksPerSecond / n).toFixed(2)} ms CPU per append over ${n} appends (${lines - 1} lines seen; /proc resolution 10 ms in total); its RSS ${rss ? (Number(rss) / 1024).toFixed(0) : "?"} MB (the whole CLI loaded: ~80 MB of it before any session)`);
 }
 
 function countLines(bytes: Buffer, end: number): number {
