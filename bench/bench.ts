@@ -12,9 +12,10 @@ import { bashCommandFilesTouched, clearBashAnalysisCache, collectFilesTouched, i
 import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
-import { catalogueBench, liveBench, rssChild } from "./live-bench";
+import { catalogueBench, liveBench } from "./live-bench";
 import { fileTouchesBench } from "./file-touches-bench";
 import { formatTable, measure, type Row } from "./measure";
+import { prepareProcessBench } from "./prepare-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
@@ -27,8 +28,9 @@ async function main(): Promise<void> {
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
-  if (only === "live" || only === "catalogue" || only === "files") {
+  if (only === "live" || only === "catalogue" || only === "files" || only === "prepare") {
     if (only === "live") await liveBench(file, RUNS);
+    else if (only === "prepare") await prepareProcessBench(file, RUNS);
     else if (only === "catalogue") await catalogueBench(LARGE_FIXTURE);
     else {
       await filesTouchedBench(file, openSessionSync(file).pathTo());
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
   console.log("\nmemory after open (heapUsed delta, MB)");
   console.log(`  ours: ${heapDelta(() => openSessionSync(file)).toFixed(1)}   pi: ${heapDelta(() => SessionManager.open(file)).toFixed(1)}`);
 
+  await prepareProcessBench(file, RUNS);
   await filesTouchedBench(file, warmPath);
   await liveBench(file, RUNS);
   await catalogueBench(LARGE_FIXTURE);
@@ -161,8 +164,7 @@ function bashCommands(path: readonly { type: string }[]): string[] {
   return out;
 }
 
-if (process.argv[2] === "--rss-child") rssChild(process.argv[3]!, process.argv[4]);
-else main().catch((error) => {
+main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -12,7 +12,9 @@ const options = {
   logLevel: "warning",
 };
 await build({ ...options, entryPoints: ["bench/bench.ts"], outfile: "out/bench.mjs" });
-// BENCH_ONLY=search (or main, live, catalogue, files, prepare) runs one part.
+// The RSS child: our core alone (see bench/rss-child.ts).
+await build({ ...options, entryPoints: ["bench/rss-child.ts"], outfile: "out/rss-child.mjs" });
+// BENCH_ONLY=search (or main) runs one part; BENCH_ONLY=live, catalogue, files or prepare one part of main.
 const only = process.env.BENCH_ONLY;
 let status = 0;
 if (only !== "search") status ||= spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", "out/bench.mjs"], { stdio: "inherit" }).status ?? 1;

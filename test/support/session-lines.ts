@@ -22,7 +22,8 @@ export type Kind =
   | "label"
   | "session_info"
   | "unknown"
-  | "bad-line";
+  | "bad-line"
+  | "context_edit";
 export type Parent = "leaf" | "earlier" | "null" | "dangling" | "duplicate-id";
 export interface Step {
   kind: Kind;
@@ -57,12 +58,18 @@ export const step = fc.record({
   usage: fc.integer({ min: 1, max: 200_000 }),
 });
 
+/** Steps that also write pi 1.x context edits (omitting or replacing an earlier entry, or one not in the file). */
+export const stepWithEdits: fc.Arbitrary<Step> = fc.oneof({ weight: 5, arbitrary: step }, { weight: 1, arbitrary: step.map((s) => ({ ...s, kind: "context_edit" as const })) });
+
 export type Op = { op: "append"; steps: Step[] } | { op: "truncate"; keep: number } | { op: "rewrite"; keep: number; steps: Step[] };
-export const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("append" as const), steps: fc.array(step, { minLength: 1, maxLength: 6 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("rewrite" as const), keep: fc.nat(), steps: fc.array(step, { minLength: 1, maxLength: 4 }) }) },
-);
+export function opOf(steps: fc.Arbitrary<Step>): fc.Arbitrary<Op> {
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.record({ op: fc.constant("append" as const), steps: fc.array(steps, { minLength: 1, maxLength: 6 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("truncate" as const), keep: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("rewrite" as const), keep: fc.nat(), steps: fc.array(steps, { minLength: 1, maxLength: 4 }) }) },
+  );
+}
+export const op: fc.Arbitrary<Op> = opOf(step);
 
 export class FileModel {
   lines: string[] = [HEADER];
@@ -135,6 +142,11 @@ export class FileModel {
         break;
       case "bad-line":
         return `{"type":"message","id":"${id}",`;
+      case "context_edit": {
+        const targetId = s.pick % 7 === 0 ? "not-in-file" : (this.ids[(s.pick >> 3) % Math.max(1, this.ids.length)] ?? "none");
+        value = { type: "context_edit", ...base, targetId, replacement: s.pick % 2 === 0 ? null : { content: `edited ${s.text}` } };
+        break;
+      }
     }
     this.ids.push(id);
     return JSON.stringify(value);

@@ -6,13 +6,14 @@
 // lines without building the rest where a line has pi's shape
 // (text-message-skim.ts). Lines that are not user/assistant messages are
 // never parsed: after the header they are skimmed
-// (entry-scanner's skimLine, as the catalogue reads them: the leading fields,
+// (line-skimmer's skimLine, as the catalogue reads them: the leading fields,
 // and a long line's end found natively), because pi's search ignores them
 // whether they parse or not — only their type and the message's role count,
 // which pi writes first. The header, session_info lines and an unterminated
 // last line are scanned exactly.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { scanLine, skimLine } from "../session/entry-scanner";
+import { scanLine } from "../session/entry-scanner";
+import { skimLine } from "../session/line-skimmer";
 import { scanFromValue, type LineScan } from "../session/line-fields";
 import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";

@@ -6,6 +6,7 @@
 import { closeSync, openSync } from "node:fs";
 import { readRange } from "./read-range.js";
 import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import { ByteBoundedLru } from "./byte-bounded-lru.js";
 import { asBuffer } from "./jsonl-reader.js";
 import type { SessionEntry } from "./types.js";
 
@@ -79,18 +80,19 @@ export const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
 /** Parses entry bodies from their line bytes, checking each still holds the entry the index expects. */
 export class EntryBodies {
   /** By line offset, least recently used first. */
-  private readonly cache = new Map<number, { entry: SessionEntry; bytes: number }>();
-  private cachedBytes = 0;
+  private readonly cache: ByteBoundedLru<SessionEntry>;
 
   constructor(
     private readonly source: ByteSource,
     private readonly describeSource: string,
     private readonly maxBytes = DEFAULT_BODY_CACHE_BYTES,
-  ) {}
+  ) {
+    this.cache = new ByteBoundedLru(maxBytes);
+  }
 
   /** Line bytes of the bodies held now. */
   get heldBytes(): number {
-    return this.cachedBytes;
+    return this.cache.heldBytes;
   }
 
   /** The text of a line (without its line break). */
@@ -116,6 +118,9 @@ export class EntryBodies {
       else missing.push(i);
     }
     const order = missing.sort((a, b) => metas[a]!.offset - metas[b]!.offset);
+    // Of a batch larger than the cache only its last lines would stay: remember just those.
+    let rememberFrom = order.length;
+    for (let held = 0; rememberFrom > 0 && held + metas[order[rememberFrom - 1]!]!.length <= this.maxBytes; ) held += metas[order[--rememberFrom]!]!.length;
     let i = 0;
     while (i < order.length) {
       const first = metas[order[i]!]!;
@@ -133,7 +138,7 @@ export class EntryBodies {
       for (let k = i; k < j; k++) {
         const m = metas[order[k]!]!;
         const entry = this.parse(m, block, blockStart);
-        this.remember(m, entry);
+        if (k >= rememberFrom) this.remember(m, entry);
         out[order[k]!] = entry;
       }
       i = j;
@@ -142,28 +147,12 @@ export class EntryBodies {
   }
 
   private recall(meta: EntryMeta): SessionEntry | undefined {
-    const hit = this.cache.get(meta.offset);
-    if (!hit) return undefined;
-    this.cache.delete(meta.offset);
-    this.cache.set(meta.offset, hit);
-    return hit.entry;
+    return this.cache.get(meta.offset);
   }
 
   private remember(meta: EntryMeta, entry: SessionEntry): void {
     if (meta.length > this.maxBytes / 4) return;
-    const old = this.cache.get(meta.offset);
-    if (old) {
-      this.cache.delete(meta.offset);
-      this.cachedBytes -= old.bytes;
-    }
-    this.cache.set(meta.offset, { entry, bytes: meta.length });
-    this.cachedBytes += meta.length;
-    while (this.cachedBytes > this.maxBytes) {
-      const oldest = this.cache.entries().next().value;
-      if (!oldest) break;
-      this.cache.delete(oldest[0]);
-      this.cachedBytes -= oldest[1].bytes;
-    }
+    this.cache.set(meta.offset, entry, meta.length);
   }
 
   private parse(meta: EntryMeta, bytes: Uint8Array, bytesOffset: number): SessionEntry {

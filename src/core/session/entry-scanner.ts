@@ -10,10 +10,11 @@
 // strings) or always valid (inside strings).
 
 import { asBuffer } from "./jsonl-reader.js";
-import { CAPTURED_KEYS, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { CAPTURED_KEYS, emptyLineFields, emptyMessageFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { spendFromBytes } from "./scanned-spend.js";
 import { bytesEqual, decodeValue, keyText, type SliceableBuffer } from "./scanned-values.js";
 
-const WHITESPACE = new Uint8Array(256);
+export const WHITESPACE = new Uint8Array(256);
 for (const c of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[c] = 1;
 
 /** Bytes that end the fast run through a string: `"`, `\` and raw control characters. */
@@ -53,7 +54,7 @@ const KEY_CONTENT = encoder.encode("content");
 const KEY_USAGE = encoder.encode("usage");
 
 /** Placeholder for the top level, where there is no message to fill. */
-const NO_MESSAGE: MessageFields = { isObject: false, hasContent: false };
+const NO_MESSAGE: MessageFields = emptyMessageFields(false);
 
 // Scanner state for one call (the scanner is synchronous and not re-entrant).
 let failAt = 0;
@@ -61,10 +62,10 @@ let failReason = "";
 /** Whether the last string skipped contained a backslash escape. */
 let lastStringEscaped = false;
 let stack: Uint8Array = new Uint8Array(256);
-/** skimLine in progress: stop at the first value the index does not need (see skimLine). */
+/** skimLine in progress (line-skimmer.ts): stop at the first value the index does not need. */
 let skimming = false;
 /** What scanMembers returns when skimming stopped before a big value. */
-const STOPPED = -2;
+export const STOPPED = -2;
 
 function fail(at: number, reason: string): number {
   failAt = at;
@@ -72,13 +73,13 @@ function fail(at: number, reason: string): number {
   return -1;
 }
 
-function skipWhitespace(b: Uint8Array, p: number, end: number): number {
+export function skipWhitespace(b: Uint8Array, p: number, end: number): number {
   while (p < end && WHITESPACE[b[p]!] === 1) p++;
   return p;
 }
 
 /** `b[p]` is the opening quote; returns the index after the closing quote, or -1. */
-function skipString(b: Uint8Array, p: number, end: number): number {
+export function skipString(b: Uint8Array, p: number, end: number): number {
   p++;
   lastStringEscaped = false;
   for (;;) {
@@ -139,7 +140,7 @@ function skipLiteral(b: Uint8Array, p: number, end: number, word: string): numbe
 }
 
 /** Validates one JSON value starting at `p` (after whitespace); returns the index after it, or -1. */
-function skipValue(b: Uint8Array, p: number, end: number): number {
+export function skipValue(b: Uint8Array, p: number, end: number): number {
   let depth = 0;
   for (;;) {
     // Expect a value at p.
@@ -222,7 +223,7 @@ function grow(s: Uint8Array): Uint8Array {
 }
 
 /** Index into CAPTURED_KEYS, -2 for "message", -1 for other keys. */
-function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
+export function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
   if (escaped) {
     const text = keyText(b, s, e, true);
     if (text === "message") return -2;
@@ -238,7 +239,7 @@ function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean)
 }
 
 /** Index of a `message` member key: 0 role, 1 timestamp, 2 content, 3 usage, -1 other. */
-function messageKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
+export function messageKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: boolean): number {
   if (escaped) {
     const text = keyText(b, s, e, true);
     return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : text === "usage" ? 3 : -1;
@@ -278,7 +279,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
       p = skipValue(b, vs, end);
       if (p < 0) return -1;
       if (level === 0) {
-        if (k >= 0) fields[CAPTURED_KEYS[k]!] = decodeValue(b, vs, p, lastStringEscaped);
+        if (k >= 0) setCaptured(fields, k, decodeValue(b, vs, p, lastStringEscaped));
       } else if (k === 0) {
         message.role = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 1) {
@@ -286,7 +287,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
       } else if (k === 2) {
         message.hasContent = true;
       } else if (k === 3) {
-        message.usage = decodeValue(b, vs, p, lastStringEscaped);
+        message.spend = spendFromBytes(b, vs, p);
       }
     }
     if (p < 0) return -1;
@@ -303,7 +304,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
 }
 
 function scanMessageValue(b: SliceableBuffer, vs: number, end: number, fields: LineFields): number {
-  const message: MessageFields = { isObject: false, hasContent: false };
+  const message = emptyMessageFields(false);
   let p: number;
   if (vs < end && b[vs] === OPEN_OBJECT) {
     message.isObject = true;
@@ -326,7 +327,7 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
   const first = b[p]!;
   let result: LineScan;
   if (first === OPEN_OBJECT) {
-    const fields: LineFields = {};
+    const fields = emptyLineFields();
     p = scanMembers(b, p, end, 0, fields, NO_MESSAGE);
     result = { kind: "object", fields };
   } else {
@@ -343,117 +344,20 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
   return result;
 }
 
-/** Lines shorter than this are always scanned exactly (skimming only pays on long lines). */
-export const SKIM_MIN_BYTES = 256;
-const TAIL_TIMESTAMP = encoder.encode('"timestamp":');
-const TAIL_USAGE = encoder.encode('"usage":');
-/** Entry types whose later members the index reads (or that are rare): always scanned exactly. */
-const NOT_SKIMMED: ReadonlySet<string> = new Set(["compaction", "branch_summary", "session", "usage", "label", "session_info"]);
-/** How far from the end of a line the message's trailing members are looked for. */
-const TAIL_WINDOW = 4096;
+/** Whether the last string skipped held a backslash escape. */
+export function lastStringWasEscaped(): boolean {
+  return lastStringEscaped;
+}
 
 /**
- * Like scanLine, but on a long line it reads only what the index needs: the
- * leading fields (pi writes type, id, parentId, timestamp first, and a
- * message's role before its content), and for a message the trailing members
- * pi writes after the content (usage, stopReason, timestamp), parsed exactly
- * from where they start to the line's closing `}}`. The content in between is
- * not validated (a native search found the line's end). Assumes pi's layout:
- * `message` is the entry's last member. Anything else is scanned exactly.
+ * The line object's members as scanMembers reads them, but returning STOPPED at
+ * the first member the index does not need (for line-skimmer.ts).
  */
-export function skimLine(bytes: Uint8Array, start: number, end: number): LineScan {
-  if (end - start < SKIM_MIN_BYTES) return scanLine(bytes, start, end);
-  const b = asBuffer(bytes) as SliceableBuffer;
-  const p = skipWhitespace(b, start, end);
-  if (p >= end || b[p] !== OPEN_OBJECT) return scanLine(bytes, start, end);
-  const fields: LineFields = {};
+export function skimMembers(b: SliceableBuffer, p: number, end: number, fields: LineFields): number {
   skimming = true;
-  let q: number;
   try {
-    q = scanMembers(b, p, end, 0, fields, NO_MESSAGE);
+    return scanMembers(b, p, end, 0, fields, NO_MESSAGE);
   } finally {
     skimming = false;
   }
-  if (q !== STOPPED) return q < 0 ? scanLine(bytes, start, end) : finishExact(b, q, end, fields, start);
-  const type = fields.type;
-  if (typeof type !== "string" || NOT_SKIMMED.has(type)) return scanLine(bytes, start, end);
-  let last = end;
-  while (last > start && WHITESPACE[b[last - 1]!] === 1) last--;
-  if (last <= start || b[last - 1] !== CLOSE_OBJECT) return scanLine(bytes, start, end);
-  if (type !== "message") {
-    // No member the index needs comes after the first big one (custom_message, custom, unknown types).
-    return fields.message === undefined && typeof fields.id === "string" ? { kind: "object", fields } : scanLine(bytes, start, end);
-  }
-  if (fields.message === undefined) return scanLine(bytes, start, end);
-  const message = fields.message;
-  if (!message.isObject || typeof message.role !== "string") return scanLine(bytes, start, end);
-  const from = Math.max(start, last - TAIL_WINDOW);
-  const wantsUsage = message.role === "assistant" || message.role === "toolResult";
-  const tailStart = wantsUsage ? lastIndexOfBytes(b, TAIL_USAGE, from, last) : -1;
-  const at = tailStart >= 0 ? tailStart : lastIndexOfBytes(b, TAIL_TIMESTAMP, from, last);
-  if (at < 0 || (message.role === "assistant" && tailStart < 0)) return scanLine(bytes, start, end);
-  if (!scanTailMembers(b, at, last, message, fields)) return scanLine(bytes, start, end);
-  return { kind: "object", fields };
-}
-
-function finishExact(b: SliceableBuffer, p: number, end: number, fields: LineFields, start: number): LineScan {
-  p = skipWhitespace(b, p, end);
-  return p < end ? scanLine(b, start, end) : { kind: "object", fields };
-}
-
-/** Last `needle` inside [from, to) (searched in that window only: the buffer may hold many lines). */
-function lastIndexOfBytes(b: Buffer, needle: Uint8Array, from: number, to: number): number {
-  const at = b.subarray(from, to).lastIndexOf(needle);
-  return at >= 0 ? from + at : -1;
-}
-
-/**
- * Members from `p` (a key's quote) to the end of the line at `last`, exactly:
- * the rest of the message object, its `}`, then any top-level members after
- * it (pi's migration writes id and parentId there) and the final `}`.
- * Captures the message's timestamp and usage and the top-level fields.
- */
-function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: MessageFields, fields: LineFields): boolean {
-  const captured: MessageFields = { isObject: true, hasContent: true };
-  const top: LineFields = {};
-  let level: 0 | 1 = 1;
-  for (;;) {
-    if (p >= last || b[p] !== QUOTE) return false;
-    const ks = p + 1;
-    p = skipString(b, p, last);
-    if (p < 0) return false;
-    const k = level === 1 ? messageKeyIndex(b, ks, p - 1, lastStringEscaped) : topKeyIndex(b, ks, p - 1, lastStringEscaped);
-    // A second role or content, or a second message: not the layout this reads.
-    if ((level === 1 && (k === 0 || k === 2)) || (level === 0 && k === -2)) return false;
-    p = skipWhitespace(b, p, last);
-    if (p >= last || b[p] !== COLON) return false;
-    const vs = skipWhitespace(b, p + 1, last);
-    p = skipValue(b, vs, last);
-    if (p < 0) return false;
-    if (level === 1) {
-      if (k === 1) captured.timestamp = decodeValue(b, vs, p, lastStringEscaped);
-      else if (k === 3) captured.usage = decodeValue(b, vs, p, lastStringEscaped);
-    } else if (k >= 0) {
-      top[CAPTURED_KEYS[k]!] = decodeValue(b, vs, p, lastStringEscaped);
-    }
-    p = skipWhitespace(b, p, last);
-    if (p < last && b[p] === COMMA) {
-      p = skipWhitespace(b, p + 1, last);
-      continue;
-    }
-    if (p >= last || b[p] !== CLOSE_OBJECT) return false;
-    if (level === 0) {
-      if (p !== last - 1) return false;
-      break;
-    }
-    p = skipWhitespace(b, p + 1, last);
-    if (p === last - 1 && b[p] === CLOSE_OBJECT) break;
-    if (p >= last || b[p] !== COMMA) return false;
-    level = 0;
-    p = skipWhitespace(b, p + 1, last);
-  }
-  if ("timestamp" in captured) message.timestamp = captured.timestamp;
-  if ("usage" in captured) message.usage = captured.usage;
-  Object.assign(fields, top);
-  return true;
 }

@@ -6,7 +6,8 @@
 // the strict scanner: the fast path handles ordinary lines, and only lines the
 // scanner rejects are decoded and retried the way pi's trim would allow.
 
-import { scanLine, skimLine } from "./entry-scanner.js";
+import { scanLine } from "./entry-scanner.js";
+import { skimLine } from "./line-skimmer.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { scanText, type LineScan } from "./line-fields.js";
 

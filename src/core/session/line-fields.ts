@@ -1,7 +1,12 @@
 // What reading one JSONL line yields: the few top-level fields the index needs,
 // never the body. Two producers must agree exactly: the fast byte scanner
 // (entry-scanner.ts) and `fieldsFromValue(JSON.parse(text))` here, which is
-// the reference (and the fallback for odd lines).
+// the reference (and the fallback for odd lines). Absent fields are
+// `undefined` (JSON has no undefined): the scanner fills objects of one fixed
+// shape (emptyLineFields), so reading them stays monomorphic.
+
+import { spendOf } from "./scanned-spend.js";
+import type { Spend } from "./entry-meta.js";
 
 /** Top-level keys whose values the index keeps (values exactly as JSON.parse gives them). */
 export const CAPTURED_KEYS = ["type", "id", "parentId", "timestamp", "targetId", "label", "name", "version", "cwd", "usage"] as const;
@@ -14,11 +19,62 @@ export interface MessageFields {
   role?: unknown;
   timestamp?: unknown;
   hasContent: boolean;
-  /** pi's token/cost record of an answer (assistant, and in pi 1.5 tool results). */
-  usage?: unknown;
+  /** What `message.usage` spends (spendOf), when there is a `usage` member; counted for assistant and pi 1.5 tool results. */
+  spend?: Spend;
 }
 
 export type LineFields = { [K in CapturedKey]?: unknown } & { message?: MessageFields };
+
+/** A LineFields with every member present and undefined (one shape for all lines). */
+export function emptyLineFields(): LineFields {
+  return {
+    type: undefined,
+    id: undefined,
+    parentId: undefined,
+    timestamp: undefined,
+    targetId: undefined,
+    label: undefined,
+    name: undefined,
+    version: undefined,
+    cwd: undefined,
+    usage: undefined,
+    message: undefined,
+  };
+}
+
+/** Sets the captured key CAPTURED_KEYS[k] (a switch: stores of one shape, not keyed stores). */
+export function setCaptured(f: LineFields, k: number, value: unknown): void {
+  switch (k) {
+    case 0: f.type = value; break;
+    case 1: f.id = value; break;
+    case 2: f.parentId = value; break;
+    case 3: f.timestamp = value; break;
+    case 4: f.targetId = value; break;
+    case 5: f.label = value; break;
+    case 6: f.name = value; break;
+    case 7: f.version = value; break;
+    case 8: f.cwd = value; break;
+    case 9: f.usage = value; break;
+  }
+}
+
+/** Copies the captured keys `from` has (a later member wins, as in JSON.parse). */
+export function mergeCaptured(into: LineFields, from: LineFields): void {
+  if (from.type !== undefined) into.type = from.type;
+  if (from.id !== undefined) into.id = from.id;
+  if (from.parentId !== undefined) into.parentId = from.parentId;
+  if (from.timestamp !== undefined) into.timestamp = from.timestamp;
+  if (from.targetId !== undefined) into.targetId = from.targetId;
+  if (from.label !== undefined) into.label = from.label;
+  if (from.name !== undefined) into.name = from.name;
+  if (from.version !== undefined) into.version = from.version;
+  if (from.cwd !== undefined) into.cwd = from.cwd;
+  if (from.usage !== undefined) into.usage = from.usage;
+}
+
+export function emptyMessageFields(isObject: boolean): MessageFields {
+  return { isObject, role: undefined, timestamp: undefined, hasContent: false, spend: undefined };
+}
 
 export type JsonValueType = "array" | "string" | "number" | "boolean" | "null";
 
@@ -37,7 +93,7 @@ export function messageFieldsFromValue(v: unknown): MessageFields {
   const out: MessageFields = { isObject: true, hasContent: Object.hasOwn(v, "content") };
   if (Object.hasOwn(v, "role")) out.role = v.role;
   if (Object.hasOwn(v, "timestamp")) out.timestamp = v.timestamp;
-  if (Object.hasOwn(v, "usage")) out.usage = v.usage;
+  if (Object.hasOwn(v, "usage")) out.spend = spendOf(v.usage);
   return out;
 }
 

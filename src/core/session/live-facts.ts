@@ -17,6 +17,7 @@ import { BranchPath } from "./branch-path.js";
 import type { EntryMeta } from "./entry-meta.js";
 import type { LoadedSession } from "./open-session.js";
 import type { SessionIndex } from "./session-index.js";
+import type { SessionEntry } from "./types.js";
 
 export interface BranchFacts {
   /** The current leaf (the last entry), null for a session without entries. */
@@ -191,7 +192,11 @@ export class LiveSessionFacts implements BranchTokenView {
       const extended = this.rule.extend(appendedTo, added);
       if (extended) return extended;
     }
-    return this.rule.usageOfPath(this.session.pathTo());
+    const start = this.rule.recountStart?.(this) ?? 0;
+    if (start === 0) return this.rule.usageOfPath(this.session.pathTo());
+    const tail: SessionEntry[] = [];
+    for (let i = start; i < this.path.length; i++) tail.push(this.session.entryAt(this.path.at(i)));
+    return this.rule.usageOfPath(tail);
   }
 
   private tokensOf(meta: EntryMeta): EntryTokens {
@@ -218,6 +223,10 @@ export class LiveSessionFacts implements BranchTokenView {
 
   get lastReset(): number {
     return this.resetAt.position;
+  }
+
+  get lastCompaction(): number {
+    return this.compactionAt.position;
   }
 
   positionOf(id: string): number {

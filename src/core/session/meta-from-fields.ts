@@ -2,7 +2,8 @@
 // with a diagnostic for each field that is missing or has the wrong type.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
+import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import { spendOf } from "./scanned-spend.js";
 import type { LineFields } from "./line-fields.js";
 import { isKnownEntryType } from "./types.js";
 
@@ -24,20 +25,6 @@ export interface UnknownKinds {
 
 /** Entry types whose top-level `usage` pi 1.5 adds to a session's totals. */
 const SPENDING_TYPES: ReadonlySet<string> = new Set(["usage", "compaction", "branch_summary"]);
-
-function spendOf(usage: unknown): Spend | undefined {
-  if (typeof usage !== "object" || usage === null || Array.isArray(usage)) return undefined;
-  const u = usage as Record<string, unknown>;
-  const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-  const cost = u.cost;
-  return {
-    input: n(u.input),
-    output: n(u.output),
-    cacheRead: n(u.cacheRead),
-    cacheWrite: n(u.cacheWrite),
-    cost: typeof cost === "object" && cost !== null ? n((cost as Record<string, unknown>).total) : 0,
-  };
-}
 
 /** `new Date(value).getTime()`, as pi's tree sort computes it for any JSON value. */
 export function timeOf(value: unknown): number {
@@ -129,8 +116,7 @@ export function metaFromFields(
         });
       }
       if (m.role === "assistant" || m.role === "toolResult") {
-        const spend = spendOf(m.usage);
-        if (spend) meta.spend = spend;
+        if (m.spend) meta.spend = m.spend;
       }
       if (m.hasContent && (m.role === "user" || m.role === "assistant")) {
         const activity = typeof m.timestamp === "number" ? m.timestamp : timeOf(timestamp);

@@ -2,7 +2,8 @@ import { readSync } from "node:fs";
 
 /** Up to `length` bytes at `offset` of an open file (fewer at its end); short reads are retried. */
 export function readRange(fd: number, offset: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
+  // Not zero-filled: only the bytes read are returned.
+  const out = Buffer.allocUnsafeSlow(length);
   let done = 0;
   while (done < length) {
     const n = readSync(fd, out, done, length - done, offset + done);

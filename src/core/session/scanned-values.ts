@@ -55,6 +55,25 @@ export function keyText(b: SliceableBuffer, s: number, e: number, escaped: boole
   return escaped ? (JSON.parse(b.utf8Slice(s - 1, e + 1)) as string) : plainText(b, s, e);
 }
 
+/**
+ * The validated JSON number at [s, e). Integers of up to 15 digits (timestamps,
+ * token counts) are summed digit by digit, exactly; anything else goes through
+ * Number() (JSON's number grammar is a subset of Number()'s; both round alike).
+ */
+export function numberFromBytes(b: SliceableBuffer, s: number, e: number): number {
+  let p = s;
+  const negative = b[p] === MINUS;
+  if (negative) p++;
+  if (e - p > 15) return Number(b.latin1Slice(s, e));
+  let value = 0;
+  for (; p < e; p++) {
+    const digit = b[p]! - ZERO;
+    if (digit < 0 || digit > 9) return Number(b.latin1Slice(s, e));
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
 /** The JSON value of validated bytes [s, e) (JSON.parse for containers and escaped strings). */
 export function decodeValue(b: SliceableBuffer, s: number, e: number, escapedString: boolean): unknown {
   const c = b[s]!;
@@ -62,8 +81,7 @@ export function decodeValue(b: SliceableBuffer, s: number, e: number, escapedStr
   if (c === 0x74) return true;
   if (c === 0x66) return false;
   if (c === 0x6e) return null;
-  // JSON's number grammar is a subset of Number()'s, and both round the same way.
-  if (c === MINUS || (c >= ZERO && c <= NINE)) return Number(b.latin1Slice(s, e));
+  if (c === MINUS || (c >= ZERO && c <= NINE)) return numberFromBytes(b, s, e);
   return JSON.parse(b.utf8Slice(s, e)) as unknown;
 }
 

@@ -52,7 +52,10 @@ export class SessionIndex {
     }
     // The parent's own id string instead of a second copy of it (one string less per entry).
     if (meta.parentId !== null) {
-      const parent = this.ids.get(meta.parentId);
+      // Only the string is shared, so any entry with that id will do; mostly the one
+      // just before (one string compare instead of a lookup).
+      const previous = this.list.length > 0 ? this.list[this.list.length - 1]! : undefined;
+      const parent = previous !== undefined && previous.id === meta.parentId ? previous : this.ids.get(meta.parentId);
       if (parent) meta.parentId = parent.id;
     }
     this.list.push(meta);

@@ -36,6 +36,8 @@ export interface BranchTokenView {
   readonly lastUsage: number;
   /** Position of the last entry with `reset`, or -1. */
   readonly lastReset: number;
+  /** Position of the last compaction, or -1. */
+  readonly lastCompaction: number;
   /** Position of an entry on this branch, or -1. */
   positionOf(id: string): number;
   /** Sum of `estimate` over positions [from, to). */
@@ -61,6 +63,12 @@ export interface ContextTokenRule {
   usage(view: BranchTokenView): ContextUsage | undefined;
   /** The same from scratch on a whole path (the reference, and the fallback for odd files). */
   usageOfPath(path: readonly SessionEntry[]): ContextUsage;
+  /**
+   * Where on the branch `usageOfPath` may start when `usage` cannot tell: the
+   * entries before it do not change the result (ids on the branch are unique
+   * when this is asked). 0 when unknown.
+   */
+  recountStart?(view: BranchTokenView): number;
   /**
    * The usage after `added` (root-ward first) were appended directly below the
    * previous leaf, from the previous result alone; undefined when earlier

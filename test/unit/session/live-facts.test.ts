@@ -8,7 +8,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchFactsFromScratch, LiveSessionFacts, type BranchFacts } from "../../../src/core/session/live-facts.js";
 import { openSession, refreshSession } from "../../../src/core/session/open-session.js";
-import { FileModel, op, step } from "../../support/session-lines.js";
+import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
+import { pi073ContextTokenRule, type ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
+import { FileModel, opOf, step, stepWithEdits, type Step } from "../../support/session-lines.js";
+import type fcTypes from "fast-check";
 
 let dir: string;
 beforeAll(() => {
@@ -20,18 +23,24 @@ function comparable(f: BranchFacts): unknown {
   return { ...f, labels: [...f.labels] };
 }
 
-describe("LiveSessionFacts", () => {
+const rules: [string, ContextTokenRule, fcTypes.Arbitrary<Step>][] = [
+  ["pi 0.73", pi073ContextTokenRule, step],
+  // pi 1.5: compactions and context edits reset; the recount starts at the latest compaction's kept range.
+  ["pi 1.5, with context edits", pi15ContextTokenRule, stepWithEdits],
+];
+
+describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
   it("equal facts recomputed from scratch after random appends, rewrites and truncations", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), fc.array(op, { minLength: 1, maxLength: 10 }), async (start, ops) => {
+      fc.asyncProperty(fc.array(steps, { minLength: 1, maxLength: 8 }), fc.array(opOf(steps), { minLength: 1, maxLength: 10 }), async (start, ops) => {
         const path = join(dir, `s${run++}.jsonl`);
         const model = new FileModel();
         for (const s of start) model.lines.push(model.line(s));
         writeFileSync(path, model.text());
         let session = await openSession(path);
-        const live = new LiveSessionFacts(session);
-        expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session)));
+        const live = new LiveSessionFacts(session, rule);
+        expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session, rule)));
         for (const o of ops) {
           if (o.op === "append") {
             const added = o.steps.map((s) => model.line(s));
@@ -48,7 +57,7 @@ describe("LiveSessionFacts", () => {
           session = refreshed.session;
           const facts = live.update(session);
           const fresh = await openSession(path);
-          expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(fresh)));
+          expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(fresh, rule)));
           expect(live.branch.map((m) => m.id)).toEqual(fresh.pathTo().map((e) => e.id));
         }
       }),
@@ -57,12 +66,12 @@ describe("LiveSessionFacts", () => {
   });
 
   it("reads only the appended entries' bodies after an append below the leaf", async () => {
-    const path = join(dir, "parses.jsonl");
+    const path = join(dir, `parses-${rule.name}.jsonl`);
     const model = new FileModel();
     for (let i = 0; i < 200; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: "t", usage: 100 + i }));
     writeFileSync(path, model.text());
     const session = await openSession(path);
-    const live = new LiveSessionFacts(session);
+    const live = new LiveSessionFacts(session, rule);
     let parsed = 0;
     const entryAt = session.entryAt.bind(session);
     session.entryAt = (meta) => {
@@ -73,5 +82,48 @@ describe("LiveSessionFacts", () => {
     live.update((await refreshSession(session)).session);
     expect(parsed).toBe(1);
     expect(live.current.usage).toMatchObject({ source: "usage", tokens: 100 + 199 + 10 + Math.ceil("next question".length / 4) });
+  });
+});
+
+describe("LiveSessionFacts (pi 1.5) after a reset is appended", () => {
+  /** A 200-entry conversation, opened, with a counter of the bodies parsed from then on. */
+  async function opened(name: string) {
+    const path = join(dir, name);
+    const model = new FileModel();
+    for (let i = 0; i < 200; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: "t", usage: 100 + i }));
+    writeFileSync(path, model.text());
+    const session = await openSession(path);
+    const live = new LiveSessionFacts(session, pi15ContextTokenRule);
+    const parsed: string[] = [];
+    const entryAt = session.entryAt.bind(session);
+    session.entryAt = (meta) => {
+      parsed.push(meta.id);
+      return entryAt(meta);
+    };
+    const append = async (line: string) => {
+      appendFileSync(path, `${line}\n`);
+      const facts = live.update((await refreshSession(session)).session);
+      expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(await openSession(path), pi15ContextTokenRule)));
+      return facts;
+    };
+    return { model, parsed, append };
+  }
+
+  it("a compaction: only the compaction and the entries it keeps are read", async () => {
+    const { model, parsed, append } = await opened("compaction-15.jsonl");
+    const kept = model.ids[195]!;
+    const line = JSON.stringify({ type: "compaction", id: "c1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", summary: "s", firstKeptEntryId: kept, tokensBefore: 9 });
+    const facts = await append(line);
+    expect(facts.usage.source).toBe("estimate-after-compaction");
+    expect(new Set(parsed)).toEqual(new Set([...model.ids.slice(195, 200), "c1"]));
+  });
+
+  it("a context edit after a compaction: only the compaction's range is read again", async () => {
+    const { model, parsed, append } = await opened("edit-15.jsonl");
+    await append(JSON.stringify({ type: "compaction", id: "c1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", summary: "s", firstKeptEntryId: model.ids[190], tokensBefore: 9 }));
+    parsed.length = 0;
+    const facts = await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: "c1", timestamp: "2025-01-02T00:00:01.000Z", targetId: model.ids[197], replacement: null }));
+    expect(facts.usage.source).toBe("estimate-after-compaction");
+    expect(parsed.every((id) => id === "x1" || id === "c1" || model.ids.indexOf(id) >= 190)).toBe(true);
   });
 });

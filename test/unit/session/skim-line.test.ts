@@ -4,7 +4,8 @@
 // on anything else it falls back to scanLine.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanLine, skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/entry-scanner.js";
+import { scanLine } from "../../../src/core/session/entry-scanner.js";
+import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
 import type { LineScan } from "../../../src/core/session/line-fields.js";
 import { metaFromFields } from "../../../src/core/session/meta-from-fields.js";
 

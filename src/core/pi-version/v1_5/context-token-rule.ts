@@ -4,7 +4,9 @@
 // and what the projection holds then depends on edits and on the compaction's
 // kept range. So the view answers only a branch without resets that has a
 // usage; `extend` carries a known result over plain appends; everything else is
-// `usageOfPath` (= v1_5 contextUsage, proven equal to pi 1.5.2).
+// `usageOfPath` (= v1_5 contextUsage, proven equal to pi 1.5.2) on the branch
+// from `recountStart`: the latest compaction's kept range on (after a compaction
+// that is its few kept entries; without one, the whole branch).
 
 import { createCompactionSummaryMessage } from "../../context/message-factories.js";
 import { calculateContextTokens } from "../../tokens/context-tokens.js";
@@ -55,6 +57,17 @@ export const pi15ContextTokenRule: ContextTokenRule = {
     return { tokens: view.tokensAt(u).usage! + view.estimateSum(u + 1, view.length), source: "usage", messageCount: view.messageCount(0, view.length) };
   },
   usageOfPath: (path) => contextUsage(path),
+  recountStart(view) {
+    // pi 1.5 projects the latest compaction, the entries it keeps (from
+    // firstKeptEntryId) and what follows; context edits, usage and resets count
+    // only inside that range (found by id, unique here), so nothing before it
+    // matters. Without a compaction the projection is the whole branch.
+    const c = view.lastCompaction;
+    if (c < 0) return 0;
+    const keepFromId = view.tokensAt(c).reset?.keepFromId;
+    const k = keepFromId !== undefined ? view.positionOf(keepFromId) : -1;
+    return k >= 0 && k < c ? k : c;
+  },
   extend(previous, added) {
     if (added.some((a) => a.reset)) return undefined;
     const messageCount = previous.usage.messageCount + added.reduce((n, a) => n + a.messages, 0);
