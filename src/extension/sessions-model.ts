@@ -176,6 +176,11 @@ export class SessionsModel implements vscode.Disposable {
     this.scheduleSave();
   }
 
+  /** The catalogue rows come from (none without one). */
+  async catalogue(): Promise<SessionCatalogue | undefined> {
+    return this.options.catalogue?.();
+  }
+
   private setRow(row: CatalogueRow): void {
     this.rows.set(row.path, row);
     this.errors.delete(row.path);
@@ -201,6 +206,8 @@ export class SessionsModel implements vscode.Disposable {
     }
     if (!this.rows.has(path)) return;
     const row = await (await this.options.catalogue()).refresh(path);
+    // The same row object: the file is as last read (a second watcher's event for the same write).
+    if (row && row === this.rows.get(path)) return;
     if (row) this.setRow(row);
     else this.forgetRow(path);
     this.changed.fire({ paths: [path] });

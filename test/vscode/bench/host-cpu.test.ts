@@ -10,6 +10,8 @@ import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { EntryNode } from "../../../src/extension/views/entries-model";
 import { extensionInternals, waitFor } from "../suite/helpers";
+import { EXTENSION_ID } from "../suite/extension-under-test";
+import { cpuProfile, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
 
 const BIG_A = process.env.PI_SESSIONS_BENCH_BIG_A!;
 const BIG_B = process.env.PI_SESSIONS_BENCH_BIG_B!;
@@ -61,6 +63,27 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
+
+/** process.memoryUsage() in MB: rss and what V8 and Buffers hold of it. */
+function memoryLine(): string {
+  const m = process.memoryUsage();
+  return `rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+}
+
+function settleGc(): Promise<void> {
+  if (typeof global.gc === "function") global.gc();
+  return sleep(1000);
+}
+
+function profileLines(title: string, lines: string[]): void {
+  if (lines.length === 0) return;
+  report(`${title}:`);
+  for (const line of lines) report(`    ${line}`);
+}
+
 function verdict(name: string, value: number, target: string, ok: boolean): void {
   report(`${name}: ${value.toFixed(1)} ${target} ${ok ? "ok" : "MISSED"}`);
 }
@@ -108,6 +131,11 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
   let internals: Internals;
 
   suiteSetup(async () => {
+    // The host as code-server starts it, with the test runner but before our extension is loaded.
+    await settleGc();
+    const ours = vscode.extensions.getExtension(EXTENSION_ID);
+    report(`host memory before activation${ours?.isActive ? " (already active!)" : ""} (MB): ${memoryLine()} (information: the host's baseline)`);
+    await startHeapSampling();
     internals = await extensionInternals();
     await vscode.commands.executeCommand("workbench.view.extension.piSessions");
     const cpu = process.cpuUsage();
@@ -187,7 +215,9 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     const small = await activeWrites(SMALL);
     verdict("pi write to the active 0.35 MB session (ms host CPU, median)", small, "(reference)", true);
 
-    const bigSelect = await select(BIG_A);
+    // Profiled when PI_SESSIONS_BENCH_PROFILE is set (the numbers are then a little higher).
+    const { result: bigSelect, lines: selectProfile } = await cpuProfile(() => select(BIG_A));
+    profileLines("profile: select the 100 MB session (self time)", selectProfile);
     verdict("select the 100 MB session: first Entries rows (ms host CPU)", bigSelect.rows, "(target ≤ 300)", bigSelect.rows <= 300);
     verdict("select the 100 MB session: status bar tokens (ms host CPU)", bigSelect.status, "(target ≤ 500)", bigSelect.status <= 500);
     await sleep(1000);
@@ -195,6 +225,10 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     verdict("pi write to the active 100 MB session (ms host CPU, median)", big, "(target ≤ 50)", big <= 50);
     verdict("  … as a multiple of the 0.35 MB write", big / Math.max(small, 0.1), "(target ≤ 3×)", big <= 3 * Math.max(small, 0.1));
 
+    const catalogue = await internals.services.sessions.catalogue();
+    const readsBefore = { ...catalogue?.stats };
+    const storeBefore = { ...internals.services.store.stats };
+    report(`  (listed session ${internals.services.sessions.openedPaths().includes(BIG_B) ? "is" : "is not"} indexed in memory before its writes)`);
     const listedSamples: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
@@ -205,11 +239,18 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
       listedSamples.push(cpu);
     }
     const listed = median(listedSamples);
+    report(`  (its writes: catalogue ${JSON.stringify(readsBefore)} → ${JSON.stringify(catalogue?.stats)}; store ${JSON.stringify(storeBefore)} → ${JSON.stringify(internals.services.store.stats)})`);
+    if (PROFILING) {
+      const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
+      const { lines } = await cpuProfile(() => measure(() => void piWrite(BIG_B), () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before));
+      profileLines("profile: pi write to a listed 100 MB session (self time)", lines);
+    }
     verdict("pi write to a listed, not selected 100 MB session (ms host CPU, median)", listed, "(target ≤ 10)", listed <= 10);
 
-    if (typeof global.gc === "function") global.gc();
-    await sleep(1000);
+    await settleGc();
     const rss = process.memoryUsage().rss / 1024 / 1024;
+    report(`host memory now (MB): ${memoryLine()} (information)`);
+    profileLines("live heap by allocating function (sampled)", await stopHeapSampling());
     verdict(`host RSS with ${internals.services.sessions.allPaths().length} listed and one 100 MB open (MB; ${internals.services.sessions.openedPaths().length} sessions indexed)`, rss, "(target ≤ 300)", rss <= 300);
   });
 });
