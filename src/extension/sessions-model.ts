@@ -182,6 +182,7 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   private setRow(row: CatalogueRow): void {
+    this.headers.delete(row.path);
     this.rows.set(row.path, row);
     this.errors.delete(row.path);
     const context = this.factsContext();
@@ -297,9 +298,12 @@ export class SessionsModel implements vscode.Disposable {
     return this.errors.get(path);
   }
 
-  /** id, cwd and parentSession from the file's first line (cached until the file is rewritten). */
+  /** id, cwd and parentSession: from the session's catalogue row, else the file's first line (cached until the file is rewritten). */
   headerOf(path: string): HeaderFields | undefined {
-    if (!this.headers.has(path)) this.headers.set(path, readSessionHeaderFields(path));
+    if (!this.headers.has(path)) {
+      const row = this.rows.get(path);
+      this.headers.set(path, row ? { id: row.id, cwd: row.cwd, ...(row.parentSession ? { parentSession: row.parentSession } : {}) } : readSessionHeaderFields(path));
+    }
     return this.headers.get(path);
   }
 

@@ -190,6 +190,13 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     return entryItem(node, model, session);
   }
 
+  async resolveTreeItem(item: vscode.TreeItem, node: EntryNode): Promise<vscode.TreeItem> {
+    if (node.kind !== "entry" || item.tooltip !== undefined) return item;
+    const model = await this.current();
+    if (model) item.tooltip = entryTooltip(node, model, model.session);
+    return item;
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.subscription.dispose();
@@ -239,7 +246,6 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const entry = meta ? session.entryAt(meta) : undefined;
   const hasChildren = model.hasChildren(node);
   const isLeaf = node.entryId === model.leafId;
-  const onPath = model.isOnLeafPath(node.entryId);
   const item = new vscode.TreeItem(
     showBidiControls(entry ? entryPreview(entry, 100) : node.entryId),
     hasChildren ? (model.opensOnShow(node.entryId) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
@@ -260,6 +266,26 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   marks.push(entryKind(meta));
   item.description = showBidiControls(marks.join(" · "));
   item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);
+  const context = ["entry", `type-${meta.type}`];
+  if (isLeaf) context.push("leaf");
+  if (label) context.push("labelled");
+  if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
+  item.contextValue = context.join(" ");
+  if (meta.type === "compaction" || meta.type === "branch_summary") {
+    item.command = { command: "piSessions.showSummary", title: "Show Summary", arguments: [{ sessionPath: node.sessionPath, entryId: node.entryId }] };
+  }
+  return item;
+}
+
+/** An entry row's tooltip (built on hover: VS Code parses each Markdown tooltip it is handed). */
+function entryTooltip(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesModel, session: LoadedSession): vscode.MarkdownString | undefined {
+  const meta = session.index.get(node.entryId);
+  if (!meta) return undefined;
+  const entry = session.entryAt(meta);
+  const isLeaf = node.entryId === model.leafId;
+  const onPath = model.isOnLeafPath(node.entryId);
+  const label = session.index.labelOf(node.entryId);
+  const edit = contextEditOf(session, model, node.entryId);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
   if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
@@ -273,14 +299,5 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
       tooltip.appendText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400)));
     }
   }
-  item.tooltip = tooltip;
-  const context = ["entry", `type-${meta.type}`];
-  if (isLeaf) context.push("leaf");
-  if (label) context.push("labelled");
-  if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
-  item.contextValue = context.join(" ");
-  if (meta.type === "compaction" || meta.type === "branch_summary") {
-    item.command = { command: "piSessions.showSummary", title: "Show Summary", arguments: [{ sessionPath: node.sessionPath, entryId: node.entryId }] };
-  }
-  return item;
+  return tooltip;
 }

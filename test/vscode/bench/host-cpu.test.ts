@@ -6,12 +6,13 @@
 // wall time; the median of several runs. Printed against its target; never a
 // pass/fail test (the machine's load changes the numbers).
 import { appendFileSync, closeSync, openSync, readSync, statSync } from "node:fs";
+import { writeHeapSnapshot } from "node:v8";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { EntryNode } from "../../../src/extension/views/entries-model";
 import { extensionInternals, waitFor } from "../suite/helpers";
 import { EXTENSION_ID } from "../suite/extension-under-test";
-import { cpuProfile, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
+import { COUNT_COLLECTED, cpuProfile, memoryDetail, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
 
 const BIG_A = process.env.PI_SESSIONS_BENCH_BIG_A!;
 const BIG_B = process.env.PI_SESSIONS_BENCH_BIG_B!;
@@ -71,6 +72,12 @@ function mb(bytes: number): string {
 function memoryLine(): string {
   const m = process.memoryUsage();
   return `rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+}
+
+/** The memory line, and with PI_SESSIONS_BENCH_PROFILE where the resident memory is. */
+function reportMemory(when: string): void {
+  report(`host memory ${when} (MB): ${memoryLine()} (information)`);
+  if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
 }
 
 function settleGc(): Promise<void> {
@@ -134,7 +141,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     // The host as code-server starts it, with the test runner but before our extension is loaded.
     await settleGc();
     const ours = vscode.extensions.getExtension(EXTENSION_ID);
-    report(`host memory before activation${ours?.isActive ? " (already active!)" : ""} (MB): ${memoryLine()} (information: the host's baseline)`);
+    reportMemory(`before activation, the host's baseline${ours?.isActive ? " (already active!)" : ""}`);
     await startHeapSampling();
     internals = await extensionInternals();
     await vscode.commands.executeCommand("workbench.view.extension.piSessions");
@@ -144,7 +151,12 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     const listed = internals.services.sessions.allPaths().length;
     report(`cold listing of ${listed} sessions: ${cpuMs(cpu).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall (information)`);
     await internals.loadModelWindows();
-    await sleep(1000);
+    await settleGc();
+    reportMemory(`with ${listed} sessions listed`);
+    if (COUNT_COLLECTED) {
+      profileLines("allocated while listing, collected or not (sampled)", await stopHeapSampling(30));
+      await startHeapSampling();
+    }
     await measureIdle();
     report(`idle host CPU: ${(idleRate * 1000).toFixed(1)} ms per s (subtracted)`);
   });
@@ -220,6 +232,8 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     profileLines("profile: select the 100 MB session (self time)", selectProfile);
     verdict("select the 100 MB session: first Entries rows (ms host CPU)", bigSelect.rows, "(target ≤ 300)", bigSelect.rows <= 300);
     verdict("select the 100 MB session: status bar tokens (ms host CPU)", bigSelect.status, "(target ≤ 500)", bigSelect.status <= 500);
+    await settleGc();
+    reportMemory("with the 100 MB session selected");
     await sleep(1000);
     const big = await activeWrites(BIG_A);
     verdict("pi write to the active 100 MB session (ms host CPU, median)", big, "(target ≤ 50)", big <= 50);
@@ -249,8 +263,10 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
 
     await settleGc();
     const rss = process.memoryUsage().rss / 1024 / 1024;
-    report(`host memory now (MB): ${memoryLine()} (information)`);
-    profileLines("live heap by allocating function (sampled)", await stopHeapSampling());
+    reportMemory("at the end");
+    // A heap snapshot to look at offline (DevTools' Memory tab): PI_SESSIONS_BENCH_HEAP_SNAPSHOT=<file>.
+    if (process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT) report(`heap snapshot: ${writeHeapSnapshot(process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT)}`);
+    profileLines(COUNT_COLLECTED ? "allocated since the listing (sampled)" : "live heap by allocating function (sampled)", await stopHeapSampling(30));
     verdict(`host RSS with ${internals.services.sessions.allPaths().length} listed and one 100 MB open (MB; ${internals.services.sessions.openedPaths().length} sessions indexed)`, rss, "(target ≤ 300)", rss <= 300);
   });
 });

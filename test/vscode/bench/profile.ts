@@ -4,7 +4,9 @@
 // resident when sampling stops). Both through node:inspector inside the host;
 // only when PI_SESSIONS_BENCH_PROFILE is set (profiling slows the step down).
 import { Session } from "node:inspector";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
+import { getHeapSpaceStatistics } from "node:v8";
 
 export const PROFILING = !!process.env.PI_SESSIONS_BENCH_PROFILE;
 
@@ -62,10 +64,13 @@ export async function cpuProfile<T>(work: () => Promise<T>, count = 15): Promise
   return { result, lines: top(self, count, (ms) => `${ms.toFixed(1)} ms`) };
 }
 
+/** PI_SESSIONS_BENCH_PROFILE=alloc: every allocation of a step counts, also what was collected since (the churn that grows the heap). */
+export const COUNT_COLLECTED = process.env.PI_SESSIONS_BENCH_PROFILE === "alloc";
+
 export async function startHeapSampling(): Promise<void> {
   if (!PROFILING) return;
   await post("HeapProfiler.enable");
-  await post("HeapProfiler.startSampling", { samplingInterval: 64 * 1024 });
+  await post("HeapProfiler.startSampling", { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: COUNT_COLLECTED, includeObjectsCollectedByMinorGC: COUNT_COLLECTED });
 }
 
 interface HeapNode {
@@ -89,4 +94,48 @@ export async function stopHeapSampling(count = 20): Promise<string[]> {
   };
   visit(profile.head, "");
   return top(sizes, count, (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+}
+
+/** Where the resident memory is: /proc's anonymous vs file-backed RSS, V8's spaces, and the largest anonymous mappings. */
+export function memoryDetail(): string[] {
+  const lines: string[] = [];
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const field = (name: string): string => status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? "?";
+    lines.push(`RssAnon ${Math.round(Number(field("RssAnon")) / 1024)} MB, RssFile ${Math.round(Number(field("RssFile")) / 1024)} MB, threads ${status.match(/^Threads:\s+(\d+)/m)?.[1]}`);
+  } catch {
+    // not Linux
+  }
+  const spaces = getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 4 * 1024 * 1024)
+    .map((s) => `${s.space_name} ${(s.space_used_size / 1048576).toFixed(0)}/${(s.space_size / 1048576).toFixed(0)}`);
+  lines.push(`V8 spaces (used/size MB): ${spaces.join(", ")}`);
+  try {
+    // Anonymous mappings by resident size: V8's heap, malloc arenas, thread stacks.
+    const smaps = readFileSync("/proc/self/smaps", "utf8").split("\n");
+    const maps: { name: string; rss: number }[] = [];
+    let current: { name: string; rss: number } | undefined;
+    for (const line of smaps) {
+      const header = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+      if (header) {
+        current = { name: header[1] || "[anon]", rss: 0 };
+        maps.push(current);
+      } else if (current && line.startsWith("Rss:")) current.rss = Number(line.split(/\s+/)[1]) * 1024;
+    }
+    const byName = new Map<string, { rss: number; count: number }>();
+    for (const m of maps) {
+      const name = m.name.startsWith("/") ? basename(m.name) : m.name;
+      const e = byName.get(name) ?? { rss: 0, count: 0 };
+      e.rss += m.rss;
+      e.count++;
+      byName.set(name, e);
+    }
+    const top = [...byName.entries()].sort((a, b) => b[1].rss - a[1].rss).slice(0, 6);
+    lines.push(`mappings by RSS: ${top.map(([n, e]) => `${n} ${(e.rss / 1048576).toFixed(0)} MB (${e.count})`).join(", ")}`);
+    const anon = maps.filter((m) => m.name === "[anon]").sort((a, b) => b.rss - a.rss).slice(0, 8);
+    lines.push(`largest anonymous mappings (MB): ${anon.map((m) => (m.rss / 1048576).toFixed(1)).join(", ")}`);
+  } catch {
+    // not Linux
+  }
+  return lines;
 }
