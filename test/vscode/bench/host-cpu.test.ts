@@ -6,7 +6,8 @@
 // wall time; the median of several runs. Printed against its target; never a
 // pass/fail test (the machine's load changes the numbers).
 import { appendFileSync, closeSync, openSync, readSync, statSync } from "node:fs";
-import { writeHeapSnapshot } from "node:v8";
+import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
+import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { EntryNode } from "../../../src/extension/views/entries-model";
@@ -80,9 +81,16 @@ function reportMemory(when: string): void {
   if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
 }
 
-function settleGc(): Promise<void> {
-  if (typeof global.gc === "function") global.gc();
-  return sleep(1000);
+/** A full GC (the host is not started with --expose-gc: the flag is set now and gc taken from a fresh context). */
+const collect: () => void = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+async function settleGc(): Promise<void> {
+  collect();
+  await sleep(1000);
+  collect();
 }
 
 function profileLines(title: string, lines: string[]): void {
@@ -111,8 +119,12 @@ function lastEntryId(path: string): string {
 }
 
 let counter = 0;
-/** One line as pi writes it: an assistant answer with usage (so the context tokens change). */
-function piWrite(path: string): string {
+/**
+ * One line as pi writes it: an assistant answer with usage (so the context
+ * tokens change), made ready before the measured step (finding the parent id
+ * reads the file's end: pi knows it), so the step holds the write alone.
+ */
+function piLine(path: string): { id: string; write: () => void } {
   const id = `bench${(counter++).toString(16).padStart(6, "0")}`;
   const input = 20_000 + counter * 7;
   const line = {
@@ -130,8 +142,8 @@ function piWrite(path: string): string {
       timestamp: Date.now(),
     },
   };
-  appendFileSync(path, JSON.stringify(line) + "\n");
-  return id;
+  const bytes = Buffer.from(JSON.stringify(line) + "\n");
+  return { id, write: () => appendFileSync(path, bytes) };
 }
 
 suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => {
@@ -144,15 +156,19 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     reportMemory(`before activation, the host's baseline${ours?.isActive ? " (already active!)" : ""}`);
     await startHeapSampling();
     internals = await extensionInternals();
+    await settleGc();
+    reportMemory("activated, nothing listed");
     await vscode.commands.executeCommand("workbench.view.extension.piSessions");
     const cpu = process.cpuUsage();
     const t = performance.now();
     await internals.services.sessions.sessionGroups();
     const listed = internals.services.sessions.allPaths().length;
     report(`cold listing of ${listed} sessions: ${cpuMs(cpu).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall (information)`);
+    await settleGc();
+    reportMemory(`with ${listed} sessions listed, before the model registry`);
     await internals.loadModelWindows();
     await settleGc();
-    reportMemory(`with ${listed} sessions listed`);
+    reportMemory(`with ${listed} sessions listed and the model registry loaded`);
     if (COUNT_COLLECTED) {
       profileLines("allocated while listing, collected or not (sampled)", await stopHeapSampling(30));
       await startHeapSampling();
@@ -209,11 +225,9 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     for (let i = 0; i < RUNS; i++) {
       const tree = internals.services.entriesTree;
       const fired = tree.stats.full + tree.stats.targeted;
-      let id = "";
+      const { id, write } = piLine(path);
       const { cpu } = await measure(
-        () => {
-          id = piWrite(path);
-        },
+        write,
         () => {
           const facts = internals.services.sessions.factsOf(path);
           return tree.stats.full + tree.stats.targeted > fired && facts?.leafId === id && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
@@ -251,7 +265,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     for (let i = 0; i < RUNS; i++) {
       const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
       const { cpu } = await measure(
-        () => void piWrite(BIG_B),
+        piLine(BIG_B).write,
         () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before,
       );
       listedSamples.push(cpu);
@@ -260,7 +274,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     report(`  (its writes: catalogue ${JSON.stringify(readsBefore)} → ${JSON.stringify(catalogue?.stats)}; store ${JSON.stringify(storeBefore)} → ${JSON.stringify(internals.services.store.stats)})`);
     if (PROFILING) {
       const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
-      const { lines } = await cpuProfile(() => measure(() => void piWrite(BIG_B), () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before));
+      const { lines } = await cpuProfile(() => measure(piLine(BIG_B).write, () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before));
       profileLines("profile: pi write to a listed 100 MB session (self time)", lines);
     }
     verdict("pi write to a listed, not selected 100 MB session (ms host CPU, median)", listed, "(target ≤ 10)", listed <= 10);
