@@ -6,7 +6,11 @@
 import { SessionCatalogue, type CatalogueOptions } from "../core/catalogue/session-catalogue";
 import { choosePiVersion, type PiVersion } from "../core/pi-version";
 
-export function catalogueForSettings(folder: string, piVersion: () => PiVersion | undefined): () => Promise<SessionCatalogue> {
+export function catalogueForSettings(
+  folder: string,
+  piVersion: () => PiVersion | undefined,
+  readElsewhere?: CatalogueOptions["readElsewhere"],
+): () => Promise<SessionCatalogue> {
   const opened = new Map<string, Promise<SessionCatalogue>>();
   return () => {
     const explicit = piVersion();
@@ -14,7 +18,7 @@ export function catalogueForSettings(folder: string, piVersion: () => PiVersion 
     const key = JSON.stringify(options);
     let catalogue = opened.get(key);
     if (!catalogue) {
-      catalogue = SessionCatalogue.open(folder, options);
+      catalogue = SessionCatalogue.open(folder, { ...options, ...(readElsewhere ? { readElsewhere } : {}) });
       catalogue.catch(() => opened.delete(key));
       opened.set(key, catalogue);
     }

@@ -172,18 +172,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : this.forkParent.has(node.path) ? "repo-forked" : "comment-discussion");
-    // The tooltip is built on hover (resolveTreeItem): VS Code parses every Markdown tooltip it is handed,
-    // which for thousands of rows, sent again as each is read, cost more than the rows themselves.
+    item.tooltip = sessionTooltip(facts);
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
     item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
-    return item;
-  }
-
-  /** The row's tooltip, when the pointer rests on it. */
-  resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
-    if (node.kind !== "session" || item.tooltip !== undefined) return item;
-    const facts = this.model.factsOf(node.path);
-    if (facts) item.tooltip = sessionTooltip(facts);
     return item;
   }
 
