@@ -39,15 +39,6 @@ if (existsSync("src/extension/extension.ts")) {
     target: "node20",
     external: ["vscode", "@opentelemetry/api"],
   });
-  // The worker thread the extension reads big session files in for the catalogue.
-  entries.push({
-    ...common,
-    entryPoints: ["src/extension/catalogue-worker.ts"],
-    outfile: "dist/catalogue-worker.js",
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-  });
 }
 
 if (existsSync("src/webview/main.ts")) {

@@ -6,11 +6,7 @@
 import { SessionCatalogue, type CatalogueOptions } from "../core/catalogue/session-catalogue";
 import { choosePiVersion, type PiVersion } from "../core/pi-version";
 
-export function catalogueForSettings(
-  folder: string,
-  piVersion: () => PiVersion | undefined,
-  readElsewhere?: CatalogueOptions["readElsewhere"],
-): () => Promise<SessionCatalogue> {
+export function catalogueForSettings(folder: string, piVersion: () => PiVersion | undefined): () => Promise<SessionCatalogue> {
   const opened = new Map<string, Promise<SessionCatalogue>>();
   return () => {
     const explicit = piVersion();
@@ -18,7 +14,7 @@ export function catalogueForSettings(
     const key = JSON.stringify(options);
     let catalogue = opened.get(key);
     if (!catalogue) {
-      catalogue = SessionCatalogue.open(folder, { ...options, ...(readElsewhere ? { readElsewhere } : {}) });
+      catalogue = SessionCatalogue.open(folder, options);
       catalogue.catch(() => opened.delete(key));
       opened.set(key, catalogue);
     }

@@ -11,7 +11,6 @@ import { ActiveSession } from "./active-session";
 import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
 import { ApiKeys } from "./api-keys";
 import { catalogueForSettings } from "./catalogue-for-settings";
-import { CatalogueReader } from "./catalogue-reader";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
 import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
@@ -53,9 +52,6 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   if (settings.presetsProblem) log.warn(settings.presetsProblem);
 
   const store = new SessionStore(log);
-  // Big files of a cold catalogue fill are read in a worker thread (their garbage stays out of this host's heap).
-  const catalogueReader = new CatalogueReader(join(context.extensionPath, "dist", "catalogue-worker.js"), (message) => log.warn(message));
-  context.subscriptions.push(catalogueReader);
   const windows = new ModelWindows(settings.agentDir, log);
   const sessions: SessionsModel = new SessionsModel(
     store,
@@ -69,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
     log,
     {
-      catalogue: catalogueForSettings(join(context.globalStorageUri.fsPath, "catalogue"), () => settings.piVersion, (path, policy) => catalogueReader.read(path, policy)),
+      catalogue: catalogueForSettings(join(context.globalStorageUri.fsPath, "catalogue"), () => settings.piVersion),
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>
         vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),

@@ -18,8 +18,8 @@ import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
-import { extendRow, rowFromSession, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
-import { IdFilter } from "./id-filter.js";
+import { extendRow, rowFromSession, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
+import type { IdFilter } from "./id-filter.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -36,53 +36,6 @@ export interface CatalogueOptions {
   explicitVersion?: PiVersion;
   /** Otherwise, the version of sessions without a pi 1.x marker (installed pi; default 0.73); those with one are pi 1.5. */
   defaultVersion?: PiVersion;
-  /**
-   * Reads a big file in full somewhere else (a worker thread: the read's
-   * garbage then never grows this process's heap); the answer is `readRecord`'s
-   * for the same policy, as `recordToWire` sends it. Undefined (or a failure):
-   * the file is read here.
-   */
-  readElsewhere?: (path: string, policy: RowPolicy) => Promise<WireRecord | undefined>;
-}
-
-/** The version choice of rows (what `rowVersionPolicy` takes). */
-export type RowPolicy = Pick<CatalogueOptions, "explicitVersion" | "defaultVersion">;
-
-/** Files at least this big are read elsewhere when the catalogue can (a cold fill's 100 MB sessions). */
-export const READ_ELSEWHERE_BYTES = 8 * 1024 * 1024;
-
-/** What a full read of one file gives: the key it was read at and its row, or null when it is not a session. */
-export interface WholeRecord {
-  key: RecordKey;
-  computed: ComputedRow | null;
-}
-
-/** A WholeRecord as structured clone carries it (the id filter as its JSON). */
-export interface WireRecord {
-  key: RecordKey;
-  computed: { row: CatalogueRow; resume: (Omit<RowResume, "ids"> & { ids: ReturnType<IdFilter["toJSON"]> }) | null } | null;
-}
-
-/** Reads a session file in full for its row (skimmed: a list row needs the index's fields, not every byte of every tool output validated). */
-export function readRecord(path: string, policy: RowPolicy): WholeRecord {
-  const session = openSessionSync(path, { skim: true });
-  const fp = session.fingerprint;
-  const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
-  return { key, computed: rowFromSession(session, fp.size, fp.mtimeMs, rowVersionPolicy(policy)) };
-}
-
-export function recordToWire(record: WholeRecord): WireRecord {
-  const c = record.computed;
-  return { key: record.key, computed: c && { row: c.row, resume: c.resume && { ...c.resume, ids: c.resume.ids.toJSON() } } };
-}
-
-/** The record back from the wire; undefined when it is not well-formed (then the file is read here). */
-export function recordFromWire(wire: WireRecord): WholeRecord | undefined {
-  const c = wire.computed;
-  if (!c) return { key: wire.key, computed: null };
-  if (!c.resume) return { key: wire.key, computed: { row: c.row, resume: null } };
-  const ids = IdFilter.fromJSON(c.resume.ids);
-  return ids ? { key: wire.key, computed: { row: c.row, resume: { ...c.resume, ids } } } : undefined;
 }
 
 /** pi-0.73 / pi-1.5: marked sessions as pi 1.5, the others as that; "-only" when explicit. */
@@ -102,7 +55,7 @@ export class SessionCatalogue {
   private ids: Map<string, StoredIds> | null = null;
   private readonly touchedIds = new Map<string, StoredIds | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0, readElsewhere: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0 };
 
   /** The version of a session without a pi 1.x marker. */
   readonly defaultVersion: PiVersion;
@@ -114,7 +67,7 @@ export class SessionCatalogue {
 
   private constructor(
     readonly folder: string,
-    private readonly options: CatalogueOptions,
+    options: CatalogueOptions,
     records: Map<string, CatalogueRecord>,
   ) {
     this.defaultVersion = options.explicitVersion ?? options.defaultVersion ?? "0.73";
@@ -180,7 +133,7 @@ export class SessionCatalogue {
         await this.idsReady;
         idsAwaited = true;
       }
-      const row = (await this.readBigElsewhere(file.path, file.size, progress)) ?? this.update(file.path, progress);
+      const row = this.update(file.path, progress);
       progress.done++;
       if (row) yield row;
       if (Date.now() - sliceStart >= SLICE_MS) {
@@ -290,35 +243,17 @@ export class SessionCatalogue {
   }
 
   private readWhole(path: string): CatalogueRow | null {
-    return this.putWhole(path, readRecord(path, this.options));
-  }
-
-  private putWhole(path: string, { key, computed }: WholeRecord): CatalogueRow | null {
+    // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
+    const session = openSessionSync(path, { skim: true });
+    const fp = session.fingerprint;
+    const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.versionOf);
     if (!computed) {
       this.put({ path, key, kind: "other" });
       return null;
     }
     this.put({ path, key, kind: "session", ...computed });
     return computed.row;
-  }
-
-  /**
-   * A big file that needs a full read, read by `readElsewhere`: its row, null
-   * when it is not a session; undefined when it is read here instead (small,
-   * appended to, nowhere else to read it, or that failed).
-   */
-  private async readBigElsewhere(path: string, size: number, progress: CatalogueProgress): Promise<CatalogueRow | null | undefined> {
-    const elsewhere = this.options.readElsewhere;
-    if (!elsewhere || size < READ_ELSEWHERE_BYTES) return undefined;
-    const record = this.records.get(path);
-    if (record?.kind === "session" && record.resume && (record.resume.ids ?? this.idsOf(path, record.key))) return undefined;
-    const wire = await elsewhere(path, { explicitVersion: this.options.explicitVersion, defaultVersion: this.options.defaultVersion }).catch(() => undefined);
-    const whole = wire && recordFromWire(wire);
-    if (!whole) return undefined;
-    progress.read++;
-    this.stats.read++;
-    this.stats.readElsewhere++;
-    return this.putWhole(path, whole);
   }
 
   /** The row carried over appended lines, or null when the change is not a plain append of lines that continue the branch. */

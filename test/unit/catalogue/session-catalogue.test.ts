@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromSession, rowVersionPolicy, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
-import { READ_ELSEWHERE_BYTES, readRecord, recordToWire, SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
+import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import { FileModel, op, step, type Step } from "../../support/session-lines.js";
 
@@ -114,36 +114,7 @@ describe("SessionCatalogue", () => {
     const second = await catalogue.refresh(files[0]!);
     expect(second).toBe(first);
     expect(second).toEqual(fullRow(files[0]!));
-    expect(catalogue.stats).toMatchObject({ cached: before.cached + 1, appended: before.appended + 1, read: before.read });
-  });
-
-  it("a big file is read by readElsewhere (a worker in the extension) with the same row; when that fails, here", async () => {
-    const folder = fresh();
-    mkdirSync(folder, { recursive: true });
-    const model = new FileModel();
-    while (model.text().length < READ_ELSEWHERE_BYTES) conversation(model, 200);
-    const big = join(folder, "big.jsonl");
-    writeFileSync(big, model.text());
-    const small = sessionFiles(2).slice(0, 2);
-    const asked: string[] = [];
-    const worker = await SessionCatalogue.open(fresh(), {
-      readElsewhere: async (path, policy) => {
-        asked.push(path);
-        // As the worker answers: through structured clone.
-        return structuredClone(recordToWire(readRecord(path, policy)));
-      },
-    });
-    const rows = await worker.list([big, ...small]);
-    expect(asked).toEqual([big]);
-    expect(worker.stats).toMatchObject({ read: 3, readElsewhere: 1 });
-    expect(byPath(rows)).toEqual(byPath([big, ...small].map((f) => fullRow(f)!)));
-    // Its id filter came over too: an append is carried forward here.
-    appendFileSync(big, `${model.line({ kind: "assistant", parent: "leaf", pick: 1, text: "more", usage: 4321 })}\n`);
-    expect(await worker.refresh(big)).toEqual(fullRow(big));
-    expect(worker.stats).toMatchObject({ appended: 1, read: 3 });
-    const failing = await SessionCatalogue.open(fresh(), { readElsewhere: () => Promise.reject(new Error("no worker")) });
-    expect(byPath(await failing.list([big]))).toEqual([fullRow(big)]);
-    expect(failing.stats).toMatchObject({ read: 1, readElsewhere: 0 });
+    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read });
   });
 
   it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {
