@@ -177,7 +177,13 @@ export class SessionsModel implements vscode.Disposable {
     this.scheduleSave();
   }
 
+  /** The catalogue rows come from (none without one). */
+  async catalogue(): Promise<SessionCatalogue | undefined> {
+    return this.options.catalogue?.();
+  }
+
   private setRow(row: CatalogueRow): void {
+    this.headers.delete(row.path);
     this.rows.set(row.path, row);
     this.errors.delete(row.path);
     this.rowFacts.set(row.path, factsFromRow(row, this.factsContext(), this.rowCompaction));
@@ -199,6 +205,8 @@ export class SessionsModel implements vscode.Disposable {
     }
     if (!this.rows.has(path)) return;
     const row = await (await this.options.catalogue()).refresh(path);
+    // The same row object: the file is as last read (a second watcher's event for the same write).
+    if (row && row === this.rows.get(path)) return;
     if (row) this.setRow(row);
     else this.forgetRow(path);
     this.changed.fire({ paths: [path] });
@@ -288,9 +296,12 @@ export class SessionsModel implements vscode.Disposable {
     return this.errors.get(path);
   }
 
-  /** id, cwd and parentSession from the file's first line (cached until the file is rewritten). */
+  /** id, cwd and parentSession: from the session's catalogue row, else the file's first line (cached until the file is rewritten). */
   headerOf(path: string): HeaderFields | undefined {
-    if (!this.headers.has(path)) this.headers.set(path, readSessionHeaderFields(path));
+    if (!this.headers.has(path)) {
+      const row = this.rows.get(path);
+      this.headers.set(path, row ? { id: row.id, cwd: row.cwd, ...(row.parentSession ? { parentSession: row.parentSession } : {}) } : readSessionHeaderFields(path));
+    }
     return this.headers.get(path);
   }
 

@@ -10,6 +10,7 @@ import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";
 import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entries-model";
 import { entryIcon } from "./entry-icons";
+import { fileSize, TAIL_FIRST_BYTES, tailSession } from "./tail-session";
 
 export const ENTRIES_VIEW_ID = "piSessions.entries";
 
@@ -19,6 +20,13 @@ export function isEntryNode(value: unknown): value is Extract<EntryNode, { kind:
 
 /** Bursts of pi writes (an assistant answer and its tool results) reach the view as one refresh. */
 const FIRE_DEBOUNCE_MS = 30;
+/**
+ * A big session shows its file's tail at once and is indexed this long after
+ * (if it is still the one shown): its first rows do not wait for the whole
+ * file, and stepping through the Sessions view does not index every big
+ * session passed on the way.
+ */
+const OPEN_DELAY_MS = 150;
 
 export interface EntriesViewStats {
   /** Refreshes of the whole tree. */
@@ -34,6 +42,9 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
   private sessionPath: string | undefined;
   private filterValue: EntryFilter = "all";
   private model: EntriesModel | undefined;
+  /** Rows from the file's tail while a big session is not indexed yet (tail-session.ts). */
+  private provisional: EntriesModel | undefined;
+  private openTimer: NodeJS.Timeout | undefined;
   private nodes: NodeCache = new Map();
   private paging: Paging = new Map();
   private pending = new Set<EntryNode | undefined>();
@@ -50,6 +61,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
         if (changed) return this.schedule(changed);
       }
       this.model = undefined;
+      this.provisional = undefined;
       this.schedule([undefined]);
     });
   }
@@ -70,6 +82,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     if (sessionPath === this.sessionPath) return;
     this.sessionPath = sessionPath;
     this.model = undefined;
+    this.dropProvisional();
     this.nodes = new Map();
     this.paging = new Map();
     this.fireNow([undefined]);
@@ -78,12 +91,14 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
   setFilter(filter: EntryFilter): void {
     this.filterValue = filter;
     this.model = undefined;
+    this.provisional = undefined;
     this.paging = new Map();
     this.fireNow([undefined]);
   }
 
   refresh(): void {
     this.model = undefined;
+    this.provisional = undefined;
     this.fireNow([undefined]);
   }
 
@@ -127,8 +142,36 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     return this.model;
   }
 
+  private dropProvisional(): void {
+    this.provisional = undefined;
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer = undefined;
+  }
+
+  /**
+   * The model VS Code's rows come from: the indexed session's; for a big
+   * session not indexed yet, its tail's, and the index is read right after
+   * (the store's "opened" then refreshes the view with the full model).
+   */
+  private async shown(): Promise<EntriesModel | undefined> {
+    const path = this.sessionPath;
+    if (!path || this.store.peek(path)) return this.current();
+    if (this.provisional?.session.path === path && this.provisional.filter === this.filterValue) return this.provisional;
+    if ((fileSize(path) ?? 0) <= TAIL_FIRST_BYTES) return this.current();
+    const tail = tailSession(path);
+    if (!tail) return this.current();
+    this.provisional = new EntriesModel(tail, this.filterValue, this.nodes, this.paging);
+    if (!this.openTimer) {
+      this.openTimer = setTimeout(() => {
+        this.openTimer = undefined;
+        if (this.sessionPath === path) void this.store.get(path).catch(() => undefined);
+      }, OPEN_DELAY_MS);
+    }
+    return this.provisional;
+  }
+
   async getChildren(parent?: EntryNode): Promise<EntryNode[]> {
-    const model = await this.current();
+    const model = await this.shown();
     if (!model) return [];
     const children = parent ? model.children(parent) : model.roots();
     const key = parent?.key ?? ROOT;
@@ -175,7 +218,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
   }
 
   async getTreeItem(node: EntryNode): Promise<vscode.TreeItem> {
-    const model = await this.current();
+    const model = await this.shown();
     if (!model) return new vscode.TreeItem("(no session)");
     const session = model.session;
     if (node.kind === "cycle") {
@@ -190,8 +233,16 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     return entryItem(node, model, session);
   }
 
+  async resolveTreeItem(item: vscode.TreeItem, node: EntryNode): Promise<vscode.TreeItem> {
+    if (node.kind !== "entry" || item.tooltip !== undefined) return item;
+    const model = await this.shown();
+    if (model) item.tooltip = entryTooltip(node, model, model.session);
+    return item;
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    this.dropProvisional();
     this.subscription.dispose();
     this.changed.dispose();
   }
@@ -239,7 +290,6 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const entry = meta ? session.entryAt(meta) : undefined;
   const hasChildren = model.hasChildren(node);
   const isLeaf = node.entryId === model.leafId;
-  const onPath = model.isOnLeafPath(node.entryId);
   const item = new vscode.TreeItem(
     showBidiControls(entry ? entryPreview(entry, 100) : node.entryId),
     hasChildren ? (model.opensOnShow(node.entryId) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
@@ -260,6 +310,26 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   marks.push(entryKind(meta));
   item.description = showBidiControls(marks.join(" · "));
   item.iconPath = isLeaf ? new vscode.ThemeIcon("debug-stackframe", new vscode.ThemeColor("charts.green")) : entryIcon(meta, isError);
+  const context = ["entry", `type-${meta.type}`];
+  if (isLeaf) context.push("leaf");
+  if (label) context.push("labelled");
+  if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
+  item.contextValue = context.join(" ");
+  if (meta.type === "compaction" || meta.type === "branch_summary") {
+    item.command = { command: "piSessions.showSummary", title: "Show Summary", arguments: [{ sessionPath: node.sessionPath, entryId: node.entryId }] };
+  }
+  return item;
+}
+
+/** An entry row's tooltip (built on hover: VS Code parses each Markdown tooltip it is handed). */
+function entryTooltip(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesModel, session: LoadedSession): vscode.MarkdownString | undefined {
+  const meta = session.index.get(node.entryId);
+  if (!meta) return undefined;
+  const entry = session.entryAt(meta);
+  const isLeaf = node.entryId === model.leafId;
+  const onPath = model.isOnLeafPath(node.entryId);
+  const label = session.index.labelOf(node.entryId);
+  const edit = contextEditOf(session, model, node.entryId);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
   if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
@@ -273,14 +343,5 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
       tooltip.appendText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400)));
     }
   }
-  item.tooltip = tooltip;
-  const context = ["entry", `type-${meta.type}`];
-  if (isLeaf) context.push("leaf");
-  if (label) context.push("labelled");
-  if (meta.type === "compaction" || meta.type === "branch_summary") context.push("summary");
-  item.contextValue = context.join(" ");
-  if (meta.type === "compaction" || meta.type === "branch_summary") {
-    item.command = { command: "piSessions.showSummary", title: "Show Summary", arguments: [{ sessionPath: node.sessionPath, entryId: node.entryId }] };
-  }
-  return item;
+  return tooltip;
 }

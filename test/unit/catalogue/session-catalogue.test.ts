@@ -100,6 +100,23 @@ describe("SessionCatalogue", () => {
     expect(reused.rows.find((r) => r.path === files[0])).toEqual(fullRow(files[0]!));
   });
 
+  it("refreshing a file again after its append reads nothing more (two watchers report one write)", async () => {
+    const files = sessionFiles(1);
+    const catalogue = await SessionCatalogue.open(fresh());
+    await catalogue.list(files);
+    const model = new FileModel();
+    model.lines = readFileSync(files[0]!, "utf8").trimEnd().split("\n");
+    model.ids = model.lines.slice(1).map((l) => JSON.parse(l).id as string);
+    model.counter = 1000;
+    appendFileSync(files[0]!, `${model.line({ kind: "assistant", parent: "leaf", pick: 1, text: "more", usage: 4321 })}\n`);
+    const before = { ...catalogue.stats };
+    const first = await catalogue.refresh(files[0]!);
+    const second = await catalogue.refresh(files[0]!);
+    expect(second).toBe(first);
+    expect(second).toEqual(fullRow(files[0]!));
+    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read });
+  });
+
   it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {
     const files = sessionFiles(3);
     const cache = fresh();

@@ -6,10 +6,14 @@
 // wall time; the median of several runs. Printed against its target; never a
 // pass/fail test (the machine's load changes the numbers).
 import { appendFileSync, closeSync, openSync, readSync, statSync } from "node:fs";
+import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
+import { runInNewContext } from "node:vm";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { EntryNode } from "../../../src/extension/views/entries-model";
 import { extensionInternals, waitFor } from "../suite/helpers";
+import { EXTENSION_ID } from "../suite/extension-under-test";
+import { COUNT_COLLECTED, cpuProfile, memoryDetail, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
 
 const BIG_A = process.env.PI_SESSIONS_BENCH_BIG_A!;
 const BIG_B = process.env.PI_SESSIONS_BENCH_BIG_B!;
@@ -61,6 +65,40 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
+
+/** process.memoryUsage() in MB: rss and what V8 and Buffers hold of it. */
+function memoryLine(): string {
+  const m = process.memoryUsage();
+  return `rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+}
+
+/** The memory line, and with PI_SESSIONS_BENCH_PROFILE where the resident memory is. */
+function reportMemory(when: string): void {
+  report(`host memory ${when} (MB): ${memoryLine()} (information)`);
+  if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
+}
+
+/** A full GC (the host is not started with --expose-gc: the flag is set now and gc taken from a fresh context). */
+const collect: () => void = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+async function settleGc(): Promise<void> {
+  collect();
+  await sleep(1000);
+  collect();
+}
+
+function profileLines(title: string, lines: string[]): void {
+  if (lines.length === 0) return;
+  report(`${title}:`);
+  for (const line of lines) report(`    ${line}`);
+}
+
 function verdict(name: string, value: number, target: string, ok: boolean): void {
   report(`${name}: ${value.toFixed(1)} ${target} ${ok ? "ok" : "MISSED"}`);
 }
@@ -81,8 +119,12 @@ function lastEntryId(path: string): string {
 }
 
 let counter = 0;
-/** One line as pi writes it: an assistant answer with usage (so the context tokens change). */
-function piWrite(path: string): string {
+/**
+ * One line as pi writes it: an assistant answer with usage (so the context
+ * tokens change), made ready before the measured step (finding the parent id
+ * reads the file's end: pi knows it), so the step holds the write alone.
+ */
+function piLine(path: string): { id: string; write: () => void } {
   const id = `bench${(counter++).toString(16).padStart(6, "0")}`;
   const input = 20_000 + counter * 7;
   const line = {
@@ -100,23 +142,37 @@ function piWrite(path: string): string {
       timestamp: Date.now(),
     },
   };
-  appendFileSync(path, JSON.stringify(line) + "\n");
-  return id;
+  const bytes = Buffer.from(JSON.stringify(line) + "\n");
+  return { id, write: () => appendFileSync(path, bytes) };
 }
 
 suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => {
   let internals: Internals;
 
   suiteSetup(async () => {
+    // The host as code-server starts it, with the test runner but before our extension is loaded.
+    await settleGc();
+    const ours = vscode.extensions.getExtension(EXTENSION_ID);
+    reportMemory(`before activation, the host's baseline${ours?.isActive ? " (already active!)" : ""}`);
+    await startHeapSampling();
     internals = await extensionInternals();
+    await settleGc();
+    reportMemory("activated, nothing listed");
     await vscode.commands.executeCommand("workbench.view.extension.piSessions");
     const cpu = process.cpuUsage();
     const t = performance.now();
     await internals.services.sessions.sessionGroups();
     const listed = internals.services.sessions.allPaths().length;
     report(`cold listing of ${listed} sessions: ${cpuMs(cpu).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall (information)`);
+    await settleGc();
+    reportMemory(`with ${listed} sessions listed, before the model registry`);
     await internals.loadModelWindows();
-    await sleep(1000);
+    await settleGc();
+    reportMemory(`with ${listed} sessions listed and the model registry loaded`);
+    if (COUNT_COLLECTED) {
+      profileLines("allocated while listing, collected or not (sampled)", await stopHeapSampling(30));
+      await startHeapSampling();
+    }
     await measureIdle();
     report(`idle host CPU: ${(idleRate * 1000).toFixed(1)} ms per s (subtracted)`);
   });
@@ -125,7 +181,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     console.log(results.join("\n"));
   });
 
-  async function select(path: string): Promise<{ rows: number; status: number }> {
+  async function select(path: string): Promise<{ rows: number; status: number; indexed: number }> {
     const tree = internals.services.entriesTree;
     const provider = tree as unknown as { getChildren(parent?: EntryNode): Promise<EntryNode[]>; getTreeItem(node: EntryNode): Promise<vscode.TreeItem> };
     const getChildren = provider.getChildren.bind(tree);
@@ -154,7 +210,10 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
         if (status < 0 && internals.services.active.path === path && facts && internals.statusBar.state.text.includes(facts.usage.tokens >= 1000 ? String(Math.round(facts.usage.tokens / 1000)) : String(facts.usage.tokens))) status = cpuMs(cpu);
         return rows >= 0 && status >= 0;
       }, 120_000);
-      return { rows, status };
+      // A big session's first rows come from its file's tail; the index is read right after.
+      await waitFor("the session indexed", () => internals.services.store.peek(path) !== undefined, 120_000);
+      const indexed = cpuMs(cpu);
+      return { rows, status, indexed };
     } finally {
       provider.getChildren = getChildren;
       provider.getTreeItem = getTreeItem;
@@ -166,11 +225,9 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     for (let i = 0; i < RUNS; i++) {
       const tree = internals.services.entriesTree;
       const fired = tree.stats.full + tree.stats.targeted;
-      let id = "";
+      const { id, write } = piLine(path);
       const { cpu } = await measure(
-        () => {
-          id = piWrite(path);
-        },
+        write,
         () => {
           const facts = internals.services.sessions.factsOf(path);
           return tree.stats.full + tree.stats.targeted > fired && facts?.leafId === id && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
@@ -187,29 +244,47 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     const small = await activeWrites(SMALL);
     verdict("pi write to the active 0.35 MB session (ms host CPU, median)", small, "(reference)", true);
 
-    const bigSelect = await select(BIG_A);
+    // Profiled when PI_SESSIONS_BENCH_PROFILE is set (the numbers are then a little higher).
+    const { result: bigSelect, lines: selectProfile } = await cpuProfile(() => select(BIG_A));
+    profileLines("profile: select the 100 MB session (self time)", selectProfile);
     verdict("select the 100 MB session: first Entries rows (ms host CPU)", bigSelect.rows, "(target ≤ 300)", bigSelect.rows <= 300);
     verdict("select the 100 MB session: status bar tokens (ms host CPU)", bigSelect.status, "(target ≤ 500)", bigSelect.status <= 500);
+    report(`select the 100 MB session: indexed in the background, ${bigSelect.indexed.toFixed(0)} ms host CPU from the click (information)`);
+    await settleGc();
+    reportMemory("with the 100 MB session selected");
     await sleep(1000);
     const big = await activeWrites(BIG_A);
     verdict("pi write to the active 100 MB session (ms host CPU, median)", big, "(target ≤ 50)", big <= 50);
     verdict("  … as a multiple of the 0.35 MB write", big / Math.max(small, 0.1), "(target ≤ 3×)", big <= 3 * Math.max(small, 0.1));
 
+    const catalogue = await internals.services.sessions.catalogue();
+    const readsBefore = { ...catalogue?.stats };
+    const storeBefore = { ...internals.services.store.stats };
+    report(`  (listed session ${internals.services.sessions.openedPaths().includes(BIG_B) ? "is" : "is not"} indexed in memory before its writes)`);
     const listedSamples: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
       const { cpu } = await measure(
-        () => void piWrite(BIG_B),
+        piLine(BIG_B).write,
         () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before,
       );
       listedSamples.push(cpu);
     }
     const listed = median(listedSamples);
+    report(`  (its writes: catalogue ${JSON.stringify(readsBefore)} → ${JSON.stringify(catalogue?.stats)}; store ${JSON.stringify(storeBefore)} → ${JSON.stringify(internals.services.store.stats)})`);
+    if (PROFILING) {
+      const before = internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0;
+      const { lines } = await cpuProfile(() => measure(piLine(BIG_B).write, () => (internals.services.sessions.factsOf(BIG_B)?.entryCount ?? 0) > before));
+      profileLines("profile: pi write to a listed 100 MB session (self time)", lines);
+    }
     verdict("pi write to a listed, not selected 100 MB session (ms host CPU, median)", listed, "(target ≤ 10)", listed <= 10);
 
-    if (typeof global.gc === "function") global.gc();
-    await sleep(1000);
+    await settleGc();
     const rss = process.memoryUsage().rss / 1024 / 1024;
+    reportMemory("at the end");
+    // A heap snapshot to look at offline (DevTools' Memory tab): PI_SESSIONS_BENCH_HEAP_SNAPSHOT=<file>.
+    if (process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT) report(`heap snapshot: ${writeHeapSnapshot(process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT)}`);
+    profileLines(COUNT_COLLECTED ? "allocated since the listing (sampled)" : "live heap by allocating function (sampled)", await stopHeapSampling(30));
     verdict(`host RSS with ${internals.services.sessions.allPaths().length} listed and one 100 MB open (MB; ${internals.services.sessions.openedPaths().length} sessions indexed)`, rss, "(target ≤ 300)", rss <= 300);
   });
 });
