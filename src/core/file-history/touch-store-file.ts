@@ -10,18 +10,14 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../summarize/atomic-write.js";
 import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-version";
+import type { RecordKey } from "../catalogue/catalogue-file.js";
 import { StoredTouchManifest } from "./touch-manifest-codec";
 
 export const TOUCH_STORE_FORMAT = "pi-sessions-file-touches";
 export const TOUCH_STORE_VERSION = 3;
 
-/** What the manifest was computed from (as the catalogue's RecordKey). */
-export interface TouchRecordKey {
-  size: number;
-  mtimeMs: number;
-  tailHash: string;
-  tailLength: number;
-}
+/** What the manifest was computed from: the catalogue's key for the same file. */
+export type TouchRecordKey = RecordKey;
 
 export interface TouchRecord {
   path: string;
