@@ -60,6 +60,9 @@ async function quickInputLabels(): Promise<string[]> {
 }
 
 async function shot(name: string): Promise<void> {
+  // No hover tooltip over the picture, and the quick input's fade-in finished.
+  await workbench().page.mouse.move(1200, 780);
+  await workbench().page.waitForTimeout(400);
   const path = await workbench().screenshot(`readme/${name}`);
   assert.ok(existsSync(path) && statSync(path).size > 10_000);
 }
