@@ -23,7 +23,8 @@ export type Kind =
   | "session_info"
   | "unknown"
   | "bad-line"
-  | "context_edit";
+  | "context_edit"
+  | "system";
 export type Parent = "leaf" | "earlier" | "null" | "dangling" | "duplicate-id";
 export interface Step {
   kind: Kind;
@@ -59,7 +60,12 @@ export const step = fc.record({
 });
 
 /** Steps that also write pi 1.x context edits (omitting or replacing an earlier entry, or one not in the file). */
-export const stepWithEdits: fc.Arbitrary<Step> = fc.oneof({ weight: 5, arbitrary: step }, { weight: 1, arbitrary: step.map((s) => ({ ...s, kind: "context_edit" as const })) });
+export const stepWithEdits: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: step },
+  { weight: 1, arbitrary: step.map((s) => ({ ...s, kind: "context_edit" as const })) },
+  // pi 1.x system messages: the pure estimate counts the current one (content, sections, tools) once.
+  { weight: 1, arbitrary: step.map((s) => ({ ...s, kind: "system" as const })) },
+);
 
 export type Op = { op: "append"; steps: Step[] } | { op: "truncate"; keep: number } | { op: "rewrite"; keep: number; steps: Step[] };
 export function opOf(steps: fc.Arbitrary<Step>): fc.Arbitrary<Op> {
@@ -142,6 +148,13 @@ export class FileModel {
         break;
       case "bad-line":
         return `{"type":"message","id":"${id}",`;
+      case "system": {
+        const sections = [{ a: s.text }, { a: null, b: "bee" }, undefined][s.pick % 3];
+        const toolsAdded = s.pick % 2 ? [{ name: `t${s.pick % 3}`, description: s.text, parameters: {} }] : undefined;
+        const toolsRemoved = s.pick % 5 === 0 ? [{ name: "t1" }] : undefined;
+        value = { type: "message", ...base, message: { role: "system", content: s.text, sections, toolsAdded, toolsRemoved, timestamp: 5 } };
+        break;
+      }
       case "context_edit": {
         const targetId = s.pick % 7 === 0 ? "not-in-file" : (this.ids[(s.pick >> 3) % Math.max(1, this.ids.length)] ?? "none");
         value = { type: "context_edit", ...base, targetId, replacement: s.pick % 2 === 0 ? null : { content: `edited ${s.text}` } };

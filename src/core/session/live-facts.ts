@@ -11,7 +11,7 @@
 
 import type { SessionModelRef } from "../summarize/session-model.js";
 import { sessionModel } from "../summarize/session-model.js";
-import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens } from "../tokens/context-token-rule.js";
+import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens, type RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import { BranchPath } from "./branch-path.js";
 import type { EntryMeta } from "./entry-meta.js";
@@ -88,6 +88,8 @@ export class LiveSessionFacts implements BranchTokenView {
   private modelAt!: LastOnPath<SessionModelRef>;
   private thinkingAt!: LastOnPath<string>;
   private compactionAt!: LastOnPath<true>;
+  /** The rule's running count over positions [0, running.length) of the branch; dropped when the branch is cut there. */
+  private running: RunningUsage | undefined;
   private facts!: BranchFacts;
 
   constructor(
@@ -131,6 +133,7 @@ export class LiveSessionFacts implements BranchTokenView {
   private reset(index: SessionIndex): void {
     this.path = new BranchPath(index);
     this.tokens = [];
+    this.running = undefined;
     const rule = this.rule;
     this.usageAt = new LastOnPath((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
     this.resetAt = new LastOnPath((m) => rule.isResetCandidate(m), (m) => (this.tokensOf(m).reset ? true : undefined));
@@ -156,6 +159,7 @@ export class LiveSessionFacts implements BranchTokenView {
       bigger.set(this.messagePrefix);
       this.messagePrefix = bigger;
     }
+    if (this.running && this.running.length > keep) this.running = undefined;
     for (let i = keep; i < path.length; i++) {
       const meta = path.at(i);
       const fromMeta = this.rule.messagesFromMeta(meta);
@@ -191,6 +195,13 @@ export class LiveSessionFacts implements BranchTokenView {
       for (let i = keep; i < this.path.length; i++) added.push(this.tokensAt(i));
       const extended = this.rule.extend(appendedTo, added);
       if (extended) return extended;
+    }
+    const running = this.rule.running;
+    if (running?.applies(this)) {
+      // Built once (one pass over the branch), then fed only what was appended.
+      this.running ??= running.create({ positionOf: (id) => this.path.positionOf(id), entryAt: (p) => this.session.entryAt(this.path.at(p)) });
+      for (let i = this.running.length; i < this.path.length; i++) this.running.append(this.session.entryAt(this.path.at(i)));
+      return this.running.usage();
     }
     const start = this.rule.recountStart?.(this) ?? 0;
     if (start === 0) return this.rule.usageOfPath(this.session.pathTo());

@@ -46,6 +46,21 @@ export interface BranchTokenView {
   messageCount(from: number, to: number): number;
 }
 
+/** The branch as a running count reads it: positions from the root. */
+export interface RunningBranch {
+  /** Position of an entry on the branch, or -1. */
+  positionOf(id: string): number;
+  entryAt(position: number): SessionEntry;
+}
+
+/** A count of the branch's context fed its entries root first, one by one. */
+export interface RunningUsage {
+  /** Positions fed so far. */
+  readonly length: number;
+  append(entry: SessionEntry): void;
+  usage(): ContextUsage;
+}
+
 export interface ContextTokenRule {
   readonly name: string;
   /** Whether an entry can carry `usage` (others are not parsed when looking for the last usage). */
@@ -75,6 +90,15 @@ export interface ContextTokenRule {
    * entries are needed (the caller then reads the branch again).
    */
   extend?(previous: { usage: ContextUsage; branchHasReset: boolean }, added: readonly EntryTokens[]): ContextUsage | undefined;
+  /**
+   * For branches where neither `usage` nor `extend` can tell and `applies`: a
+   * running count the caller keeps while the branch only grows (created lazily,
+   * fed from where it stopped), instead of `usageOfPath` on every reset.
+   */
+  running?: {
+    applies(view: BranchTokenView): boolean;
+    create(branch: RunningBranch): RunningUsage;
+  };
 }
 
 /** pi 0.73.1: compaction.js's estimateContextTokens, with getContextUsage's "unknown after a compaction" as an estimate. */

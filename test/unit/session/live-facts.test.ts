@@ -126,4 +126,16 @@ describe("LiveSessionFacts (pi 1.5) after a reset is appended", () => {
     expect(facts.usage.source).toBe("estimate-after-compaction");
     expect(parsed.every((id) => id === "x1" || id === "c1" || model.ids.indexOf(id) >= 190)).toBe(true);
   });
+
+  it("context edits without a compaction: the first sums the branch once, later ones read only the edit and its target", async () => {
+    const { model, parsed, append } = await opened("edits-no-compaction-15.jsonl");
+    const first = await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", targetId: model.ids[150], replacement: null }));
+    expect(first.usage.source).toBe("estimate");
+    parsed.length = 0;
+    await append(JSON.stringify({ type: "message", id: "u1", parentId: "x1", timestamp: "2025-01-02T00:00:01.000Z", message: { role: "user", content: "more", timestamp: 1 } }));
+    const second = await append(JSON.stringify({ type: "context_edit", id: "x2", parentId: "u1", timestamp: "2025-01-02T00:00:02.000Z", targetId: model.ids[20], replacement: { content: "shorter" } }));
+    const third = await append(JSON.stringify({ type: "context_edit", id: "x3", parentId: "x2", timestamp: "2025-01-02T00:00:03.000Z", targetId: model.ids[150], replacement: { content: "back, shorter" } }));
+    expect(third.usage.messageCount).toBe(second.usage.messageCount + 1);
+    expect(new Set(parsed)).toEqual(new Set(["u1", "x2", model.ids[20], "x3", model.ids[150]]));
+  });
 });

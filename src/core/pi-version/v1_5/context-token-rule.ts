@@ -6,7 +6,8 @@
 // usage; `extend` carries a known result over plain appends; everything else is
 // `usageOfPath` (= v1_5 contextUsage, proven equal to pi 1.5.2) on the branch
 // from `recountStart`: the latest compaction's kept range on (after a compaction
-// that is its few kept entries; without one, the whole branch).
+// that is its few kept entries) — except on a branch without a compaction, where
+// `running` keeps pi's pure projected estimate as a sum that edits adjust.
 
 import { createCompactionSummaryMessage } from "../../context/message-factories.js";
 import { calculateContextTokens } from "../../tokens/context-tokens.js";
@@ -15,6 +16,7 @@ import { contextUsage } from "./context-usage.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { getAssistantUsage } from "./projected-tokens.js";
 import { sessionEntryToContextMessages } from "./projection.js";
+import { RunningProjectedEstimate } from "./running-projected-estimate.js";
 
 /** EntryTokens of a pi 1.5 entry, plus whether it adds a system message (which changes the pure estimate's current system message). */
 export interface Pi15EntryTokens extends EntryTokens {
@@ -67,6 +69,12 @@ export const pi15ContextTokenRule: ContextTokenRule = {
     const keepFromId = view.tokensAt(c).reset?.keepFromId;
     const k = keepFromId !== undefined ? view.positionOf(keepFromId) : -1;
     return k >= 0 && k < c ? k : c;
+  },
+  running: {
+    // Without a compaction, and with no usage after the latest context edit, pi
+    // estimates the whole projection: a running sum that edits adjust.
+    applies: (view) => view.lastCompaction < 0 && (view.lastUsage < 0 || view.lastUsage < view.lastReset),
+    create: (branch) => new RunningProjectedEstimate(branch),
   },
   extend(previous, added) {
     if (added.some((a) => a.reset)) return undefined;
