@@ -52,6 +52,13 @@ export interface LoadedSession {
 }
 
 const CHUNK_BYTES = 1024 * 1024;
+/**
+ * The chunk every synchronous read fills (one read runs at a time; the reader
+ * copies what it keeps): listing thousands of files does not allocate a
+ * chunk per file, which grew the C heap of the host (freed 1 MB buffers raise
+ * glibc's mmap threshold, so later ones land in the heap and fragment it).
+ */
+let syncChunk: Buffer | undefined;
 
 class Session implements LoadedSession {
   header!: SessionHeader | null;
@@ -231,7 +238,7 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
   try {
     stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
+    const buffer = (syncChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < stat.size) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (n === 0) break;
