@@ -64,7 +64,7 @@ function cpuMs(): number {
 
 /** Wall and CPU time (CPU is what matters on a shared machine: other processes stretch wall time). */
 type Timed<T> = { ms: number; cpu: number; value: T };
-const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 2);
+const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 async function time<T>(fn: () => Promise<T>): Promise<Timed<T>> {
   (globalThis as { gc?: () => void }).gc?.();
