@@ -101,17 +101,20 @@ export interface ContextTokenRule {
   };
 }
 
+/** Context messages an entry adds, from its meta alone (undefined: read the body) — the same in both pis. */
+export function contextMessagesFromMeta(meta: EntryMeta): number | undefined {
+  if (meta.type === "message") return meta.role !== undefined ? 1 : undefined;
+  if (meta.type === "custom_message") return 1;
+  if (meta.type === "branch_summary") return undefined;
+  return 0;
+}
+
 /** pi 0.73.1: compaction.js's estimateContextTokens, with getContextUsage's "unknown after a compaction" as an estimate. */
 export const pi073ContextTokenRule: ContextTokenRule = {
   name: "pi-0.73",
   isUsageCandidate: (meta) => meta.type === "message" && meta.role === "assistant",
   isResetCandidate: (meta) => meta.type === "compaction",
-  messagesFromMeta(meta) {
-    if (meta.type === "message") return meta.role !== undefined ? 1 : undefined;
-    if (meta.type === "custom_message") return 1;
-    if (meta.type === "branch_summary") return undefined;
-    return 0;
-  },
+  messagesFromMeta: contextMessagesFromMeta,
   entryTokens(entry) {
     if (entry.type === "compaction") {
       const summary = createCompactionSummaryMessage(entry.summary, entry.tokensBefore, entry.timestamp);

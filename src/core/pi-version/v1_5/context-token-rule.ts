@@ -11,7 +11,7 @@
 
 import { createCompactionSummaryMessage } from "../../context/message-factories.js";
 import { calculateContextTokens } from "../../tokens/context-tokens.js";
-import type { ContextTokenRule, EntryTokens } from "../../tokens/context-token-rule.js";
+import { contextMessagesFromMeta, type ContextTokenRule, type EntryTokens } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "./context-usage.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { getAssistantUsage } from "./projected-tokens.js";
@@ -27,12 +27,7 @@ export const pi15ContextTokenRule: ContextTokenRule = {
   name: "pi-1.5",
   isUsageCandidate: (meta) => meta.type === "message" && meta.role === "assistant",
   isResetCandidate: (meta) => meta.type === "compaction" || meta.type === "context_edit",
-  messagesFromMeta(meta) {
-    if (meta.type === "message") return meta.role !== undefined ? 1 : undefined;
-    if (meta.type === "custom_message") return 1;
-    if (meta.type === "branch_summary") return undefined;
-    return 0;
-  },
+  messagesFromMeta: contextMessagesFromMeta,
   entryTokens(entry) {
     if (entry.type === "compaction") {
       const summary = createCompactionSummaryMessage(entry.summary, entry.tokensBefore, entry.timestamp);
