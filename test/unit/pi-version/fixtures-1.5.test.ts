@@ -5,7 +5,6 @@
 // Every expected value is read from expected.json.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { branchSourceFromSession, collectEntriesForBranchSummary } from "../../../src/core/branch/index.js";
@@ -14,55 +13,10 @@ import { semanticsFor } from "../../../src/core/pi-version/index.js";
 import { estimateContextTokens } from "../../../src/core/pi-version/v1_5/projected-tokens.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/core/settings/index.js";
+import { PI15_FIXTURES_DIR, readPi15Expected } from "../../support/pi15/expected-fixtures.js";
 
-const DIR = join(__dirname, "../../fixtures/pi-1.5");
-interface PrepareExpected {
-  compactable: boolean;
-  firstKeptEntryId?: string;
-  firstKeptEntry?: string;
-  isSplitTurn?: boolean;
-  tokensBefore?: number;
-  messagesToSummarize?: number;
-  messagesToSummarizeRoles?: string[];
-  turnPrefixMessages?: number;
-  turnPrefixRoles?: string[];
-  previousSummary?: boolean;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  serializedHistoryChars?: number;
-  serializedTurnPrefixChars?: number;
-}
-interface BudgetExpected {
-  messages: number;
-  roles: string[];
-  totalTokens: number;
-  files: { readFiles: string[]; modifiedFiles: string[] };
-  serializedChars: number;
-  serializedSha1: string;
-}
-interface BranchCaseExpected {
-  oldLeafId: string;
-  targetId: string;
-  commonAncestorId: string;
-  entries: string[];
-  budget0: BudgetExpected;
-  budgetDefault: BudgetExpected;
-  budget1500: BudgetExpected;
-}
-interface FileExpected {
-  leafId: string;
-  buildSessionContext: { messageCount: number; roles: string[]; model: unknown; thinkingLevel: string };
-  convertToLlmRoles: string[];
-  estimateContextTokens: number;
-  estimateProjectedContextTokens: number;
-  prepareCompaction: { default: PrepareExpected; keepRecentTokens2000: PrepareExpected };
-  branchSummary?: Record<string, BranchCaseExpected>;
-}
-const expected = JSON.parse(readFileSync(join(DIR, "expected.json"), "utf8")) as {
-  settings: { default: typeof DEFAULT_COMPACTION_SETTINGS; keep2000: typeof DEFAULT_COMPACTION_SETTINGS };
-  files: Record<string, FileExpected>;
-};
+const DIR = PI15_FIXTURES_DIR;
+const expected = readPi15Expected();
 const pi15 = semanticsFor("1.5");
 
 const kind = (entry: SessionEntry | undefined): string =>

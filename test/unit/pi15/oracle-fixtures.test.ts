@@ -5,41 +5,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
+import { PI15_FIXTURES_DIR, readPi15Expected } from "../../support/pi15/expected-fixtures.js";
 import { describePi15, type Pi15Answers } from "../../support/pi15/oracle.js";
 
-const DIR = new URL("../../fixtures/pi-1.5/", import.meta.url).pathname;
-interface ExpectedPreparation {
-  compactable: boolean;
-  firstKeptEntryId?: string;
-  firstKeptEntry?: string;
-  isSplitTurn?: boolean;
-  tokensBefore?: number;
-  messagesToSummarize?: number;
-  messagesToSummarizeRoles?: string[];
-  turnPrefixMessages?: number;
-  turnPrefixRoles?: string[];
-  previousSummary?: boolean;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  serializedHistoryChars?: number;
-  serializedTurnPrefixChars?: number;
-}
-interface ExpectedBranchBudget { files: { readFiles: string[]; modifiedFiles: string[] }; messages: number; roles: string[]; serializedChars: number; serializedSha1: string; totalTokens: number }
-interface ExpectedBranch { oldLeafId: string; targetId: string; commonAncestorId: string | null; entries: string[]; budget0: ExpectedBranchBudget; budgetDefault: ExpectedBranchBudget; budget1500: ExpectedBranchBudget }
-interface ExpectedFile {
-  leafId: string;
-  buildSessionContext: { messageCount: number; roles: string[]; model: unknown; thinkingLevel: string };
-  convertToLlmRoles: string[];
-  estimateContextTokens: number;
-  estimateProjectedContextTokens: number;
-  prepareCompaction: { default: ExpectedPreparation; keepRecentTokens2000: ExpectedPreparation };
-  branchSummary?: Record<string, ExpectedBranch>;
-  branchSummaryEntry?: { id: string; parentId: string; fromId: string; hasUsage: boolean };
-}
-const expected = JSON.parse(readFileSync(`${DIR}expected.json`, "utf8")) as {
-  settings: { default: { enabled: boolean; reserveTokens: number; keepRecentTokens: number }; keep2000: { enabled: boolean; reserveTokens: number; keepRecentTokens: number } };
-  files: Record<string, ExpectedFile>;
-};
+const DIR = `${PI15_FIXTURES_DIR}/`;
+const expected = readPi15Expected();
 const DEFAULT_BRANCH_BUDGET = 128000 - 16384;
 
 const kind = (entry: { type: string; message?: { role: string } }): string => (entry.type === "message" ? `message:${entry.message!.role}` : entry.type);
