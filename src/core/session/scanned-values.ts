@@ -2,6 +2,8 @@
 // keys and strings without escapes straight from UTF-8 (the entry types and
 // roles every line repeats as shared strings), anything else through JSON.parse.
 
+import { KNOWN_ENTRY_TYPES } from "./types.js";
+
 export type SliceableBuffer = Buffer & { utf8Slice(start: number, end: number): string; latin1Slice(start: number, end: number): string };
 
 const QUOTE = 0x22;
@@ -19,24 +21,7 @@ export function bytesEqual(b: Uint8Array, s: number, e: number, key: Uint8Array)
 /** Values that recur on every line (entry types, roles): returned as shared strings, not re-decoded. */
 const COMMON_WORDS: Uint8Array[][] = [];
 const COMMON_STRINGS: string[][] = [];
-for (const word of [
-  "session",
-  "message",
-  "thinking_level_change",
-  "model_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "user",
-  "assistant",
-  "toolResult",
-  "bashExecution",
-  "branchSummary",
-  "compactionSummary",
-]) {
+for (const word of ["session", ...KNOWN_ENTRY_TYPES, "user", "assistant", "toolResult", "bashExecution", "branchSummary", "compactionSummary"]) {
   (COMMON_WORDS[word.length] ??= []).push(encoder.encode(word));
   (COMMON_STRINGS[word.length] ??= []).push(word);
 }
