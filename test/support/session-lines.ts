@@ -2,6 +2,7 @@
 // file that can append entries of every kind (usage, zero usage, aborted
 // answers, compactions, branch switches, dangling parents, reused ids, bad
 // lines), so incremental readers can be compared with fresh reads.
+import { appendFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 
 export const HEADER = JSON.stringify({ type: "session", version: 3, id: "sess", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" });
@@ -167,6 +168,24 @@ export class FileModel {
 
   text(): string {
     return this.lines.map((l) => `${l}\n`).join("");
+  }
+
+  /**
+   * Applies an op to the model and to the file at `path`: an append appends; a
+   * truncation or rewrite writes the file again, always with a different last
+   * line (`run` in it), so the change is seen even at the same size and mtime.
+   */
+  applyTo(path: string, o: Op, run: number): void {
+    if (o.op === "append") {
+      const added = o.steps.map((s) => this.line(s));
+      this.lines.push(...added);
+      appendFileSync(path, added.map((l) => `${l}\n`).join(""));
+      return;
+    }
+    this.lines = this.lines.slice(0, 1 + (o.keep % this.lines.length));
+    if (o.op === "rewrite") for (const s of o.steps) this.lines.push(this.line(s));
+    this.lines.push(this.line({ kind: "custom_message", parent: "leaf", pick: 0, text: `r${run}`, usage: 1 }));
+    writeFileSync(path, this.text());
   }
 }
 

@@ -164,16 +164,7 @@ describe("SessionCatalogue", () => {
         writeFileSync(path, model.text());
         await listed(cache, [path]);
         for (const o of ops) {
-          if (o.op === "append") {
-            const added = o.steps.map((s) => model.line(s));
-            model.lines.push(...added);
-            appendFileSync(path, added.map((l) => `${l}\n`).join(""));
-          } else {
-            model.lines = model.lines.slice(0, 1 + (o.keep % model.lines.length));
-            if (o.op === "rewrite") for (const s of o.steps) model.lines.push(model.line(s));
-            model.lines.push(model.line({ kind: "custom_message", parent: "leaf", pick: 0, text: `r${run}`, usage: 1 }));
-            writeFileSync(path, model.text());
-          }
+          model.applyTo(path, o, run);
           const { rows, progress } = await listed(cache, [path]);
           carried += progress.appended;
           const expected = fullRow(path);

@@ -42,17 +42,7 @@ describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
         const live = new LiveSessionFacts(session, rule);
         expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session, rule)));
         for (const o of ops) {
-          if (o.op === "append") {
-            const added = o.steps.map((s) => model.line(s));
-            model.lines.push(...added);
-            appendFileSync(path, added.map((l) => `${l}\n`).join(""));
-          } else {
-            model.lines = model.lines.slice(0, 1 + (o.keep % model.lines.length));
-            if (o.op === "rewrite") for (const s of o.steps) model.lines.push(model.line(s));
-            // A different last line always: the rewrite must be seen even at the same size and mtime.
-            model.lines.push(model.line({ kind: "custom_message", parent: "leaf", pick: 0, text: `r${run}`, usage: 1 }));
-            writeFileSync(path, model.text());
-          }
+          model.applyTo(path, o, run);
           const refreshed = await refreshSession(session);
           session = refreshed.session;
           const facts = live.update(session);
