@@ -7,6 +7,7 @@
 
 import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import { messageOf, type ContextMessage } from "./context-message.js";
+import { contextSettings } from "./context-settings.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./message-factories.js";
 import { indexEntriesById, walkToRoot, type EntriesById } from "./path-walk.js";
 
@@ -53,23 +54,9 @@ export function contextMessageOf(entry: SessionEntry): ContextMessage | undefine
 
 /** The same result from an already resolved root→leaf path. */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
-  let thinkingLevel = "off";
-  let model: ContextModel | null = null;
+  const { thinkingLevel, model } = contextSettings(path);
   let compaction: CompactionEntry | null = null;
-  for (const entry of path) {
-    if (entry.type === "thinking_level_change") {
-      thinkingLevel = entry.thinkingLevel;
-    } else if (entry.type === "model_change") {
-      model = { provider: entry.provider, modelId: entry.modelId };
-    } else if (entry.type === "message") {
-      const message = messageOf(entry);
-      if (message?.role === "assistant") {
-        model = { provider: message.provider as string, modelId: message.model as string };
-      }
-    } else if (entry.type === "compaction") {
-      compaction = entry;
-    }
-  }
+  for (const entry of path) if (entry.type === "compaction") compaction = entry;
 
   const messages: ContextMessage[] = [];
   const append = (entry: SessionEntry): void => {

@@ -12,7 +12,7 @@ import {
   createCustomMessage,
 } from "../../context/message-factories.js";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../../session/types.js";
-import { contextSettings } from "./context-settings.js";
+import { contextSettings } from "../../context/context-settings.js";
 
 /** One entry of the projected context and the messages it contributes (none when omitted). */
 export interface ProjectedEntry {

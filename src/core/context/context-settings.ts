@@ -1,10 +1,10 @@
-// pi's getSessionContextSettings (same in 0.73.1 and 1.5.2): the thinking level
-// and model of a branch: the last change on it, an assistant's provider/model
-// counting as a model change.
+// The thinking level and model of a branch, as pi's buildSessionContext (0.73.1)
+// and getSessionContextSettings (1.5.2) find them: the last change on it, an
+// assistant's provider/model counting as a model change.
 
-import type { ContextModel } from "../../context/build-session-context.js";
-import { messageOf } from "../../context/context-message.js";
-import type { SessionEntry } from "../../session/types.js";
+import type { ContextModel } from "./build-session-context.js";
+import { messageOf } from "./context-message.js";
+import type { SessionEntry } from "../session/types.js";
 
 export function contextSettings(path: readonly SessionEntry[]): { thinkingLevel: string; model: ContextModel | null } {
   let thinkingLevel = "off";
