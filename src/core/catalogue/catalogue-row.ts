@@ -77,15 +77,15 @@ export interface ComputedRow {
   resume: RowResume | null;
 }
 
-function firstRequest(text: string | null): string | null {
+export function firstRequest(text: string | null): string | null {
   return text === null ? null : text.length > FIRST_REQUEST_CHARS ? text.slice(0, FIRST_REQUEST_CHARS) : text;
 }
 
-function headerTime(header: { timestamp?: unknown } | null): number {
+export function headerTime(header: { timestamp?: unknown } | null): number {
   return typeof header?.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
 }
 
-function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): string {
+export function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): string {
   if (lastActivity > 0) return new Date(lastActivity).toISOString();
   return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
 }

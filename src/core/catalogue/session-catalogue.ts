@@ -20,6 +20,7 @@ import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
 import { extendRow, rowFromSession, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import type { IdFilter } from "./id-filter.js";
+import { streamRow } from "./streamed-row.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -243,6 +244,16 @@ export class SessionCatalogue {
   }
 
   private readWhole(path: string): CatalogueRow | null {
+    // Streamed: no index of the file is built (a 100 MB session's would take ~250 MB of allocation).
+    const streamed = streamRow(path, this.versionOf);
+    if (streamed) {
+      if (!streamed.computed) {
+        this.put({ path, key: streamed.key, kind: "other" });
+        return null;
+      }
+      this.put({ path, key: streamed.key, kind: "session", ...streamed.computed });
+      return streamed.computed.row;
+    }
     // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
     const session = openSessionSync(path, { skim: true });
     const fp = session.fingerprint;

@@ -2,7 +2,7 @@
 // first request, when it was last active, and where the agent ran.
 import type { LoadedSession } from "./open-session.js";
 
-function textOfContent(content: unknown): string {
+export function textOfContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   // Array.join turns undefined/null text into "", as in pi's extractTextContent.

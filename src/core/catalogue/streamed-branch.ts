@@ -1,0 +1,136 @@
+// The current branch's context usage and model for a streamed catalogue row,
+// from an EntryTable and bodies read again by offset. It asks the token rule
+// exactly what LiveSessionFacts asks on a fresh session (same positions, same
+// bodies parsed, in the same order), so the row equals the full-index row —
+// including a body that cannot be read again, which throws in both.
+
+import { sessionModel, type SessionModelRef } from "../summarize/session-model.js";
+import type { BranchTokenView, ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
+import type { ContextUsage } from "../tokens/context-usage.js";
+import type { EntryMeta } from "../session/entry-meta.js";
+import type { SessionEntry } from "../session/types.js";
+import type { EntryTable } from "./entry-table.js";
+
+export interface StreamedBranchFacts {
+  usage: ContextUsage;
+  model: SessionModelRef | null;
+  /** A context reset (by the rule) is on the branch. */
+  branchHasReset: boolean;
+}
+
+function modelOf(entry: unknown): SessionModelRef | undefined {
+  return sessionModel([entry as never]).model ?? undefined;
+}
+
+export class StreamedBranch implements BranchTokenView {
+  private readonly tokens = new Map<number, EntryTokens>();
+  /** By position: messages in [0, position). */
+  private readonly messagePrefix: Int32Array;
+  private readonly positions: Int32Array;
+  readonly lastUsage: number;
+  readonly lastReset: number;
+  readonly lastCompaction: number;
+
+  constructor(
+    private readonly table: EntryTable,
+    /** Entry numbers root→leaf. */
+    private readonly branch: Int32Array,
+    private readonly rule: ContextTokenRule,
+    private readonly body: (meta: EntryMeta) => SessionEntry,
+  ) {
+    this.positions = new Int32Array(table.size);
+    for (let p = 0; p < branch.length; p++) this.positions[branch[p]!] = p + 1;
+    this.messagePrefix = new Int32Array(branch.length + 1);
+    for (let p = 0; p < branch.length; p++) {
+      const meta = this.metaAt(p);
+      this.messagePrefix[p + 1] = this.messagePrefix[p]! + (rule.messagesFromMeta(meta) ?? this.tokensOf(meta).messages);
+    }
+    // The order LiveSessionFacts looks them up in (usage, reset, model, thinking level, compaction).
+    this.lastUsage = this.lastWhere((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
+    this.lastReset = this.lastWhere((m) => rule.isResetCandidate(m), (m) => (this.tokensOf(m).reset ? true : undefined));
+    this.lastWhere(
+      (m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"),
+      (m) => (this.model = modelOf(this.body(m))),
+    );
+    this.lastWhere(
+      (m) => m.type === "thinking_level_change",
+      (m) => {
+        const level = (this.body(m) as { thinkingLevel?: unknown }).thinkingLevel;
+        return typeof level === "string" ? level : undefined;
+      },
+    );
+    this.lastCompaction = this.lastWhere((m) => m.type === "compaction", () => true);
+  }
+
+  /** The model of the last model_change or assistant answer on the branch that names one. */
+  private model: SessionModelRef | undefined;
+
+  facts(): StreamedBranchFacts {
+    return { usage: this.usage(), model: this.model ?? null, branchHasReset: this.lastReset >= 0 };
+  }
+
+  private usage(): ContextUsage {
+    const rule = this.rule;
+    const fromView = rule.usage(this);
+    if (fromView) return fromView;
+    if (rule.running?.applies(this)) {
+      const running = rule.running.create({ positionOf: (id) => this.positionOf(id), entryAt: (p) => this.body(this.metaAt(p)) });
+      for (let p = 0; p < this.branch.length; p++) running.append(this.body(this.metaAt(p)));
+      return running.usage();
+    }
+    const start = rule.recountStart?.(this) ?? 0;
+    const path: SessionEntry[] = [];
+    for (let p = start; p < this.branch.length; p++) path.push(this.body(this.metaAt(p)));
+    return rule.usageOfPath(path);
+  }
+
+  /** The last position whose entry is a candidate and gives a value, or -1. */
+  private lastWhere(candidate: (meta: EntryMeta) => boolean, read: (meta: EntryMeta) => unknown): number {
+    for (let p = this.branch.length - 1; p >= 0; p--) {
+      const meta = this.metaAt(p);
+      if (candidate(meta) && read(meta) !== undefined) return p;
+    }
+    return -1;
+  }
+
+  private metaAt(position: number): EntryMeta {
+    return this.table.meta(this.branch[position]!);
+  }
+
+  private tokensOf(meta: EntryMeta): EntryTokens {
+    let t = this.tokens.get(meta.index);
+    if (t === undefined) {
+      t = this.rule.entryTokens(this.body(meta));
+      this.tokens.set(meta.index, t);
+    }
+    return t;
+  }
+
+  // BranchTokenView, for the rule.
+  get length(): number {
+    return this.branch.length;
+  }
+
+  tokensAt(position: number): EntryTokens {
+    return this.tokensOf(this.metaAt(position));
+  }
+
+  positionOf(id: string): number {
+    const i = this.table.numberOf(id);
+    return i === undefined ? -1 : this.positions[i]! - 1;
+  }
+
+  estimateSum(from: number, to: number): number {
+    let sum = 0;
+    for (let p = from; p < to; p++) {
+      const meta = this.metaAt(p);
+      if (this.rule.messagesFromMeta(meta) === 0) continue;
+      sum += this.tokensOf(meta).estimate;
+    }
+    return sum;
+  }
+
+  messageCount(from: number, to: number): number {
+    return to <= from ? 0 : this.messagePrefix[to]! - this.messagePrefix[from]!;
+  }
+}

@@ -1,0 +1,286 @@
+// A catalogue row computed while streaming the file in bounded chunks, without
+// building the session's index: each line's fields are read as the index would
+// read them (same classifier, skimmed as the catalogue's full read is), the
+// row's sums are accumulated, and per entry only an EntryTable record is kept.
+// The branch's tokens and model then read the few bodies they need again by
+// offset. Memory: one chunk, the table (~20 bytes and an id per entry), and the
+// bodies the token rule asks for. Equals rowFromSession on the full index
+// (proven by a property test on random sessions, for both pis' rules).
+//
+// Gives undefined for files it leaves to the full read: a version 1/2 session
+// (migrated in memory), a reused id (lookups then depend on the whole file).
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { Diagnostic } from "../diagnostics.js";
+import { EntryBodies, type ByteSource } from "../session/byte-source.js";
+import type { EntryMeta } from "../session/entry-meta.js";
+import { FINGERPRINT_TAIL_BYTES, fingerprintOf } from "../session/fingerprint.js";
+import { JsonlReader, asBuffer, type JsonlLine } from "../session/jsonl-reader.js";
+import { LineClassifier, type ClassifiedLine } from "../session/line-classifier.js";
+import type { LineScan } from "../session/line-fields.js";
+import { metaFromFields, type UnknownKinds } from "../session/meta-from-fields.js";
+import { needsMigration, versionOfHeader } from "../session/migrate.js";
+import { readRange } from "../session/read-range.js";
+import { textOfContent } from "../session/session-info.js";
+import type { SessionEntry, SessionHeader } from "../session/types.js";
+import { findPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
+import { semanticsFor } from "../pi-version/index.js";
+import type { RecordKey } from "./catalogue-file.js";
+import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
+import { EntryTable } from "./entry-table.js";
+import { IdFilter } from "./id-filter.js";
+import { StreamedBranch } from "./streamed-branch.js";
+
+const CHUNK_BYTES = 1024 * 1024;
+/** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
+let sharedChunk: Buffer | undefined;
+
+export interface StreamedRow {
+  key: RecordKey;
+  /** null: not a session (no header). */
+  computed: ComputedRow | null;
+}
+
+type Accepted = Exclude<LineScan, { kind: "invalid" | "blank" }>;
+
+/** Bodies of lines still in the chunk being read (the line handed to the callback). */
+class CurrentLine implements ByteSource {
+  line: JsonlLine | null = null;
+
+  read(offset: number, length: number): Uint8Array {
+    const l = this.line!;
+    const start = l.start + (offset - l.offset);
+    return l.bytes.subarray(start, start + length);
+  }
+}
+
+/** Bodies read again from the open file into one reused buffer (EntryBodies parses a read before the next). */
+class ReusedReads implements ByteSource {
+  private buffer: Buffer;
+
+  constructor(
+    private readonly fd: number,
+    buffer: Buffer,
+    private readonly path: string,
+  ) {
+    this.buffer = buffer;
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (length > this.buffer.length) {
+      const bytes = readRange(this.fd, offset, length);
+      if (bytes.length < length) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+      return bytes;
+    }
+    let done = 0;
+    while (done < length) {
+      const n = readSync(this.fd, this.buffer, done, length - done, offset + done);
+      if (n === 0) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+      done += n;
+    }
+    return this.buffer.subarray(0, length);
+  }
+}
+
+/** The session-wide sums of a row, accumulated line by line (as SessionIndex.add does). */
+class RowSums {
+  messages = 0;
+  activity = 0;
+  input = 0;
+  output = 0;
+  cacheRead = 0;
+  cacheWrite = 0;
+  cost = 0;
+  name: string | undefined;
+  hasCompactions = false;
+  firstUserMessage: string | null = null;
+  marker: Pi1xMarker | undefined;
+
+  add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): void {
+    if (meta.type === "message") this.messages++;
+    if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
+    const s = meta.spend;
+    if (s !== undefined) {
+      this.input += s.input;
+      this.output += s.output;
+      this.cacheRead += s.cacheRead;
+      this.cacheWrite += s.cacheWrite;
+      this.cost += s.cost;
+    }
+    if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
+    if (meta.type === "compaction") this.hasCompactions = true;
+    if (this.firstUserMessage === null && meta.type === "message" && meta.role === "user") {
+      // firstUserMessageText: the first user message with text (a body that cannot be read throws there too).
+      const message: unknown = (body(meta) as { message?: unknown }).message;
+      const text = typeof message === "object" && message !== null && "content" in message ? textOfContent(message.content) : "";
+      if (text) this.firstUserMessage = text;
+    }
+    if (this.marker === undefined) {
+      this.marker = findPi1xMarker([meta], (m) => {
+        try {
+          return body(m);
+        } catch {
+          return undefined; // as sessionPi1xMarker: an unreadable body is no marker
+        }
+      });
+    }
+  }
+}
+
+/** Reads lines as SessionBuilder does for a version 3 file (header first, pi's trim of the first and last line). */
+class StreamedLines {
+  readonly table = new EntryTable();
+  readonly sums = new RowSums();
+  header: SessionHeader | null = null;
+  headerMissing = false;
+  /** The file needs what this reader does not do (migration, a reused id): read it in full. */
+  giveUp = false;
+  private headerDecided = false;
+  private readonly classifier = new LineClassifier(false, true);
+  private deferred: { line: JsonlLine; copy: Uint8Array; scan: Accepted } | null = null;
+  private readonly unknown: UnknownKinds = { entryTypes: new Set(), messageRoles: new Set() };
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly current = new CurrentLine();
+  private readonly bodies: EntryBodies;
+
+  constructor(path: string) {
+    this.bodies = new EntryBodies(this.current, path, 0);
+  }
+
+  line(l: JsonlLine): void {
+    if (this.giveUp || this.headerMissing) return;
+    const classified: ClassifiedLine = this.classifier.classify(l.bytes, l.start, l.start + l.length);
+    if (classified.kind === "blank") return;
+    this.deferred = null;
+    if (classified.kind === "invalid") {
+      // Kept in case it is the last non-blank line (pi's whole-text trim then makes it valid).
+      if (classified.ifLast) this.deferred = { line: { ...l }, copy: l.bytes.slice(l.start, l.start + l.length), scan: classified.ifLast };
+      return;
+    }
+    this.accept(l, classified);
+  }
+
+  finish(): void {
+    const d = this.deferred;
+    this.deferred = null;
+    if (d && !this.giveUp && !this.headerMissing) this.accept({ ...d.line, bytes: d.copy, start: 0 }, d.scan);
+    this.table.finish();
+  }
+
+  private accept(l: JsonlLine, scan: Accepted): void {
+    if (!this.headerDecided) {
+      this.headerDecided = true;
+      if (scan.kind === "object" && scan.fields.type === "session" && typeof scan.fields.id === "string") {
+        const text = asBuffer(l.bytes).toString("utf8", l.start, l.start + l.length);
+        let header: SessionHeader;
+        try {
+          header = JSON.parse(text) as SessionHeader;
+        } catch {
+          header = JSON.parse(text.trim()) as SessionHeader;
+        }
+        this.header = header;
+        if (needsMigration(versionOfHeader(header))) this.giveUp = true;
+        return;
+      }
+      // pi treats the file as empty: no row (the rest need not be read).
+      this.headerMissing = true;
+      return;
+    }
+    if (scan.kind !== "object" || scan.fields.type === "session") return;
+    this.diagnostics.length = 0;
+    const meta = metaFromFields(scan.fields, { line: l.line, offset: l.offset, length: l.length }, this.table.size, this.unknown, this.diagnostics);
+    if (!meta) return;
+    if (!this.table.add(meta)) {
+      this.giveUp = true;
+      return;
+    }
+    this.current.line = l;
+    this.sums.add(meta, (m) => this.bodies.entry(m));
+    this.current.line = null;
+  }
+}
+
+/**
+ * The row of the session file at `path`, streamed; undefined when the file is
+ * left to the full read (see above). Throws when the file cannot be read.
+ */
+export function streamRow(path: string, versionOf: RowVersion, options: { chunkBytes?: number } = {}): StreamedRow | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const stat = fstatSync(fd);
+    const lines = new StreamedLines(path);
+    const reader = new JsonlReader((l) => lines.line(l));
+    const chunk = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (sharedChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
+    let size = 0;
+    let lastByte = -1;
+    while (size < stat.size && !lines.giveUp && !lines.headerMissing) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, stat.size - size), size);
+      if (n === 0) break;
+      reader.push(chunk.subarray(0, n));
+      lastByte = chunk[n - 1]!;
+      size += n;
+    }
+    if (lines.giveUp) return undefined;
+    if (lines.headerMissing) size = stat.size;
+    else {
+      reader.end();
+      lines.finish();
+      if (lines.giveUp) return undefined;
+    }
+    const tailLength = Math.min(FINGERPRINT_TAIL_BYTES, size);
+    const fp = fingerprintOf(size, readRange(fd, size - tailLength, tailLength), stat.mtimeMs);
+    const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const header = lines.header;
+    if (!header || lines.headerMissing) return { key, computed: null };
+    return { key, computed: rowOf(path, lines, header, fd, chunk, key, lastByte === 0x0a, versionOf) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bodies parsed again for the branch's tokens that are kept for a second question (line bytes). */
+const BODY_CACHE_BYTES = 1024 * 1024;
+
+function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: number, chunk: Buffer, key: RecordKey, complete: boolean, versionOf: RowVersion): ComputedRow {
+  const { table, sums } = lines;
+  const marker = sums.marker ?? null;
+  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
+  const bodies = new EntryBodies(new ReusedReads(fd, chunk, path), path, BODY_CACHE_BYTES);
+  const leaf = table.size - 1;
+  const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
+  const facts = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m)).facts();
+  const headerMs = headerTime(header);
+  const row: CatalogueRow = {
+    path,
+    id: header.id,
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    name: sums.name ?? null,
+    firstUserMessage: firstRequest(sums.firstUserMessage),
+    parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+    pi1xMarker: marker,
+    entries: table.size,
+    messages: sums.messages,
+    modified: modifiedOf(sums.activity, headerMs, key.mtimeMs),
+    lastActivity: sums.activity,
+    contextTokens: facts.usage.tokens,
+    contextSource: facts.usage.source,
+    contextMessages: facts.usage.messageCount,
+    model: facts.model,
+    totalTokens: sums.input + sums.output + sums.cacheRead + sums.cacheWrite,
+    input: sums.input,
+    output: sums.output,
+    cacheRead: sums.cacheRead,
+    cacheWrite: sums.cacheWrite,
+    cost: sums.cost,
+    hasCompactions: sums.hasCompactions,
+    size: key.size,
+    mtimeMs: key.mtimeMs,
+  };
+  let resume: RowResume | null = null;
+  if (complete && versionOfHeader(header) === 3) {
+    const ids = IdFilter.sizedFor(table.size + 64);
+    for (const id of table.ids) ids.add(id);
+    resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
+  }
+  return { row, resume };
+}
