@@ -98,6 +98,23 @@ export class EntryTable {
   }
 
   /**
+   * A shared meta holding only the entry's type and role, for the token rule's
+   * questions about kinds (isUsageCandidate, isResetCandidate, messagesFromMeta
+   * look at nothing else): one object per kind, not one per question.
+   */
+  kind(i: number): EntryMeta {
+    const key = this.typeCodes[i]! * 256 + this.roleCodes[i]!;
+    let meta = this.kinds.get(key);
+    if (meta === undefined) {
+      meta = this.meta(i);
+      this.kinds.set(key, meta);
+    }
+    return meta;
+  }
+
+  private readonly kinds = new Map<number, EntryMeta>();
+
+  /**
    * A meta for the rule's questions (type, role) and for reading the body again
    * (id, line, offset, length); the tree fields are not filled in.
    */

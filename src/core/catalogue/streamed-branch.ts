@@ -42,8 +42,7 @@ export class StreamedBranch implements BranchTokenView {
     for (let p = 0; p < branch.length; p++) this.positions[branch[p]!] = p + 1;
     this.messagePrefix = new Int32Array(branch.length + 1);
     for (let p = 0; p < branch.length; p++) {
-      const meta = this.metaAt(p);
-      this.messagePrefix[p + 1] = this.messagePrefix[p]! + (rule.messagesFromMeta(meta) ?? this.tokensOf(meta).messages);
+      this.messagePrefix[p + 1] = this.messagePrefix[p]! + (rule.messagesFromMeta(this.kindAt(p)) ?? this.tokensAt(p).messages);
     }
     // The order LiveSessionFacts looks them up in (usage, reset, model, thinking level, compaction).
     this.lastUsage = this.lastWhere((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
@@ -84,13 +83,17 @@ export class StreamedBranch implements BranchTokenView {
     return rule.usageOfPath(path);
   }
 
-  /** The last position whose entry is a candidate and gives a value, or -1. */
-  private lastWhere(candidate: (meta: EntryMeta) => boolean, read: (meta: EntryMeta) => unknown): number {
+  /** The last position whose entry is a candidate (asked of its kind) and gives a value, or -1. */
+  private lastWhere(candidate: (kind: EntryMeta) => boolean, read: (meta: EntryMeta) => unknown): number {
     for (let p = this.branch.length - 1; p >= 0; p--) {
-      const meta = this.metaAt(p);
-      if (candidate(meta) && read(meta) !== undefined) return p;
+      if (candidate(this.kindAt(p)) && read(this.metaAt(p)) !== undefined) return p;
     }
     return -1;
+  }
+
+  /** Type and role only (see EntryTable.kind). */
+  private kindAt(position: number): EntryMeta {
+    return this.table.kind(this.branch[position]!);
   }
 
   private metaAt(position: number): EntryMeta {
@@ -112,7 +115,9 @@ export class StreamedBranch implements BranchTokenView {
   }
 
   tokensAt(position: number): EntryTokens {
-    return this.tokensOf(this.metaAt(position));
+    const i = this.branch[position]!;
+    const cached = this.tokens.get(i);
+    return cached ?? this.tokensOf(this.table.meta(i));
   }
 
   positionOf(id: string): number {
@@ -123,9 +128,8 @@ export class StreamedBranch implements BranchTokenView {
   estimateSum(from: number, to: number): number {
     let sum = 0;
     for (let p = from; p < to; p++) {
-      const meta = this.metaAt(p);
-      if (this.rule.messagesFromMeta(meta) === 0) continue;
-      sum += this.tokensOf(meta).estimate;
+      if (this.rule.messagesFromMeta(this.kindAt(p)) === 0) continue;
+      sum += this.tokensAt(p).estimate;
     }
     return sum;
   }

@@ -212,14 +212,15 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     const reader = new JsonlReader((l) => lines.line(l));
     const chunk = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (sharedChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     let size = 0;
-    let lastByte = -1;
+    let lastRead = 0;
     while (size < stat.size && !lines.giveUp && !lines.headerMissing) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, stat.size - size), size);
       if (n === 0) break;
       reader.push(chunk.subarray(0, n));
-      lastByte = chunk[n - 1]!;
+      lastRead = n;
       size += n;
     }
+    const lastByte = lastRead > 0 ? chunk[lastRead - 1]! : -1;
     if (lines.giveUp) return undefined;
     if (lines.headerMissing) size = stat.size;
     else {
@@ -228,7 +229,9 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
       if (lines.giveUp) return undefined;
     }
     const tailLength = Math.min(FINGERPRINT_TAIL_BYTES, size);
-    const fp = fingerprintOf(size, readRange(fd, size - tailLength, tailLength), stat.mtimeMs);
+    // The tail is still in the chunk when the last read held it (no allocation per file).
+    const tail = !lines.headerMissing && lastRead >= tailLength ? chunk.subarray(lastRead - tailLength, lastRead) : new ReusedReads(fd, chunk, path).read(size - tailLength, tailLength);
+    const fp = fingerprintOf(size, tail, stat.mtimeMs);
     const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     const header = lines.header;
     if (!header || lines.headerMissing) return { key, computed: null };
