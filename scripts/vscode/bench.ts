@@ -76,12 +76,22 @@ async function benchFixture(root: string, big: string): Promise<string> {
   return dir;
 }
 
+/**
+ * PI_SESSIONS_BENCH_MALLOC_MMAP_THRESHOLD=<bytes>: glibc's MALLOC_MMAP_THRESHOLD_ for code-server (an
+ * experiment, not a setting users have): a fixed threshold turns off glibc's dynamic one, which after a
+ * large freed buffer serves later ones from the main heap, where freed memory stays in RSS.
+ */
+function mallocSetting(): Record<string, string> {
+  const threshold = process.env.PI_SESSIONS_BENCH_MALLOC_MMAP_THRESHOLD;
+  return threshold ? { MALLOC_MMAP_THRESHOLD_: threshold } : {};
+}
+
 export async function runBenchmark(install: CodeServerInstall, root: string, timeoutMs: number): Promise<SuiteResult> {
   const big = join(tmpdir(), `pi-sessions-bench-${BIG_MB * 1024 * 1024}.jsonl`);
   const fixture = await benchFixture(root, big);
   // Placed by the launcher (which points each header's cwd at the workspace); the two big ones copied in the hook.
   const names = { a: "2026-01-01T00-00-00-000Z_big-a.jsonl", b: "2026-01-01T00-00-01-000Z_big-b.jsonl" };
-  const env: Record<string, string> = { PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "" };
+  const env: Record<string, string> = { PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "", PI_SESSIONS_BENCH_VIEW_AFTER: process.env.PI_SESSIONS_BENCH_VIEW_AFTER ?? "", ...mallocSetting() };
   return runHostSuite(install, "extension host benchmark", {
     root,
     extensionTestsPath: join(root, "out/test/vscode/bench/index.js"),

@@ -158,13 +158,28 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     internals = await extensionInternals();
     await settleGc();
     reportMemory("activated, nothing listed");
-    await vscode.commands.executeCommand("workbench.view.extension.piSessions");
+    // PI_SESSIONS_BENCH_VIEW_AFTER=1: list first with the view closed, then show the view (what each costs in memory).
+    const viewAfter = !!process.env.PI_SESSIONS_BENCH_VIEW_AFTER;
+    if (!viewAfter) await vscode.commands.executeCommand("workbench.view.extension.piSessions");
     const cpu = process.cpuUsage();
     const t = performance.now();
     await internals.services.sessions.sessionGroups();
     const listed = internals.services.sessions.allPaths().length;
     report(`cold listing of ${listed} sessions: ${cpuMs(cpu).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall (information)`);
     await settleGc();
+    if (viewAfter) {
+      reportMemory(`with ${listed} sessions listed, the view not shown yet`);
+      const tree = internals.services.sessionsTree as unknown as { getTreeItem(node: unknown): vscode.TreeItem };
+      const getTreeItem = tree.getTreeItem.bind(tree);
+      let items = 0;
+      tree.getTreeItem = (node) => (items++, getTreeItem(node));
+      await vscode.commands.executeCommand("workbench.view.extension.piSessions");
+      await waitFor("the Sessions view's rows", () => items >= listed || undefined, 60_000);
+      await sleep(2000);
+      tree.getTreeItem = getTreeItem;
+      await settleGc();
+      reportMemory(`with ${listed} sessions listed and shown (${items} rows handed to VS Code)`);
+    }
     reportMemory(`with ${listed} sessions listed, before the model registry`);
     await internals.loadModelWindows();
     await settleGc();

@@ -102,7 +102,10 @@ export function memoryDetail(): string[] {
   try {
     const status = readFileSync("/proc/self/status", "utf8");
     const field = (name: string): string => status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? "?";
-    lines.push(`RssAnon ${Math.round(Number(field("RssAnon")) / 1024)} MB, RssFile ${Math.round(Number(field("RssFile")) / 1024)} MB, threads ${status.match(/^Threads:\s+(\d+)/m)?.[1]}`);
+    // LazyFree: pages given back with MADV_FREE, still counted in RSS until the kernel needs them.
+    const rollup = readFileSync("/proc/self/smaps_rollup", "utf8");
+    const lazyFree = Math.round(Number(rollup.match(/^LazyFree:\s+(\d+) kB/m)?.[1] ?? NaN) / 1024);
+    lines.push(`RssAnon ${Math.round(Number(field("RssAnon")) / 1024)} MB (LazyFree ${lazyFree} MB), RssFile ${Math.round(Number(field("RssFile")) / 1024)} MB, threads ${status.match(/^Threads:\s+(\d+)/m)?.[1]}`);
   } catch {
     // not Linux
   }
