@@ -54,31 +54,49 @@ class CurrentLine implements ByteSource {
   }
 }
 
-/** Bodies read again from the open file into one reused buffer (EntryBodies parses a read before the next). */
+/**
+ * Bodies read again from the open file, a block at a time into one reused
+ * buffer (EntryBodies parses a read before asking for the next): walking the
+ * branch forwards or backwards costs one read per block, not one per entry.
+ */
 class ReusedReads implements ByteSource {
-  private buffer: Buffer;
+  private blockStart = 0;
+  private blockLength = 0;
 
   constructor(
     private readonly fd: number,
-    buffer: Buffer,
+    private readonly buffer: Buffer,
+    private readonly fileSize: number,
     private readonly path: string,
-  ) {
-    this.buffer = buffer;
-  }
+  ) {}
 
   read(offset: number, length: number): Uint8Array {
+    if (offset >= this.blockStart && offset + length <= this.blockStart + this.blockLength) {
+      return this.buffer.subarray(offset - this.blockStart, offset - this.blockStart + length);
+    }
+    if (offset + length > this.fileSize) throw this.changed();
     if (length > this.buffer.length) {
       const bytes = readRange(this.fd, offset, length);
-      if (bytes.length < length) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+      if (bytes.length < length) throw this.changed();
       return bytes;
     }
+    // A block from here on, or ending here when the walk goes backwards.
+    const start = offset < this.blockStart ? Math.max(0, offset + length - this.buffer.length) : offset;
+    const end = Math.min(this.fileSize, start + this.buffer.length);
+    this.blockLength = 0;
     let done = 0;
-    while (done < length) {
-      const n = readSync(this.fd, this.buffer, done, length - done, offset + done);
-      if (n === 0) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
+    while (done < end - start) {
+      const n = readSync(this.fd, this.buffer, done, end - start - done, start + done);
+      if (n === 0) throw this.changed();
       done += n;
     }
-    return this.buffer.subarray(0, length);
+    this.blockStart = start;
+    this.blockLength = done;
+    return this.buffer.subarray(offset - start, offset - start + length);
+  }
+
+  private changed(): Error {
+    return new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
   }
 }
 
@@ -230,7 +248,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     }
     const tailLength = Math.min(FINGERPRINT_TAIL_BYTES, size);
     // The tail is still in the chunk when the last read held it (no allocation per file).
-    const tail = !lines.headerMissing && lastRead >= tailLength ? chunk.subarray(lastRead - tailLength, lastRead) : new ReusedReads(fd, chunk, path).read(size - tailLength, tailLength);
+    const tail = !lines.headerMissing && lastRead >= tailLength ? chunk.subarray(lastRead - tailLength, lastRead) : new ReusedReads(fd, chunk, size, path).read(size - tailLength, tailLength);
     const fp = fingerprintOf(size, tail, stat.mtimeMs);
     const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     const header = lines.header;
@@ -248,7 +266,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
   const { table, sums } = lines;
   const marker = sums.marker ?? null;
   const rule = semanticsFor(versionOf(marker)).contextTokenRule;
-  const bodies = new EntryBodies(new ReusedReads(fd, chunk, path), path, BODY_CACHE_BYTES);
+  const bodies = new EntryBodies(new ReusedReads(fd, chunk, key.size, path), path, BODY_CACHE_BYTES);
   const leaf = table.size - 1;
   const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
   const facts = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m)).facts();
