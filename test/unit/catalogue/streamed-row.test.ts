@@ -152,7 +152,6 @@ describe.each(policies)("streamRow (%s)", (_name, versionOf) => {
       }),
       { numRuns: 400 },
     );
-    console.log(JSON.stringify(seen));
     // The generator reached every case the row distinguishes.
     for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(2);
   });
