@@ -134,15 +134,22 @@ class RowSums {
       if (text) this.firstUserMessage = text;
     }
     if (this.marker === undefined) {
-      this.marker = findPi1xMarker([meta], (m) => {
-        try {
-          return body(m);
-        } catch {
-          return undefined; // as sessionPi1xMarker: an unreadable body is no marker
-        }
-      });
+      this.one[0] = meta;
+      this.markerBody = body;
+      this.marker = findPi1xMarker(this.one, this.markerEntry);
     }
   }
+
+  /** findPi1xMarker's arguments, reused for every line (no allocation per line). */
+  private readonly one: EntryMeta[] = [];
+  private markerBody: ((meta: EntryMeta) => SessionEntry) | undefined;
+  private readonly markerEntry = (meta: EntryMeta): SessionEntry | undefined => {
+    try {
+      return this.markerBody!(meta);
+    } catch {
+      return undefined; // as sessionPi1xMarker: an unreadable body is no marker
+    }
+  };
 }
 
 /** Reads lines as SessionBuilder does for a version 3 file (header first, pi's trim of the first and last line). */
@@ -160,6 +167,8 @@ class StreamedLines {
   private readonly diagnostics: Diagnostic[] = [];
   private readonly current = new CurrentLine();
   private readonly bodies: EntryBodies;
+
+  private readonly body = (meta: EntryMeta): SessionEntry => this.bodies.entry(meta);
 
   constructor(path: string) {
     this.bodies = new EntryBodies(this.current, path, 0);
@@ -213,7 +222,7 @@ class StreamedLines {
       return;
     }
     this.current.line = l;
-    this.sums.add(meta, (m) => this.bodies.entry(m));
+    this.sums.add(meta, this.body);
     this.current.line = null;
   }
 }
