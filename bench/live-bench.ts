@@ -47,6 +47,10 @@ export async function liveBench(bigFile: string, runs: number): Promise<void> {
     const rss = spawnSync(process.execPath, ["--expose-gc", resolve("out/rss-child.mjs"), bigFile, mode], { encoding: "utf8" });
     console.log(`  RSS of a process with the session indexed (${mode}, our core only, after a GC): ${rss.stdout.trim() || rss.stderr.trim()}   (target ≤ 150 MB)`);
   }
+  for (const mode of ["full index", "streamed"]) {
+    const row = spawnSync(process.execPath, [resolve("out/catalogue-row-child.mjs"), bigFile, mode === "streamed" ? "streamed" : "full"], { encoding: "utf8" });
+    console.log(`  a process computing the session's catalogue row (${mode}): ${row.stdout.trim() || row.stderr.trim()}`);
+  }
 
   const copy = join(tmpdir(), `pi-sessions-bench-live-${process.pid}.jsonl`);
   copyFileSync(bigFile, copy);
