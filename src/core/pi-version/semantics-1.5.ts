@@ -3,6 +3,7 @@
 // cut points, summaries without thinking. Modules in ./v1_5/, one concept each.
 
 import { describePreparation } from "../compaction/describe-preparation.js";
+import { branchModel } from "../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";
 import type { PiSemantics } from "./pi-semantics.js";
 import { pi15ContextTokenRule } from "./v1_5/context-token-rule.js";
@@ -29,6 +30,9 @@ export const PI_1_5_SEMANTICS: PiSemantics = Object.freeze({
   contextTokenRule: pi15ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan, { convertToLlm, serializeConversation }),
+  // Not streamed yet: the projection (context edits, system messages) is built on the whole branch.
+  describeBranchCompaction: (branch, settings) => describePreparation(planCompaction(branch.all(), settings), { convertToLlm, serializeConversation }),
+  branchModel,
   prepareBranchEntries,
   serializeConversation,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
