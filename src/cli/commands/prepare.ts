@@ -1,7 +1,7 @@
 import { InvalidSettingError } from "../../core/settings";
 import { intFlag } from "../args";
 import type { Command } from "../command";
-import { printJson, printLines, warn } from "../output";
+import { printJson, printJsonWithTextPieces, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { formatDiagnosticLocation } from "../../core/diagnostics";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
@@ -38,7 +38,9 @@ export const prepareCommand: Command = {
     for (const d of resolved.diagnostics) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     const described = semantics.describeBranchCompaction(branch, resolved.settings);
     if (ctx.json) {
-      printJson(ctx, { ...described, piVersion, leafId, settings: resolved.settings });
+      const document = { ...described, piVersion, leafId, settings: resolved.settings };
+      if (described.compactable) printJsonWithTextPieces(ctx, document, "serializedHistory", described.serializedHistory.pieces);
+      else printJson(ctx, document);
       return 0;
     }
     const s = resolved.settings;

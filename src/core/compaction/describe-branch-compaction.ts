@@ -10,7 +10,7 @@ import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import type { CompactionSettings } from "../settings/compaction-settings.js";
 import { branchContextTokens } from "../tokens/branch-context-tokens.js";
 import { findBranchCutPoint } from "./branch-cut-point.js";
-import type { PreparationJson, TranscriptFunctions } from "./describe-preparation.js";
+import type { CompactablePreparationJson, NotCompactablePreparationJson, TranscriptFunctions } from "./describe-preparation.js";
 import { getMessageFromEntryForCompaction } from "./entry-message.js";
 import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, type FileOperations } from "./file-ops.js";
 import { serializeConversation } from "./serialize-conversation.js";
@@ -21,6 +21,29 @@ const isSummarisedType = (type: string): boolean => SUMMARISED_TYPES.has(type);
 
 /** Parts joined this many at a time, so the text does not hold on to the bodies it was cut from. */
 const PARTS_PER_CHUNK = 256;
+
+/**
+ * A serialised transcript kept in pieces joined by "\n\n" (a piece is never
+ * empty): a 40 MB history is written out piece by piece, never built as one string.
+ */
+export interface TranscriptText {
+  readonly pieces: readonly string[];
+  /** The joined text's length. */
+  readonly length: number;
+}
+
+export function transcriptOf(text: string): TranscriptText {
+  return { pieces: text === "" ? [] : [text], length: text.length };
+}
+
+export function transcriptString(transcript: TranscriptText): string {
+  return transcript.pieces.join("\n\n");
+}
+
+/** The `prepare --json` document (describePreparation's, field for field) with the history in pieces. */
+export type BranchPreparationJson =
+  | NotCompactablePreparationJson
+  | (Omit<CompactablePreparationJson, "serializedHistory"> & { serializedHistory: TranscriptText });
 
 /** serializeConversation(convertToLlm(messages)) built one message at a time. */
 class TranscriptBuilder {
@@ -47,19 +70,21 @@ class TranscriptBuilder {
     this.parts = [];
   }
 
-  text(): string {
+  text(): TranscriptText {
     this.flush();
-    return this.chunks.join("\n\n");
+    let length = 0;
+    for (const chunk of this.chunks) length += chunk.length;
+    return { pieces: this.chunks, length: length + 2 * Math.max(0, this.chunks.length - 1) };
   }
 }
 
 const PI_0_73_TRANSCRIPT: TranscriptFunctions = { convertToLlm, serializeConversation };
 
-export function describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): PreparationJson {
+export function describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson {
   const n = branch.length;
-  if (n === 0) return { compactable: false, code: "empty-branch", reason: "the branch has no entries" };
+  if (n === 0) return { compactable: false, reason: "the branch has no entries", code: "empty-branch" };
   if (branch.typeAt(n - 1) === "compaction") {
-    return { compactable: false, code: "already-compacted", reason: `the leaf ${branch.idAt(n - 1)} is already a compaction` };
+    return { compactable: false, reason: `the leaf ${branch.idAt(n - 1)} is already a compaction`, code: "already-compacted" };
   }
 
   let prevCompactionIndex = -1;
@@ -76,7 +101,7 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
   const cutPoint = findBranchCutPoint(branch, boundaryStart, settings.keepRecentTokens);
   const firstKeptEntryId = cutPoint.firstKeptEntryIndex < n ? branch.idAt(cutPoint.firstKeptEntryIndex) : undefined;
   if (!firstKeptEntryId) {
-    return { compactable: false, code: "needs-migration", reason: "the first kept entry has no id: the session needs migration to version 3" };
+    return { compactable: false, reason: "the first kept entry has no id: the session needs migration to version 3", code: "needs-migration" };
   }
 
   const fileOps = createFileOps();
@@ -92,8 +117,8 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
   if (history.count === 0 && prefix.count === 0) {
     return {
       compactable: false,
-      code: "nothing-to-summarize",
       reason: "nothing lies before the cut point: every message is within keepRecentTokens",
+      code: "nothing-to-summarize",
     };
   }
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);
@@ -108,6 +133,6 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
     readFiles,
     modifiedFiles,
     serializedHistory: history.text(),
-    serializedTurnPrefix: prefix.text(),
+    serializedTurnPrefix: transcriptString(prefix.text()),
   };
 }

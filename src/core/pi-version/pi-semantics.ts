@@ -5,6 +5,7 @@
 // be compared with that pi version one to one.
 
 import type { PreparedBranchEntries } from "../branch/prepare-branch-entries.js";
+import type { BranchPreparationJson } from "../compaction/describe-branch-compaction.js";
 import type { CompactionPlan } from "../compaction/prepare-compaction.js";
 import type { PreparationJson } from "../compaction/describe-preparation.js";
 import type { ContextMessage } from "../context/context-message.js";
@@ -46,7 +47,7 @@ export interface PiSemantics {
    * lazily: 0.73 streams it (never holding every parsed body), 1.5 reads the
    * branch whole.
    */
-  describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): PreparationJson;
+  describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson;
   /** `buildSessionContext(branch).model`, parsing only the newest entries that decide it. */
   branchModel(branch: BranchReader): ContextModel | null;
   /** pi's prepareBranchEntries (`tokenBudget` 0 = no limit). */

@@ -2,6 +2,7 @@
 // projection with context edits and system messages, projected token counts and
 // cut points, summaries without thinking. Modules in ./v1_5/, one concept each.
 
+import { transcriptOf } from "../compaction/describe-branch-compaction.js";
 import { describePreparation } from "../compaction/describe-preparation.js";
 import { branchModel } from "../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";
@@ -31,7 +32,10 @@ export const PI_1_5_SEMANTICS: PiSemantics = Object.freeze({
   planCompaction,
   describePreparation: (plan) => describePreparation(plan, { convertToLlm, serializeConversation }),
   // Not streamed yet: the projection (context edits, system messages) is built on the whole branch.
-  describeBranchCompaction: (branch, settings) => describePreparation(planCompaction(branch.all(), settings), { convertToLlm, serializeConversation }),
+  describeBranchCompaction: (branch, settings) => {
+    const described = describePreparation(planCompaction(branch.all(), settings), { convertToLlm, serializeConversation });
+    return described.compactable ? { ...described, serializedHistory: transcriptOf(described.serializedHistory) } : described;
+  },
   branchModel,
   prepareBranchEntries,
   serializeConversation,

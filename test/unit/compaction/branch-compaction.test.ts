@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchReaderOf, sessionBranchReader, type BranchReader } from "../../../src/core/context/branch-reader.js";
+import { transcriptString } from "../../../src/core/compaction/describe-branch-compaction.js";
 import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
 import { openSessionSync, type LoadedSession } from "../../../src/core/session/open-session.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
@@ -35,7 +36,13 @@ function compareAt(version: PiVersion, branch: BranchReader, path: readonly Sess
   expect(s.branchModel(branch)).toStrictEqual(s.buildSessionContext(path).model);
   for (const keepRecentTokens of KEEP_VALUES) {
     const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens };
-    expect(s.describeBranchCompaction(branch, settings)).toStrictEqual(s.describePreparation(s.planCompaction(path, settings)));
+    const streamed = s.describeBranchCompaction(branch, settings);
+    const whole = s.describePreparation(s.planCompaction(path, settings));
+    const joined = streamed.compactable ? { ...streamed, serializedHistory: transcriptString(streamed.serializedHistory) } : streamed;
+    expect(joined).toStrictEqual(whole);
+    // Same members in the same order (the CLI writes them as they come).
+    expect(JSON.stringify(joined)).toBe(JSON.stringify(whole));
+    if (streamed.compactable && joined.compactable) expect(streamed.serializedHistory.length).toBe(joined.serializedHistory.length);
   }
   return KEEP_VALUES.length;
 }
