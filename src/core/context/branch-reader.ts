@@ -6,6 +6,7 @@
 
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { LoadedSession } from "../session/open-session.js";
+import type { SessionIndex } from "../session/session-index.js";
 import type { SessionEntry } from "../session/types.js";
 
 export interface BranchReader {
@@ -43,6 +44,20 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
 }
 
 /**
+ * index.pathIds(leaf) as metas, in one lookup per entry: a walk longer than
+ * the index has entries must repeat one (a parentId cycle), and is left to
+ * pathIds, which stops before the first repeated entry.
+ */
+function pathMetas(index: SessionIndex, leafId: string): EntryMeta[] {
+  const metas: EntryMeta[] = [];
+  for (let meta = index.get(leafId); meta; meta = meta.parentId ? index.get(meta.parentId) : undefined) {
+    metas.push(meta);
+    if (metas.length > index.size) return index.pathIds(leafId).map((id) => index.get(id)!);
+  }
+  return metas.reverse();
+}
+
+/**
  * The branch of `session` ending at `leafId` (pi's getBranch: undefined = the
  * index's leaf, null = empty), bodies parsed from the file as needed. A session
  * shown migrated (v1/v2) is already in memory and read as such.
@@ -50,7 +65,7 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
 export function sessionBranchReader(session: LoadedSession, leafId?: string | null): BranchReader {
   if (session.needsMigration) return branchReaderOf(session.pathTo(leafId));
   const leaf = leafId === undefined ? session.index.leafId : leafId;
-  const metas: EntryMeta[] = leaf === null ? [] : session.index.pathIds(leaf).map((id) => session.index.get(id)!);
+  const metas: EntryMeta[] = leaf === null ? [] : pathMetas(session.index, leaf);
   return {
     length: metas.length,
     typeAt: (i) => metas[i]!.type,

@@ -82,6 +82,14 @@ describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi 
   it("on the broken fixtures and pi's large session", () => {
     let runs = 0;
     for (const file of readdirSync(BROKEN_DIR).filter((f) => f.endsWith(".jsonl"))) runs += compareFile(version, openSessionSync(join(BROKEN_DIR, file)));
+    // A parentId cycle: the walk stops before the first repeated entry, as pathTo's.
+    const cycle = join(dir, "cycle.jsonl");
+    const message = (id: string, parentId: string | null, role: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2025-01-01T00:00:00.000Z", message: { role, content: [{ type: "text", text: `${role} ${id}` }], timestamp: 1 } });
+    writeFileSync(cycle, [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }), message("a", "c", "user"), message("b", "a", "assistant"), message("c", "b", "user"), message("d", "c", "assistant")].join("\n") + "\n");
+    const cycleSession = openSessionSync(cycle);
+    expect(sessionBranchReader(cycleSession).length).toBe(4);
+    runs += compareFile(version, cycleSession);
     for (const file of ["large-session.jsonl", "before-compaction.jsonl"]) {
       runs += compareFile(version, openSessionSync(join(__dirname, "../../fixtures/pi-mono", file)), 37);
     }
