@@ -116,3 +116,21 @@ describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi 
     expect(runs).toBeGreaterThan(1000);
   });
 });
+
+describe("LoadedSession.eachEntryAt", () => {
+  it("hands on the bodies entryAt gives, in the order asked, in file order, reversed and shuffled", () => {
+    const session = openSessionSync(join(__dirname, "../../fixtures/pi-mono/large-session.jsonl"));
+    const metas = [...session.index.entries];
+    const rng = createSeededRandom(3);
+    const shuffled = [...metas].sort(() => rng.next() - 0.5);
+    const sparse = metas.filter((_, i) => i % 7 === 0);
+    for (const order of [metas, [...metas].reverse(), shuffled, sparse]) {
+      const seen: string[] = [];
+      session.eachEntryAt(order, (entry, k) => {
+        expect(entry).toStrictEqual(session.entryAt(order[k]!));
+        seen.push(entry.id);
+      });
+      expect(seen).toStrictEqual(order.map((m) => m.id));
+    }
+  });
+});
