@@ -12,76 +12,18 @@ import { branchContextTokens } from "../tokens/branch-context-tokens.js";
 import { findBranchCutPoint } from "./branch-cut-point.js";
 import type { CompactablePreparationJson, NotCompactablePreparationJson, TranscriptFunctions } from "./describe-preparation.js";
 import { getMessageFromEntryForCompaction } from "./entry-message.js";
-import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, type FileOperations } from "./file-ops.js";
+import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage } from "./file-ops.js";
 import { serializeConversation } from "./serialize-conversation.js";
+import { TranscriptBuilder, transcriptString, type TranscriptText } from "./transcript-builder.js";
 
 /** Entry types getMessageFromEntryForCompaction turns into a message (the rest are skipped unparsed). */
 const SUMMARISED_TYPES: ReadonlySet<string> = new Set(["message", "custom_message", "branch_summary"]);
 const isSummarisedType = (type: string): boolean => SUMMARISED_TYPES.has(type);
 
-/**
- * Parts joined this many at a time, so the text does not hold on to the bodies
- * it was cut from. Small pieces stay one-byte strings unless one of their own
- * characters is not Latin-1, which makes escaping and writing them out about
- * twice as fast as pieces that caught one.
- */
-const PARTS_PER_CHUNK = 32;
-
-/**
- * A serialised transcript kept in pieces joined by "\n\n" (a piece is never
- * empty): a 40 MB history is written out piece by piece, never built as one string.
- */
-export interface TranscriptText {
-  readonly pieces: readonly string[];
-  /** The joined text's length. */
-  readonly length: number;
-}
-
-export function transcriptOf(text: string): TranscriptText {
-  return { pieces: text === "" ? [] : [text], length: text.length };
-}
-
-export function transcriptString(transcript: TranscriptText): string {
-  return transcript.pieces.join("\n\n");
-}
-
 /** The `prepare --json` document (describePreparation's, field for field) with the history in pieces. */
 export type BranchPreparationJson =
   | NotCompactablePreparationJson
   | (Omit<CompactablePreparationJson, "serializedHistory"> & { serializedHistory: TranscriptText });
-
-/** serializeConversation(convertToLlm(messages)) built one message at a time. */
-class TranscriptBuilder {
-  private readonly chunks: string[] = [];
-  private parts: string[] = [];
-  count = 0;
-
-  constructor(private readonly transcript: TranscriptFunctions) {}
-
-  add(entry: SessionEntry, fileOps: FileOperations): void {
-    const message = getMessageFromEntryForCompaction(entry);
-    if (!message) return;
-    this.count++;
-    extractFileOpsFromMessage(message, fileOps);
-    // Each message's parts are joined by "\n\n" and never empty, as between messages.
-    const text = this.transcript.serializeConversation(this.transcript.convertToLlm([message]));
-    if (text === "") return;
-    this.parts.push(text);
-    if (this.parts.length >= PARTS_PER_CHUNK) this.flush();
-  }
-
-  private flush(): void {
-    if (this.parts.length > 0) this.chunks.push(this.parts.join("\n\n"));
-    this.parts = [];
-  }
-
-  text(): TranscriptText {
-    this.flush();
-    let length = 0;
-    for (const chunk of this.chunks) length += chunk.length;
-    return { pieces: this.chunks, length: length + 2 * Math.max(0, this.chunks.length - 1) };
-  }
-}
 
 const PI_0_73_TRANSCRIPT: TranscriptFunctions = { convertToLlm, serializeConversation };
 
@@ -113,10 +55,16 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
   if (prevCompaction && !prevCompaction.fromHook && prevCompaction.details) addFileOpsFromDetails(prevCompaction.details, fileOps);
   const historyEnd = cutPoint.isSplitTurn ? cutPoint.turnStartIndex : cutPoint.firstKeptEntryIndex;
   const history = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
-  branch.forEach(boundaryStart, historyEnd, isSummarisedType, (entry) => history.add(entry, fileOps));
+  const summarise = (builder: TranscriptBuilder) => (entry: SessionEntry) => {
+    const message = getMessageFromEntryForCompaction(entry);
+    if (!message) return;
+    extractFileOpsFromMessage(message, fileOps);
+    builder.add(message);
+  };
+  branch.forEach(boundaryStart, historyEnd, isSummarisedType, summarise(history));
   const prefix = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
   if (cutPoint.isSplitTurn) {
-    branch.forEach(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, (entry) => prefix.add(entry, fileOps));
+    branch.forEach(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, summarise(prefix));
   }
 
   if (history.count === 0 && prefix.count === 0) {

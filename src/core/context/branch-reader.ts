@@ -22,6 +22,8 @@ export interface BranchReader {
    * in branch order; the bodies are not kept.
    */
   forEach(start: number, end: number, wanted: (type: string) => boolean, visit: (entry: SessionEntry, i: number) => void): void;
+  /** Calls `visit` with the entries at `positions`, in that order; the bodies are not kept. */
+  forEachAt(positions: readonly number[], visit: (entry: SessionEntry, i: number) => void): void;
   /** Every entry, parsed (for code that needs the plain array). */
   all(): SessionEntry[];
 }
@@ -38,6 +40,9 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
         const entry = entries[i]!;
         if (wanted(entry.type)) visit(entry, i);
       }
+    },
+    forEachAt(positions, visit) {
+      for (const i of positions) visit(entries[i]!, i);
     },
     all: () => [...entries],
   };
@@ -80,6 +85,12 @@ export function sessionBranchReader(session: LoadedSession, leafId?: string | nu
         positions.push(i);
       }
       session.eachEntryAt(picked, (entry, k) => visit(entry, positions[k]!));
+    },
+    forEachAt(positions, visit) {
+      session.eachEntryAt(
+        positions.map((i) => metas[i]!),
+        (entry, k) => visit(entry, positions[k]!),
+      );
     },
     all: () => session.pathTo(leaf),
   };

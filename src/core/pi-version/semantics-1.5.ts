@@ -2,7 +2,7 @@
 // projection with context edits and system messages, projected token counts and
 // cut points, summaries without thinking. Modules in ./v1_5/, one concept each.
 
-import { transcriptOf } from "../compaction/describe-branch-compaction.js";
+import { transcriptOf } from "../compaction/transcript-builder.js";
 import { describePreparation } from "../compaction/describe-preparation.js";
 import { branchModel } from "../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";

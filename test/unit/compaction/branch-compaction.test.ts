@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchReaderOf, sessionBranchReader, type BranchReader } from "../../../src/core/context/branch-reader.js";
-import { transcriptString } from "../../../src/core/compaction/describe-branch-compaction.js";
+import { transcriptString } from "../../../src/core/compaction/transcript-builder.js";
 import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
 import { openSessionSync, type LoadedSession } from "../../../src/core/session/open-session.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
