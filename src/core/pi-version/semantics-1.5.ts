@@ -2,7 +2,6 @@
 // projection with context edits and system messages, projected token counts and
 // cut points, summaries without thinking. Modules in ./v1_5/, one concept each.
 
-import { transcriptOf } from "../compaction/transcript-builder.js";
 import { describePreparation } from "../compaction/describe-preparation.js";
 import { branchModel } from "../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";
@@ -11,6 +10,7 @@ import { pi15ContextTokenRule } from "./v1_5/context-token-rule.js";
 import { contextUsage } from "./v1_5/context-usage.js";
 import { convertToLlm } from "./v1_5/convert-to-llm.js";
 import { estimateTokens } from "./v1_5/estimate-tokens.js";
+import { describeBranchCompaction } from "./v1_5/describe-branch-compaction.js";
 import { planCompaction } from "./v1_5/prepare-compaction.js";
 import { prepareBranchEntries } from "./v1_5/prepare-branch-entries.js";
 import { estimateProjectedContextTokens } from "./v1_5/projected-tokens.js";
@@ -31,11 +31,7 @@ export const PI_1_5_SEMANTICS: PiSemantics = Object.freeze({
   contextTokenRule: pi15ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan, { convertToLlm, serializeConversation }),
-  // Not streamed yet: the projection (context edits, system messages) is built on the whole branch.
-  describeBranchCompaction: (branch, settings) => {
-    const described = describePreparation(planCompaction(branch.all(), settings), { convertToLlm, serializeConversation });
-    return described.compactable ? { ...described, serializedHistory: transcriptOf(described.serializedHistory) } : described;
-  },
+  describeBranchCompaction,
   branchModel,
   prepareBranchEntries,
   serializeConversation,

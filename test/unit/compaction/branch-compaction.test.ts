@@ -2,8 +2,9 @@
 // equals describePreparation(planCompaction(path)) — the path both
 // differential suites prove equal to pi — for both pi versions: on pi's random
 // sessions read through the file reader (types and ids from the index, bodies
-// parsed as needed), on the broken fixtures, and on pi 1.5.2's fixtures with
-// fields replaced by junk, at every leaf and for several keepRecentTokens.
+// parsed as needed), on sessions pi 1.5.2 writes, on the broken fixtures, and on
+// pi 1.5.2's fixtures with fields replaced by junk, at every leaf and for
+// several keepRecentTokens.
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { transcriptString } from "../../../src/core/compaction/transcript-builde
 import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
 import { openSessionSync, type LoadedSession } from "../../../src/core/session/open-session.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
+import { describePi15 } from "../../support/pi15/oracle.js";
 import { generateRandomSession } from "../../support/random-session.js";
 import { createSeededRandom, type SeededRandom } from "../../support/seeded-random.js";
 
@@ -70,9 +72,9 @@ function mutate(value: unknown, rng: SeededRandom, depth: number): unknown {
 }
 
 describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi %s)", (version) => {
-  it("on 60 random sessions written by pi, every leaf, read from the file", () => {
+  it("on 40 random sessions written by pi, every leaf, read from the file", () => {
     let runs = 0;
-    for (let seed = 1; seed <= 60; seed++) {
+    for (let seed = 1; seed <= 40; seed++) {
       const generated = generateRandomSession(seed, dir);
       runs += compareFile(version, openSessionSync(generated.path));
     }
@@ -133,4 +135,16 @@ describe("LoadedSession.eachEntryAt", () => {
       expect(seen).toStrictEqual(order.map((m) => m.id));
     }
   });
+});
+
+describePi15("streamed prepare equals the whole-path preparation on sessions written by pi 1.5.2", (oracle) => {
+  it("30 random sessions (system messages, context edits, 1.5 compactions, recovery omissions), every leaf, both pis", async () => {
+    let runs = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const generated = await oracle().generate(25_000 + seed, join(dir, `pi15-${seed}`));
+      const session = openSessionSync(generated.path);
+      for (const version of VERSIONS) runs += compareFile(version, session);
+    }
+    expect(runs).toBeGreaterThan(1500);
+  }, 600_000);
 });
