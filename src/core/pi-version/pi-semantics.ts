@@ -44,8 +44,8 @@ export interface PiSemantics {
   describePreparation(plan: CompactionPlan): PreparationJson;
   /**
    * `describePreparation(planCompaction(branch, settings))` on a branch read
-   * lazily: 0.73 streams it (never holding every parsed body), 1.5 reads the
-   * branch whole.
+   * lazily: only the bodies the decisions need, then the summarised history in
+   * one pass in file order, never holding every parsed body.
    */
   describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson;
   /** `buildSessionContext(branch).model`, parsing only the newest entries that decide it. */
