@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { cliPiAiApart, cliPiAiBundle } from "./scripts/cli-pi-ai-apart.mjs";
 
 const watch = process.argv.includes("--watch");
 const production = process.argv.includes("--production");
@@ -26,7 +27,9 @@ const entries = [
     target: "node20",
     banner: { js: "#!/usr/bin/env node" },
     external: ["@opentelemetry/api"],
+    plugins: [cliPiAiApart],
   },
+  cliPiAiBundle(common, "dist/cli.js"),
 ];
 
 if (existsSync("src/extension/extension.ts")) {

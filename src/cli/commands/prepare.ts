@@ -1,11 +1,12 @@
 import { InvalidSettingError } from "../../core/settings";
 import { intFlag } from "../args";
 import type { Command } from "../command";
-import { printJson, printLines, warn } from "../output";
+import { printJson, printJsonWithTextPieces, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { formatDiagnosticLocation } from "../../core/diagnostics";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { sessionSemantics } from "../session-semantics";
+import { sessionBranchReader } from "../../core/context/branch-reader";
 
 export const prepareCommand: Command = {
   name: "prepare",
@@ -16,9 +17,10 @@ export const prepareCommand: Command = {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
     const { semantics, piVersion } = sessionSemantics(ctx, session);
-    const path = session.pathTo(leafId);
+    // Bodies are parsed as needed and not kept: a 100 MB branch is read in one pass.
+    const branch = sessionBranchReader(session, leafId);
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
-    const model = semantics.buildSessionContext(path).model;
+    const model = semantics.branchModel(branch);
     let resolved;
     try {
       resolved = semantics.resolveCompactionSettings(
@@ -34,10 +36,11 @@ export const prepareCommand: Command = {
       throw error;
     }
     for (const d of resolved.diagnostics) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
-    const plan = semantics.planCompaction(path, resolved.settings);
-    const described = semantics.describePreparation(plan);
+    const described = semantics.describeBranchCompaction(branch, resolved.settings);
     if (ctx.json) {
-      printJson(ctx, { ...described, piVersion, leafId, settings: resolved.settings });
+      const document = { ...described, piVersion, leafId, settings: resolved.settings };
+      if (described.compactable) printJsonWithTextPieces(ctx, document, "serializedHistory", described.serializedHistory.pieces);
+      else printJson(ctx, document);
       return 0;
     }
     const s = resolved.settings;

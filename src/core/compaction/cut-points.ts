@@ -13,7 +13,7 @@ export interface CutPointResult {
   isSplitTurn: boolean;
 }
 
-const CUTTABLE_ROLES: ReadonlySet<string> = new Set([
+export const CUTTABLE_ROLES: ReadonlySet<string> = new Set([
   "bashExecution",
   "custom",
   "branchSummary",

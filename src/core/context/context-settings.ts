@@ -4,7 +4,8 @@
 
 import type { ContextModel } from "./build-session-context.js";
 import { messageOf } from "./context-message.js";
-import type { SessionEntry } from "../session/types.js";
+import type { MessageEntry, ModelChangeEntry, SessionEntry } from "../session/types.js";
+import type { BranchReader } from "./branch-reader.js";
 
 export function contextSettings(path: readonly SessionEntry[]): { thinkingLevel: string; model: ContextModel | null } {
   let thinkingLevel = "off";
@@ -20,4 +21,19 @@ export function contextSettings(path: readonly SessionEntry[]): { thinkingLevel:
     }
   }
   return { thinkingLevel, model };
+}
+
+/** contextSettings(path).model of a branch read lazily: the newest model change or assistant answer (only those bodies are parsed). */
+export function branchModel(branch: BranchReader): ContextModel | null {
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const type = branch.typeAt(i);
+    if (type === "model_change") {
+      const entry = branch.entry(i) as ModelChangeEntry;
+      return { provider: entry.provider, modelId: entry.modelId };
+    }
+    if (type !== "message") continue;
+    const message = messageOf(branch.entry(i) as MessageEntry);
+    if (message?.role === "assistant") return { provider: message.provider as string, modelId: message.model as string };
+  }
+  return null;
 }

@@ -5,10 +5,12 @@
 // be compared with that pi version one to one.
 
 import type { PreparedBranchEntries } from "../branch/prepare-branch-entries.js";
+import type { BranchPreparationJson } from "../compaction/describe-branch-compaction.js";
 import type { CompactionPlan } from "../compaction/prepare-compaction.js";
 import type { PreparationJson } from "../compaction/describe-preparation.js";
 import type { ContextMessage } from "../context/context-message.js";
-import type { SessionContext } from "../context/build-session-context.js";
+import type { BranchReader } from "../context/branch-reader.js";
+import type { ContextModel, SessionContext } from "../context/build-session-context.js";
 import type { LlmMessage, SessionEntry, SystemMessage } from "../session/types.js";
 import type { CompactionSettings } from "../settings/compaction-settings.js";
 import type { LoadedSettings, LoadSettingsOptions } from "../settings/load-settings.js";
@@ -40,6 +42,14 @@ export interface PiSemantics {
   planCompaction(pathEntries: readonly SessionEntry[], settings: CompactionSettings): CompactionPlan;
   /** The `prepare --json` document for a plan (serialised with this version's convertToLlm / serializeConversation). */
   describePreparation(plan: CompactionPlan): PreparationJson;
+  /**
+   * `describePreparation(planCompaction(branch, settings))` on a branch read
+   * lazily: only the bodies the decisions need, then the summarised history in
+   * one pass in file order, never holding every parsed body.
+   */
+  describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson;
+  /** `buildSessionContext(branch).model`, parsing only the newest entries that decide it. */
+  branchModel(branch: BranchReader): ContextModel | null;
   /** pi's prepareBranchEntries (`tokenBudget` 0 = no limit). */
   prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget: number): PreparedBranchEntries;
   /** pi's serializeConversation (1.5 leaves thinking out). */

@@ -2,10 +2,12 @@
 // by test/unit/session/pi-differential.test.ts.
 
 import { prepareBranchEntries } from "../branch/prepare-branch-entries.js";
+import { describeBranchCompaction } from "../compaction/describe-branch-compaction.js";
 import { describePreparation } from "../compaction/describe-preparation.js";
 import { planCompaction } from "../compaction/prepare-compaction.js";
 import { serializeConversation } from "../compaction/serialize-conversation.js";
 import { buildContextFromPath } from "../context/build-session-context.js";
+import { branchModel } from "../context/context-settings.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
 import { resolveCompactionSettings } from "../settings/resolve-settings.js";
 import { estimateContextTokens } from "../tokens/context-tokens.js";
@@ -24,6 +26,8 @@ export const PI_0_73_SEMANTICS: PiSemantics = Object.freeze({
   contextTokenRule: pi073ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan),
+  describeBranchCompaction,
+  branchModel,
   prepareBranchEntries,
   serializeConversation,
   currentSystemMessage: () => undefined,

@@ -3,12 +3,14 @@
 // cut points, summaries without thinking. Modules in ./v1_5/, one concept each.
 
 import { describePreparation } from "../compaction/describe-preparation.js";
+import { branchModel } from "../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../settings/model-compaction-settings.js";
 import type { PiSemantics } from "./pi-semantics.js";
 import { pi15ContextTokenRule } from "./v1_5/context-token-rule.js";
 import { contextUsage } from "./v1_5/context-usage.js";
 import { convertToLlm } from "./v1_5/convert-to-llm.js";
 import { estimateTokens } from "./v1_5/estimate-tokens.js";
+import { describeBranchCompaction } from "./v1_5/describe-branch-compaction.js";
 import { planCompaction } from "./v1_5/prepare-compaction.js";
 import { prepareBranchEntries } from "./v1_5/prepare-branch-entries.js";
 import { estimateProjectedContextTokens } from "./v1_5/projected-tokens.js";
@@ -29,6 +31,8 @@ export const PI_1_5_SEMANTICS: PiSemantics = Object.freeze({
   contextTokenRule: pi15ContextTokenRule,
   planCompaction,
   describePreparation: (plan) => describePreparation(plan, { convertToLlm, serializeConversation }),
+  describeBranchCompaction,
+  branchModel,
   prepareBranchEntries,
   serializeConversation,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),

@@ -146,6 +146,30 @@ export class EntryBodies {
     return out;
   }
 
+  /**
+   * Bodies of many entries handed to `visit` in the order given, not kept:
+   * consecutive lines close together in the file are read together.
+   */
+  each(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void {
+    let i = 0;
+    while (i < metas.length) {
+      const blockStart = metas[i]!.offset;
+      let blockEnd = blockStart + metas[i]!.length;
+      let j = i + 1;
+      for (; j < metas.length; j++) {
+        const m = metas[j]!;
+        if (m.offset < blockEnd || m.offset - blockEnd > COALESCE_GAP || m.offset + m.length - blockStart > MAX_BLOCK) break;
+        blockEnd = m.offset + m.length;
+      }
+      const block = this.source.read(blockStart, blockEnd - blockStart);
+      for (let k = i; k < j; k++) {
+        const m = metas[k]!;
+        visit(this.recall(m) ?? this.parse(m, block, blockStart), k);
+      }
+      i = j;
+    }
+  }
+
   private recall(meta: EntryMeta): SessionEntry | undefined {
     return this.cache.get(meta.offset);
   }

@@ -44,6 +44,8 @@ export interface LoadedSession {
   entryAt(meta: EntryMeta): SessionEntry;
   /** All entries, file order, migrated (header excluded). */
   entries(): SessionEntry[];
+  /** Bodies of `metas` handed to `visit` in the order given and not kept (one pass over many entries). */
+  eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -129,6 +131,14 @@ class Session implements LoadedSession {
 
   entries(): SessionEntry[] {
     return this.bodiesOf(this.index.entries);
+  }
+
+  eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void {
+    if (this.migrated) {
+      for (let i = 0; i < metas.length; i++) visit(this.migrated[metas[i]!.index]!, i);
+      return;
+    }
+    this.bodies.each(metas, visit);
   }
 
   pathTo(leafId?: string | null): SessionEntry[] {

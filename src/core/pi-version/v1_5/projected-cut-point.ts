@@ -11,7 +11,7 @@ import { isObject, messageOf, type ContextMessage } from "../../context/context-
 import { estimateTokens } from "./estimate-tokens.js";
 import { sessionEntryToContextMessages, type ProjectedEntry } from "./projection.js";
 
-const CUT_POINT_ROLES: ReadonlySet<unknown> = new Set([
+export const CUT_POINT_ROLES: ReadonlySet<unknown> = new Set([
   "user",
   "assistant",
   "bashExecution",
@@ -19,7 +19,7 @@ const CUT_POINT_ROLES: ReadonlySet<unknown> = new Set([
   "branchSummary",
   "compactionSummary",
 ]);
-const TURN_START_ROLES: ReadonlySet<unknown> = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
+export const TURN_START_ROLES: ReadonlySet<unknown> = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 
 const roleOf = (message: ContextMessage): unknown => (isObject(message) ? message.role : undefined);
 
@@ -33,7 +33,7 @@ function findProjectedTurnStartIndex(entries: readonly ProjectedEntry[], entryIn
   return -1;
 }
 
-function isRecoveryOmissionSuffix(suffix: readonly ProjectedEntry[]): boolean {
+export function isRecoveryOmissionSuffix(suffix: readonly ProjectedEntry[]): boolean {
   const isIntrinsicallyVisible = (entry: ProjectedEntry): boolean =>
     entry.sourceEntry.type !== "context_edit" && sessionEntryToContextMessages(entry.sourceEntry).length > 0;
   const isOmitted = (entry: ProjectedEntry): boolean => isIntrinsicallyVisible(entry) && entry.messages.length === 0;

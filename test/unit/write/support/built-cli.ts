@@ -7,6 +7,8 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
+// @ts-expect-error -- a plain .mjs build helper shared with esbuild.mjs (no types)
+import { cliPiAiApart, cliPiAiBundle } from "../../../../scripts/cli-pi-ai-apart.mjs";
 
 const root = resolve(__dirname, "..", "..", "..", "..");
 
@@ -23,7 +25,10 @@ export async function buildCli(outDir: string): Promise<string> {
     banner: { js: "#!/usr/bin/env node" },
     external: ["@opentelemetry/api"],
     logLevel: "silent",
+    plugins: [cliPiAiApart],
   });
+  // pi-ai apart, as npm run build writes it.
+  await build({ ...cliPiAiBundle({ bundle: true, logLevel: "silent" }, outfile), stdin: { ...cliPiAiBundle({}, outfile).stdin, resolveDir: root } });
   const require = createRequire(join(root, "package.json"));
   copyFileSync(join(dirname(require.resolve("web-tree-sitter/web-tree-sitter.wasm")), "web-tree-sitter.wasm"), join(outDir, "web-tree-sitter.wasm"));
   copyFileSync(join(root, "src", "core", "files-touched", "tree-sitter-bash.wasm"), join(outDir, "tree-sitter-bash.wasm"));

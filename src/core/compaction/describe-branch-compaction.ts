@@ -1,0 +1,91 @@
+// `describePreparation(planCompaction(path, settings))` for pi 0.73.1, streamed:
+// the decisions (previous compaction, tokens before, cut point) read only the
+// entries they need, then the summarised history is read once in file order,
+// each message serialised and its file operations noted, and no parsed body
+// is kept. This is what `pi-sessions prepare` runs on a 100 MB branch.
+
+import type { BranchReader } from "../context/branch-reader.js";
+import { convertToLlm } from "../context/convert-to-llm.js";
+import type { CompactionEntry, SessionEntry } from "../session/types.js";
+import type { CompactionSettings } from "../settings/compaction-settings.js";
+import { branchContextTokens } from "../tokens/branch-context-tokens.js";
+import { findBranchCutPoint } from "./branch-cut-point.js";
+import type { CompactablePreparationJson, NotCompactablePreparationJson, TranscriptFunctions } from "./describe-preparation.js";
+import { getMessageFromEntryForCompaction } from "./entry-message.js";
+import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage } from "./file-ops.js";
+import { serializeConversation } from "./serialize-conversation.js";
+import { TranscriptBuilder, transcriptString, type TranscriptText } from "./transcript-builder.js";
+
+/** Entry types getMessageFromEntryForCompaction turns into a message (the rest are skipped unparsed). */
+const SUMMARISED_TYPES: ReadonlySet<string> = new Set(["message", "custom_message", "branch_summary"]);
+const isSummarisedType = (type: string): boolean => SUMMARISED_TYPES.has(type);
+
+/** The `prepare --json` document (describePreparation's, field for field) with the history in pieces. */
+export type BranchPreparationJson =
+  | NotCompactablePreparationJson
+  | (Omit<CompactablePreparationJson, "serializedHistory"> & { serializedHistory: TranscriptText });
+
+const PI_0_73_TRANSCRIPT: TranscriptFunctions = { convertToLlm, serializeConversation };
+
+export function describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson {
+  const n = branch.length;
+  if (n === 0) return { compactable: false, reason: "the branch has no entries", code: "empty-branch" };
+  if (branch.typeAt(n - 1) === "compaction") {
+    return { compactable: false, reason: `the leaf ${branch.idAt(n - 1)} is already a compaction`, code: "already-compacted" };
+  }
+
+  let prevCompactionIndex = -1;
+  for (let i = n - 1; i >= 0 && prevCompactionIndex < 0; i--) if (branch.typeAt(i) === "compaction") prevCompactionIndex = i;
+  const prevCompaction = prevCompactionIndex >= 0 ? (branch.entry(prevCompactionIndex) as CompactionEntry) : undefined;
+  let boundaryStart = 0;
+  if (prevCompaction) {
+    let firstKeptIndex = -1;
+    for (let i = 0; i < n && firstKeptIndex < 0; i++) if (branch.idAt(i) === prevCompaction.firstKeptEntryId) firstKeptIndex = i;
+    boundaryStart = firstKeptIndex >= 0 ? firstKeptIndex : prevCompactionIndex + 1;
+  }
+
+  const tokensBefore = branchContextTokens(branch);
+  const cutPoint = findBranchCutPoint(branch, boundaryStart, settings.keepRecentTokens);
+  const firstKeptEntryId = cutPoint.firstKeptEntryIndex < n ? branch.idAt(cutPoint.firstKeptEntryIndex) : undefined;
+  if (!firstKeptEntryId) {
+    return { compactable: false, reason: "the first kept entry has no id: the session needs migration to version 3", code: "needs-migration" };
+  }
+
+  const fileOps = createFileOps();
+  if (prevCompaction && !prevCompaction.fromHook && prevCompaction.details) addFileOpsFromDetails(prevCompaction.details, fileOps);
+  const historyEnd = cutPoint.isSplitTurn ? cutPoint.turnStartIndex : cutPoint.firstKeptEntryIndex;
+  const history = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
+  const summarise = (builder: TranscriptBuilder) => (entry: SessionEntry) => {
+    const message = getMessageFromEntryForCompaction(entry);
+    if (!message) return;
+    extractFileOpsFromMessage(message, fileOps);
+    builder.add(message);
+  };
+  branch.forEach(boundaryStart, historyEnd, isSummarisedType, summarise(history));
+  const prefix = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
+  if (cutPoint.isSplitTurn) {
+    branch.forEach(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, summarise(prefix));
+  }
+
+  if (history.count === 0 && prefix.count === 0) {
+    return {
+      compactable: false,
+      reason: "nothing lies before the cut point: every message is within keepRecentTokens",
+      code: "nothing-to-summarize",
+    };
+  }
+  const { readFiles, modifiedFiles } = computeFileLists(fileOps);
+  return {
+    compactable: true,
+    firstKeptEntryId,
+    isSplitTurn: cutPoint.isSplitTurn,
+    tokensBefore,
+    messagesToSummarize: history.count,
+    turnPrefixMessages: prefix.count,
+    previousSummary: typeof prevCompaction?.summary === "string" ? prevCompaction.summary : null,
+    readFiles,
+    modifiedFiles,
+    serializedHistory: history.text(),
+    serializedTurnPrefix: transcriptString(prefix.text()),
+  };
+}
