@@ -39,6 +39,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly forks = new Map<string, string[]>();
   private readonly subscription: vscode.Disposable;
   private viewOptions: SessionsViewOptions = DEFAULT_VIEW_OPTIONS;
+  /** Listed sessions past pi's threshold (for the view's badge), kept per changed row; undefined: count anew. */
+  private overThreshold: Set<string> | undefined;
+  private listedSet: { from: readonly string[]; paths: Set<string> } | undefined;
   readonly stats: SessionsViewStats = { full: 0, targeted: 0, nodes: 0 };
 
   constructor(private readonly model: SessionsModel) {
@@ -60,6 +63,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 
   private onModelChange(change: SessionsChange): void {
+    this.trackThreshold(change);
     if (!change.paths) return this.refresh();
     const fire = new Set<SessionsNode>();
     for (const path of change.paths) {
@@ -172,17 +176,40 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : this.forkParent.has(node.path) ? "repo-forked" : "comment-discussion");
-    item.tooltip = sessionTooltip(facts);
+    // The tooltip is built on hover (resolveTreeItem): VS Code's extension host parses every Markdown
+    // tooltip it is handed, and a row that moves re-sends its whole group (thousands of rows).
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
     item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
     return item;
   }
 
-  /** Sessions past pi's compaction threshold. */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
+    if (node.kind !== "session" || item.tooltip !== undefined) return item;
+    const facts = this.model.factsOf(node.path);
+    item.tooltip = facts ? sessionTooltip(facts) : node.path;
+    return item;
+  }
+
+  /** Listed sessions past pi's compaction threshold (this provider hears the model's changes before the badge asks). */
   wouldCompactCount(): number {
-    let count = 0;
-    for (const path of this.model.listedPaths()) if (this.model.factsOf(path)?.wouldCompact) count++;
-    return count;
+    if (!this.overThreshold) {
+      this.overThreshold = new Set();
+      for (const path of this.model.listedPaths()) if (this.model.factsOf(path)?.wouldCompact) this.overThreshold.add(path);
+    }
+    return this.overThreshold.size;
+  }
+
+  private trackThreshold(change: SessionsChange): void {
+    if (!change.paths || !this.overThreshold) {
+      this.overThreshold = undefined;
+      return;
+    }
+    const listed = this.model.listedPaths();
+    if (this.listedSet?.from !== listed) this.listedSet = { from: listed, paths: new Set(listed) };
+    for (const path of change.paths) {
+      if (this.listedSet.paths.has(path) && this.model.factsOf(path)?.wouldCompact) this.overThreshold.add(path);
+      else this.overThreshold.delete(path);
+    }
   }
 
   dispose(): void {
