@@ -120,9 +120,12 @@ export class SessionsModel implements vscode.Disposable {
         const groups = await this.discover(this.scopeValue);
         const wanted = new Set(groups.flatMap((g) => g.files));
         for (const path of this.store.paths()) if (!wanted.has(path)) this.store.forget(path);
-        // The rows show at once ("reading…"); each fills in as its file is read.
-        this.groups = groups;
-        this.changed.fire({});
+        // The rows show at once ("reading…"); each fills in as its file is read. Looking again
+        // and finding the same files (both watchers report a new file) changes nothing.
+        if (!this.groups || !sameGroups(this.groups, groups)) {
+          this.groups = groups;
+          this.changed.fire({});
+        }
         for (const path of this.rows.keys()) if (!wanted.has(path)) this.forgetRow(path);
         // Another catalogue (the piVersion setting changed): its rows count tokens with the new version.
         const catalogue = this.options.catalogue ? await this.options.catalogue() : undefined;
@@ -343,4 +346,24 @@ export class SessionsModel implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function sameGroups(a: readonly SessionGroup[], b: readonly SessionGroup[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return (
+        x.key === y.key &&
+        x.label === y.label &&
+        x.cwd === y.cwd &&
+        x.cwdMissing === y.cwdMissing &&
+        x.piDir === y.piDir &&
+        x.folder?.uri.toString() === y.folder?.uri.toString() &&
+        x.folder?.name === y.folder?.name &&
+        x.files.length === y.files.length &&
+        x.files.every((file, j) => file === y.files[j])
+      );
+    })
+  );
 }

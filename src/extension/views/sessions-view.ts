@@ -4,7 +4,9 @@
 // entries, context tokens against the window, total tokens and cost, size, last
 // activity; a warning icon (and a view badge) when pi would auto-compact it.
 // A session's change refreshes its row alone, unless its place in the order or
-// the filter changed (then its group).
+// the filter changed (then its group). A group shows its first SESSIONS_PAGE
+// rows and a "Show more…" row: a row that moves (pi writes to a session further
+// down, in "last activity" order) re-sends that many rows, not thousands.
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
@@ -15,7 +17,15 @@ import { compareSessions, DEFAULT_VIEW_OPTIONS, passesFilters, threadForks, type
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 
-export type SessionsNode = { kind: "group"; id: string; group: SessionGroup } | { kind: "session"; id: string; path: string };
+export type SessionsNode =
+  | { kind: "group"; id: string; group: SessionGroup }
+  | { kind: "session"; id: string; path: string }
+  /** "Show more…": `hidden` further rows of the container (a group, or a session's forks). */
+  | { kind: "more"; id: string; containerId: string; hidden: number };
+
+/** Rows a group (or a session's forks) shows at first, and "Show more…" adds each time. */
+export const SESSIONS_PAGE = 200;
+export const SHOW_MORE_SESSIONS_COMMAND_ID = "piSessions.showMoreSessions";
 
 export function isSessionNode(value: unknown): value is Extract<SessionsNode, { kind: "session" }> {
   return typeof value === "object" && value !== null && (value as SessionsNode).kind === "session" && typeof (value as { path?: unknown }).path === "string";
@@ -37,6 +47,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly containerOf = new Map<string, string>();
   private readonly forkParent = new Map<string, string>();
   private readonly forks = new Map<string, string[]>();
+  /** Rows shown per container id (SESSIONS_PAGE until "Show more…"), and the containers holding back rows. */
+  private readonly limits = new Map<string, number>();
+  private readonly paged = new Set<string>();
+  private pageSize = SESSIONS_PAGE;
   private readonly subscription: vscode.Disposable;
   private viewOptions: SessionsViewOptions = DEFAULT_VIEW_OPTIONS;
   /** Listed sessions past pi's threshold (for the view's badge), kept per changed row; undefined: count anew. */
@@ -70,15 +84,20 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       const containerId = this.containerOf.get(path);
       const facts = this.model.factsOf(path);
       const passes = passesFilters(this.viewOptions.filters, facts);
+      const cmp = (a: string, b: string): number => compareSessions(this.viewOptions.sort, a, b, (p) => this.model.factsOf(p));
       if (containerId === undefined) {
         // Not shown: it joins its group when it now passes the filter.
         if (passes && this.viewOptions.filters.length > 0) return this.refresh();
+        // Held back behind "Show more…": its container when it now sorts into the page.
+        const held = passes ? this.pagedContainerOf(path) : undefined;
+        const last = held && this.shown.get(held.id)?.at(-1);
+        if (held && last !== undefined && cmp(path, last) < 0) fire.add(held);
         continue;
       }
       const list = this.shown.get(containerId) ?? [];
       const at = list.indexOf(path);
-      const cmp = (a: string, b: string): number => compareSessions(this.viewOptions.sort, a, b, (p) => this.model.factsOf(p));
-      const inOrder = at < 0 || ((at === 0 || cmp(list[at - 1]!, path) <= 0) && (at === list.length - 1 || cmp(path, list[at + 1]!) <= 0));
+      const lastShown = at === list.length - 1 && !this.paged.has(containerId);
+      const inOrder = at < 0 || ((at === 0 || cmp(list[at - 1]!, path) <= 0) && (lastShown || (at < list.length - 1 && cmp(path, list[at + 1]!) <= 0)));
       if (passes && inOrder) {
         fire.add(this.sessionNode(path));
         continue;
@@ -115,12 +134,47 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return paths.filter((path) => passesFilters(this.viewOptions.filters, facts(path))).sort((a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
   }
 
-  private remember(containerId: string, paths: string[]): SessionsNode[] {
+  /** The first page of a container's ordered rows (and "Show more…" when some are held back). */
+  private remember(containerId: string, ordered: string[]): SessionsNode[] {
     const before = this.shown.get(containerId);
     if (before) for (const path of before) if (this.containerOf.get(path) === containerId) this.containerOf.delete(path);
+    const limit = this.limits.get(containerId) ?? this.pageSize;
+    const paths = ordered.length > limit ? ordered.slice(0, limit) : ordered;
     this.shown.set(containerId, paths);
     for (const path of paths) this.containerOf.set(path, containerId);
-    return paths.map((path) => this.sessionNode(path));
+    const nodes = paths.map((path) => this.sessionNode(path));
+    if (paths.length < ordered.length) {
+      this.paged.add(containerId);
+      const more: SessionsNode = { kind: "more", id: `more:${containerId}`, containerId, hidden: ordered.length - paths.length };
+      this.nodes.set(more.id, more);
+      nodes.push(more);
+    } else this.paged.delete(containerId);
+    return nodes;
+  }
+
+  /** The container (group or parent session) of a session held back behind its "Show more…", if it is. */
+  private pagedContainerOf(path: string): SessionsNode | undefined {
+    const forkOf = this.forkParent.get(path);
+    const id = forkOf !== undefined ? `session:${forkOf}` : this.model.groupOf(path)?.key;
+    return id !== undefined && this.paged.has(id) ? this.nodes.get(id) : undefined;
+  }
+
+  /** Rows per page, from the first page again (tests lower it). */
+  setPageSize(size: number): void {
+    this.pageSize = size;
+    this.limits.clear();
+    this.refresh();
+  }
+
+  /** "Show more…": one more page of its container, which alone is refreshed. */
+  showMore(node: SessionsNode): void {
+    if (node.kind !== "more") return;
+    const container = this.nodes.get(node.containerId);
+    if (!container) return;
+    this.limits.set(node.containerId, (this.limits.get(node.containerId) ?? this.pageSize) + this.pageSize);
+    this.stats.targeted++;
+    this.stats.nodes++;
+    this.changed.fire([container]);
   }
 
   async getChildren(parent?: SessionsNode): Promise<SessionsNode[]> {
@@ -135,11 +189,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       for (const [path, list] of threads.forks) this.forks.set(path, list);
       return this.remember(parent.id, this.ordered(threads.top));
     }
+    if (parent.kind === "more") return [];
     return this.remember(parent.id, this.ordered(this.forks.get(parent.path) ?? []));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === "group") return undefined;
+    if (node.kind === "more") return this.nodes.get(node.containerId);
     const forkOf = this.forkParent.get(node.path);
     if (forkOf) return this.sessionNode(forkOf);
     const group = this.model.groupOf(node.path);
@@ -148,6 +204,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     if (node.kind === "group") return groupItem(node);
+    if (node.kind === "more") return moreItem(node);
     return this.sessionItem(node);
   }
 
@@ -216,6 +273,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function moreItem(node: Extract<SessionsNode, { kind: "more" }>): vscode.TreeItem {
+  const item = new vscode.TreeItem("Show more…", vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = node.hidden === 1 ? "1 more session" : `${node.hidden} more sessions`;
+  item.iconPath = new vscode.ThemeIcon("fold-down");
+  item.contextValue = "showMoreSessions";
+  item.command = { command: SHOW_MORE_SESSIONS_COMMAND_ID, title: "Show More Sessions", arguments: [node] };
+  return item;
 }
 
 function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeItem {
