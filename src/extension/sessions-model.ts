@@ -216,6 +216,13 @@ export class SessionsModel implements vscode.Disposable {
     this.scheduleSave();
   }
 
+  /** Saves the catalogue now (what a pending save would write) and cancels the pending one. */
+  async saveCatalogue(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await (await this.options.catalogue?.())?.save();
+  }
+
   private scheduleSave(): void {
     if (this.saveTimer || !this.options.catalogue) return;
     this.saveTimer = setTimeout(() => {
