@@ -5,7 +5,7 @@
 // with the host CPU spent in each stage's synchronous part. The extension's
 // objects are wrapped for the benchmark only (instance properties replaced, so
 // calls made through `this.x()` and by VS Code go through the wrapper).
-import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
+import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import type { Internals } from "../../../src/extension/internals";
 
 interface Stage {
@@ -19,7 +19,10 @@ export interface WriteTrace {
   events: { source: string; at: number }[];
   stages: Record<string, Stage>;
   fired: { sessions: number; sessionsRows: number; entries: number; entriesNodes: number; entriesFull: number };
-  gc: { count: number; ms: number };
+  /** Main-thread GC pauses (a major GC's concurrent marking runs on helper threads: in the CPU, not here). */
+  gc: { count: number; ms: number; major: number };
+  /** V8 heap used before and after, MB. */
+  heap: [number, number];
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -67,6 +70,7 @@ export class WriteTracer {
         if (entry.startTime < this.start) continue;
         this.current.gc.count++;
         this.current.gc.ms += entry.duration;
+        if (((entry as { detail?: { kind?: number } }).detail?.kind ?? 0) & constants.NODE_PERFORMANCE_GC_MAJOR) this.current.gc.major++;
       }
     });
     this.observer.observe({ entryTypes: ["gc"] });
@@ -95,12 +99,14 @@ export class WriteTracer {
 
   begin(): void {
     this.start = performance.now();
-    this.current = { events: [], stages: {}, fired: { sessions: 0, sessionsRows: 0, entries: 0, entriesNodes: 0, entriesFull: 0 }, gc: { count: 0, ms: 0 } };
+    const heap = process.memoryUsage().heapUsed / 1048576;
+    this.current = { events: [], stages: {}, fired: { sessions: 0, sessionsRows: 0, entries: 0, entriesNodes: 0, entriesFull: 0 }, gc: { count: 0, ms: 0, major: 0 }, heap: [heap, heap] };
   }
 
   end(): WriteTrace {
     const trace = this.current!;
     this.current = undefined;
+    trace.heap[1] = process.memoryUsage().heapUsed / 1048576;
     return trace;
   }
 
@@ -117,5 +123,5 @@ export function traceLine(cpu: number, trace: WriteTrace): string {
     .map(([name, s]) => `${name} ${s.calls}×${s.cpu === undefined ? "" : ` ${s.cpu.toFixed(1)}`}`)
     .join("; ");
   const f = trace.fired;
-  return `${cpu.toFixed(1)} ms | events ${events} | fired Sessions ${f.sessions} (${f.sessionsRows} rows), Entries ${f.entries} (${f.entriesNodes} nodes${f.entriesFull ? `, ${f.entriesFull} whole tree` : ""}) | ${stages} | gc ${trace.gc.count} (${trace.gc.ms.toFixed(1)} ms)`;
+  return `${cpu.toFixed(1)} ms | events ${events} | fired Sessions ${f.sessions} (${f.sessionsRows} rows), Entries ${f.entries} (${f.entriesNodes} nodes${f.entriesFull ? `, ${f.entriesFull} whole tree` : ""}) | ${stages} | gc ${trace.gc.count}${trace.gc.major ? `, ${trace.gc.major} major` : ""} (${trace.gc.ms.toFixed(1)} ms paused) | heap ${trace.heap[0].toFixed(0)} → ${trace.heap[1].toFixed(0)} MB`;
 }
