@@ -13,7 +13,7 @@ import { showBidiControls } from "../../core/text/bidi-controls";
 import type { SessionsChange, SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
 import { agoText, compactNumber, costText, sizeText, tokensText, type SessionFacts } from "../session-facts";
-import { compareSessions, DEFAULT_VIEW_OPTIONS, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
+import { compareSessions, DEFAULT_VIEW_OPTIONS, firstInOrder, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 
@@ -129,23 +129,24 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return fresh;
   }
 
-  private ordered(paths: readonly string[]): string[] {
-    const facts = (path: string): SessionFacts | undefined => this.model.factsOf(path);
-    return paths.filter((path) => passesFilters(this.viewOptions.filters, facts(path))).sort((a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
+  private passing(paths: readonly string[]): readonly string[] {
+    if (this.viewOptions.filters.length === 0) return paths;
+    return paths.filter((path) => passesFilters(this.viewOptions.filters, this.model.factsOf(path)));
   }
 
-  /** The first page of a container's ordered rows (and "Show more…" when some are held back). */
-  private remember(containerId: string, ordered: string[]): SessionsNode[] {
+  /** The first page of a container's rows in order (and "Show more…" when some are held back). */
+  private remember(containerId: string, rows: readonly string[]): SessionsNode[] {
     const before = this.shown.get(containerId);
     if (before) for (const path of before) if (this.containerOf.get(path) === containerId) this.containerOf.delete(path);
     const limit = this.limits.get(containerId) ?? this.pageSize;
-    const paths = ordered.length > limit ? ordered.slice(0, limit) : ordered;
+    const facts = (path: string): SessionFacts | undefined => this.model.factsOf(path);
+    const paths = firstInOrder(rows, limit, (a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
     this.shown.set(containerId, paths);
     for (const path of paths) this.containerOf.set(path, containerId);
     const nodes = paths.map((path) => this.sessionNode(path));
-    if (paths.length < ordered.length) {
+    if (paths.length < rows.length) {
       this.paged.add(containerId);
-      const more: SessionsNode = { kind: "more", id: `more:${containerId}`, containerId, hidden: ordered.length - paths.length };
+      const more: SessionsNode = { kind: "more", id: `more:${containerId}`, containerId, hidden: rows.length - paths.length };
       this.nodes.set(more.id, more);
       nodes.push(more);
     } else this.paged.delete(containerId);
@@ -181,16 +182,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (!parent) {
       const groups = await this.model.sessionGroups();
       // Groups without (matching) sessions are left out; with none at all the view's welcome text shows.
-      return groups.filter((group) => group.files.length > 0 && (this.viewOptions.filters.length === 0 || this.ordered(group.files).length > 0)).map((group) => this.groupNode(group));
+      return groups.filter((group) => group.files.length > 0 && this.passing(group.files).length > 0).map((group) => this.groupNode(group));
     }
     if (parent.kind === "group") {
       const threads = threadForks(parent.group.files, (path) => this.model.headerOf(path));
       for (const [path, parentPath] of threads.parentOf) this.forkParent.set(path, parentPath);
       for (const [path, list] of threads.forks) this.forks.set(path, list);
-      return this.remember(parent.id, this.ordered(threads.top));
+      return this.remember(parent.id, this.passing(threads.top));
     }
     if (parent.kind === "more") return [];
-    return this.remember(parent.id, this.ordered(this.forks.get(parent.path) ?? []));
+    return this.remember(parent.id, this.passing(this.forks.get(parent.path) ?? []));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {

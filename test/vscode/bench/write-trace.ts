@@ -23,6 +23,13 @@ export interface WriteTrace {
   gc: { count: number; ms: number; major: number };
   /** V8 heap used before and after, MB. */
   heap: [number, number];
+  /** How the store and the catalogue read the files: appended bytes only, or whole (must stay 0). */
+  reads: { appended: number; whole: number };
+}
+
+interface ReadCounters {
+  store: { opened: number; appended: number; rewritten: number };
+  catalogue?: { appended: number; read: number };
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -37,8 +44,12 @@ export class WriteTracer {
   private start = 0;
   private readonly restore: (() => void)[] = [];
   private readonly observer: PerformanceObserver;
+  private readsBefore = { appended: 0, whole: 0 };
 
-  constructor(internals: Internals) {
+  constructor(
+    internals: Internals,
+    private readonly counters: ReadCounters,
+  ) {
     const s = internals.services;
     this.wrap("watcher event", internals.watcher as unknown as Record<string, AnyFn>, "schedule", (args) => {
       this.current?.events.push({ source: String(args[1]), at: Math.round(performance.now() - this.start) });
@@ -100,14 +111,22 @@ export class WriteTracer {
   begin(): void {
     this.start = performance.now();
     const heap = process.memoryUsage().heapUsed / 1048576;
-    this.current = { events: [], stages: {}, fired: { sessions: 0, sessionsRows: 0, entries: 0, entriesNodes: 0, entriesFull: 0 }, gc: { count: 0, ms: 0, major: 0 }, heap: [heap, heap] };
+    this.readsBefore = this.reads();
+    this.current = { events: [], stages: {}, fired: { sessions: 0, sessionsRows: 0, entries: 0, entriesNodes: 0, entriesFull: 0 }, gc: { count: 0, ms: 0, major: 0 }, heap: [heap, heap], reads: { appended: 0, whole: 0 } };
   }
 
   end(): WriteTrace {
     const trace = this.current!;
     this.current = undefined;
     trace.heap[1] = process.memoryUsage().heapUsed / 1048576;
+    const reads = this.reads();
+    trace.reads = { appended: reads.appended - this.readsBefore.appended, whole: reads.whole - this.readsBefore.whole };
     return trace;
+  }
+
+  private reads(): { appended: number; whole: number } {
+    const { store, catalogue } = this.counters;
+    return { appended: store.appended + (catalogue?.appended ?? 0), whole: store.opened + store.rewritten + (catalogue?.read ?? 0) };
   }
 
   dispose(): void {
@@ -123,5 +142,5 @@ export function traceLine(cpu: number, trace: WriteTrace): string {
     .map(([name, s]) => `${name} ${s.calls}×${s.cpu === undefined ? "" : ` ${s.cpu.toFixed(1)}`}`)
     .join("; ");
   const f = trace.fired;
-  return `${cpu.toFixed(1)} ms | events ${events} | fired Sessions ${f.sessions} (${f.sessionsRows} rows), Entries ${f.entries} (${f.entriesNodes} nodes${f.entriesFull ? `, ${f.entriesFull} whole tree` : ""}) | ${stages} | gc ${trace.gc.count}${trace.gc.major ? `, ${trace.gc.major} major` : ""} (${trace.gc.ms.toFixed(1)} ms paused) | heap ${trace.heap[0].toFixed(0)} → ${trace.heap[1].toFixed(0)} MB`;
+  return `${cpu.toFixed(1)} ms | events ${events} | read appended ${trace.reads.appended}, whole ${trace.reads.whole} | fired Sessions ${f.sessions} (${f.sessionsRows} rows), Entries ${f.entries} (${f.entriesNodes} nodes${f.entriesFull ? `, ${f.entriesFull} whole tree` : ""}) | ${stages} | gc ${trace.gc.count}${trace.gc.major ? `, ${trace.gc.major} major` : ""} (${trace.gc.ms.toFixed(1)} ms paused) | heap ${trace.heap[0].toFixed(0)} → ${trace.heap[1].toFixed(0)} MB`;
 }
