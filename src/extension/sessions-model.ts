@@ -58,6 +58,7 @@ export class SessionsModel implements vscode.Disposable {
   private saveTimer: NodeJS.Timeout | undefined;
   private listed: string[] | undefined;
   private listedFrom: SessionGroup[] | undefined;
+  private groupByPath: { from: SessionGroup[]; byPath: Map<string, SessionGroup> } | undefined;
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
@@ -340,9 +341,15 @@ export class SessionsModel implements vscode.Disposable {
     return [...new Set(this.listedPaths().map((path) => dirname(path)))];
   }
 
-  /** The group a session file is in. */
+  /** The group a session file is in (the first holding it). */
   groupOf(path: string): SessionGroup | undefined {
-    return this.groups?.find((g) => g.files.includes(path));
+    if (!this.groups) return undefined;
+    if (this.groupByPath?.from !== this.groups) {
+      const byPath = new Map<string, SessionGroup>();
+      for (const group of this.groups) for (const file of group.files) if (!byPath.has(file)) byPath.set(file, group);
+      this.groupByPath = { from: this.groups, byPath };
+    }
+    return this.groupByPath.byPath.get(path);
   }
 
   dispose(): void {

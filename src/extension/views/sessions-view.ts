@@ -89,7 +89,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
         // Not shown: it joins its group when it now passes the filter.
         if (passes && this.viewOptions.filters.length > 0) return this.refresh();
         // Held back behind "Show more…": its container when it now sorts into the page.
-        const held = passes ? this.pagedContainerOf(path) : undefined;
+        const held = passes && this.paged.size > 0 ? this.pagedContainerOf(path) : undefined;
         const last = held && this.shown.get(held.id)?.at(-1);
         if (held && last !== undefined && cmp(path, last) < 0) fire.add(held);
         continue;
