@@ -234,17 +234,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : this.forkParent.has(node.path) ? "repo-forked" : "comment-discussion");
-    // The tooltip is built on hover (resolveTreeItem): VS Code's extension host parses every Markdown
-    // tooltip it is handed, and a row that moves re-sends its whole group (thousands of rows).
+    // VS Code's extension host parses every Markdown tooltip it is handed: a group re-sent is a
+    // page of them (built on hover with resolveTreeItem instead, the Entries paging suite's reveal
+    // timed out in full runs, as it did for the session before).
+    item.tooltip = sessionTooltip(facts);
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
     item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
-    return item;
-  }
-
-  resolveTreeItem(item: vscode.TreeItem, node: SessionsNode): vscode.TreeItem {
-    if (node.kind !== "session" || item.tooltip !== undefined) return item;
-    const facts = this.model.factsOf(node.path);
-    item.tooltip = facts ? sessionTooltip(facts) : node.path;
     return item;
   }
 

@@ -126,8 +126,7 @@ suite("Sessions view @restricted: the workspace's sessions", () => {
       // Counted with that version's rule, as from scratch.
       const branch = openSessionSync(path).pathTo();
       assert.deepEqual(internals.services.sessions.factsOf(path)!.usage, semanticsFor(forced).contextUsage(branch));
-      const tree = internals.services.sessionsTree;
-      const item = tree.resolveTreeItem(tree.getTreeItem(rows[0]!), rows[0]!);
+      const item = await internals.services.sessionsTree.getTreeItem(rows[0]!);
       const tooltip = (item.tooltip as vscode.MarkdownString).value;
       assert.ok(tooltip.includes(`read as pi ${forced} (the piSessions\\.piVersion setting)`), tooltip);
     } finally {
