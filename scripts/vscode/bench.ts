@@ -97,6 +97,9 @@ export async function runBenchmark(install: CodeServerInstall, root: string, tim
     extensionTestsPath: join(root, "out/test/vscode/bench/index.js"),
     sessionsFixture: fixture,
     timeoutMs,
+    // The remote extension host looks for ports to forward every few seconds (reads /proc, runs `ls -l
+    // /proc/*/fd/*`): 10–40 ms of host CPU that landed in random samples. Not ours: off while measuring.
+    settings: { "remote.autoForwardPorts": false },
     // Filled in by beforeStart (the paths exist once the run folder does); read when code-server starts.
     env,
     beforeStart: async (folder) => {

@@ -16,6 +16,8 @@ export class ActiveSession implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  /** The context keys as last set (each is a message to the window: set again only when it changes). */
+  private readonly keys = new Map<string, boolean>();
 
   constructor(private readonly sessions: SessionsModel) {
     this.subscription = sessions.onDidChange((change) => {
@@ -37,9 +39,15 @@ export class ActiveSession implements vscode.Disposable {
 
   private updateContextKeys(): void {
     const facts = this.current ? this.sessions.factsOf(this.current) : undefined;
-    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.hasActiveSession, this.current !== undefined);
-    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.activeSessionHasCompaction, facts?.hasCompaction === true);
-    void vscode.commands.executeCommand("setContext", CONTEXT_KEYS.activeSessionNeedsMigration, facts?.needsMigration === true);
+    this.setKey(CONTEXT_KEYS.hasActiveSession, this.current !== undefined);
+    this.setKey(CONTEXT_KEYS.activeSessionHasCompaction, facts?.hasCompaction === true);
+    this.setKey(CONTEXT_KEYS.activeSessionNeedsMigration, facts?.needsMigration === true);
+  }
+
+  private setKey(key: string, value: boolean): void {
+    if (this.keys.get(key) === value) return;
+    this.keys.set(key, value);
+    void vscode.commands.executeCommand("setContext", key, value);
   }
 
   dispose(): void {

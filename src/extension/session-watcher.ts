@@ -2,10 +2,13 @@
 // (only the appended bytes are read when it grew); a created or deleted file
 // makes the list look again. pi's folders are outside the workspace, so they
 // are watched both with VS Code's watcher on an absolute RelativePattern and
-// with Node's fs.watch (refreshing twice reads nothing the second time). In
-// code-server 4.139 each of the two alone keeps the live-updates suite green;
-// both stay on for hosts where one of them is missing. Events are debounced per file.
-import { watch, type FSWatcher } from "node:fs";
+// with Node's fs.watch. In code-server 4.139 each of the two alone keeps the
+// live-updates suite green; both stay on for hosts where one of them is
+// missing. Events are debounced per file, and each write reaches the listener
+// once: an event for a file whose size, mtime and inode are what the listener
+// was last told about (the other watcher reporting the same write, often
+// 80 ms or more later) is dropped after a stat.
+import { statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 
@@ -17,6 +20,13 @@ export interface WatchTargets {
 }
 
 export type WatchSource = "vscode" | "fs.watch";
+
+export interface WatcherStats {
+  /** Changes handed to the listener. */
+  delivered: number;
+  /** Events dropped: the file was as last delivered. */
+  duplicates: number;
+}
 
 export interface SessionWatcherEvents {
   changed(path: string): void;
@@ -31,6 +41,9 @@ export class SessionWatcher implements vscode.Disposable {
   private fsWatchers: FSWatcher[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
   readonly eventCounts: Record<WatchSource, number> = { vscode: 0, "fs.watch": 0 };
+  readonly stats: WatcherStats = { delivered: 0, duplicates: 0 };
+  /** Size, mtime and inode of each file as last handed to the listener. */
+  private readonly delivered = new Map<string, string>();
 
   constructor(
     private readonly events: SessionWatcherEvents,
@@ -70,7 +83,20 @@ export class SessionWatcher implements vscode.Disposable {
   private schedule(path: string, source: WatchSource, kind: "change" | "create" | "delete" | "unknown"): void {
     this.eventCounts[source]++;
     if (kind === "create" || kind === "delete" || kind === "unknown") this.scheduleKey("list", () => this.events.listChanged());
-    if (kind !== "delete") this.scheduleKey(path, () => this.events.changed(path));
+    if (kind === "delete") this.delivered.delete(path);
+    else this.scheduleKey(path, () => this.deliver(path));
+  }
+
+  private deliver(path: string): void {
+    const state = fileState(path);
+    if (state !== undefined && this.delivered.get(path) === state) {
+      this.stats.duplicates++;
+      return;
+    }
+    if (state === undefined) this.delivered.delete(path);
+    else this.delivered.set(path, state);
+    this.stats.delivered++;
+    this.events.changed(path);
   }
 
   private scheduleKey(key: string, run: () => void): void {
@@ -96,5 +122,15 @@ export class SessionWatcher implements vscode.Disposable {
     this.stop();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.delivered.clear();
+  }
+}
+
+function fileState(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }

@@ -58,6 +58,7 @@ export class SessionsModel implements vscode.Disposable {
   private saveTimer: NodeJS.Timeout | undefined;
   private listed: string[] | undefined;
   private listedFrom: SessionGroup[] | undefined;
+  private groupByPath: { from: SessionGroup[]; byPath: Map<string, SessionGroup> } | undefined;
   private readonly headers = new Map<string, HeaderFields | undefined>();
   private readonly errors = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
@@ -120,9 +121,12 @@ export class SessionsModel implements vscode.Disposable {
         const groups = await this.discover(this.scopeValue);
         const wanted = new Set(groups.flatMap((g) => g.files));
         for (const path of this.store.paths()) if (!wanted.has(path)) this.store.forget(path);
-        // The rows show at once ("reading…"); each fills in as its file is read.
-        this.groups = groups;
-        this.changed.fire({});
+        // The rows show at once ("reading…"); each fills in as its file is read. Looking again
+        // and finding the same files (both watchers report a new file) changes nothing.
+        if (!this.groups || !sameGroups(this.groups, groups)) {
+          this.groups = groups;
+          this.changed.fire({});
+        }
         for (const path of this.rows.keys()) if (!wanted.has(path)) this.forgetRow(path);
         // Another catalogue (the piVersion setting changed): its rows count tokens with the new version.
         const catalogue = this.options.catalogue ? await this.options.catalogue() : undefined;
@@ -211,6 +215,13 @@ export class SessionsModel implements vscode.Disposable {
     else this.forgetRow(path);
     this.changed.fire({ paths: [path] });
     this.scheduleSave();
+  }
+
+  /** Saves the catalogue now (what a pending save would write) and cancels the pending one. */
+  async saveCatalogue(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await (await this.options.catalogue?.())?.save();
   }
 
   private scheduleSave(): void {
@@ -330,9 +341,15 @@ export class SessionsModel implements vscode.Disposable {
     return [...new Set(this.listedPaths().map((path) => dirname(path)))];
   }
 
-  /** The group a session file is in. */
+  /** The group a session file is in (the first holding it). */
   groupOf(path: string): SessionGroup | undefined {
-    return this.groups?.find((g) => g.files.includes(path));
+    if (!this.groups) return undefined;
+    if (this.groupByPath?.from !== this.groups) {
+      const byPath = new Map<string, SessionGroup>();
+      for (const group of this.groups) for (const file of group.files) if (!byPath.has(file)) byPath.set(file, group);
+      this.groupByPath = { from: this.groups, byPath };
+    }
+    return this.groupByPath.byPath.get(path);
   }
 
   dispose(): void {
@@ -343,4 +360,24 @@ export class SessionsModel implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function sameGroups(a: readonly SessionGroup[], b: readonly SessionGroup[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return (
+        x.key === y.key &&
+        x.label === y.label &&
+        x.cwd === y.cwd &&
+        x.cwdMissing === y.cwdMissing &&
+        x.piDir === y.piDir &&
+        x.folder?.uri.toString() === y.folder?.uri.toString() &&
+        x.folder?.name === y.folder?.name &&
+        x.files.length === y.files.length &&
+        x.files.every((file, j) => file === y.files[j])
+      );
+    })
+  );
 }

@@ -10,6 +10,8 @@ import { sessionTooltip } from "./views/sessions-view";
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("piSessions.context", vscode.StatusBarAlignment.Left, 50);
   private readonly subscriptions: vscode.Disposable[];
+  private shown = false;
+  private warning: boolean | undefined;
 
   constructor(
     private readonly active: ActiveSession,
@@ -33,20 +35,28 @@ export class SessionStatusBar implements vscode.Disposable {
     return { visible: facts !== undefined, text: this.item.text, warning: facts?.wouldCompact === true };
   }
 
+  /** Sets only what changed: each property set is a message to the window (and a Markdown tooltip is parsed again). */
   update(): void {
     const path = this.active.path;
     const facts = path ? this.sessions.factsOf(path) : undefined;
     if (!facts) {
-      this.item.hide();
+      if (this.shown) this.item.hide();
+      this.shown = false;
       return;
     }
-    this.item.text = `$(comment-discussion) ${tokensText(facts)}`;
-    this.item.backgroundColor = facts.wouldCompact ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    const text = `$(comment-discussion) ${tokensText(facts)}`;
+    if (this.item.text !== text) this.item.text = text;
+    if (this.warning !== facts.wouldCompact) {
+      this.warning = facts.wouldCompact;
+      this.item.backgroundColor = facts.wouldCompact ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    }
     const tooltip = sessionTooltip(facts);
     tooltip.appendMarkdown(`\n\n${facts.wouldCompact ? "**Past pi's compaction threshold.** " : ""}Click to compact this session.`);
-    this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: `Pi session context ${tokensText(facts)}${facts.wouldCompact ? ", past the compaction threshold" : ""}` };
-    this.item.show();
+    if ((this.item.tooltip as vscode.MarkdownString | undefined)?.value !== tooltip.value) this.item.tooltip = tooltip;
+    const label = `Pi session context ${tokensText(facts)}${facts.wouldCompact ? ", past the compaction threshold" : ""}`;
+    if (this.item.accessibilityInformation?.label !== label) this.item.accessibilityInformation = { label };
+    if (!this.shown) this.item.show();
+    this.shown = true;
   }
 
   dispose(): void {

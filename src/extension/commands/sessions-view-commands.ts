@@ -15,6 +15,7 @@ import {
   type SessionSort,
   type SessionsViewOptions,
 } from "../views/sessions-order";
+import { SHOW_MORE_SESSIONS_COMMAND_ID, type SessionsNode } from "../views/sessions-view";
 
 export const SHOW_ALL_PROJECTS_COMMAND_ID = "piSessions.showAllProjects";
 export const SHOW_WORKSPACE_SESSIONS_COMMAND_ID = "piSessions.showWorkspaceSessions";
@@ -97,5 +98,7 @@ export function registerSessionsViewCommands(services: Services): vscode.Disposa
     vscode.commands.registerCommand(SHOW_WORKSPACE_SESSIONS_COMMAND_ID, () => setScope(services, "workspace")),
     vscode.commands.registerCommand(SORT_SESSIONS_COMMAND_ID, (raw: unknown) => sortSessions(services, raw)),
     vscode.commands.registerCommand(FILTER_SESSIONS_COMMAND_ID, (raw: unknown) => filterSessions(services, raw)),
+    // The "Show more…" row of a long group (not in the palette: it needs the row).
+    vscode.commands.registerCommand(SHOW_MORE_SESSIONS_COMMAND_ID, (node: SessionsNode) => services.sessionsTree.showMore(node)),
   ];
 }

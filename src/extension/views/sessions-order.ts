@@ -59,6 +59,28 @@ export function compareSessions(sort: SessionSort, a: string, b: string, facts: 
   return sortValue(sort, fb) - sortValue(sort, fa) || a.localeCompare(b);
 }
 
+/**
+ * The first `limit` of `paths` in `compare`'s order (as `[...paths].sort(compare).slice(0, limit)`),
+ * without sorting them all: a long group shows a page of rows, and a row that moves asks for it again.
+ */
+export function firstInOrder(paths: readonly string[], limit: number, compare: (a: string, b: string) => number): string[] {
+  if (paths.length <= limit) return [...paths].sort(compare);
+  const first: string[] = [];
+  for (const path of paths) {
+    if (first.length === limit && compare(path, first[limit - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = first.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(first[mid]!, path) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    first.splice(lo, 0, path);
+    if (first.length > limit) first.pop();
+  }
+  return first;
+}
+
 /** Whether a row passes every filter (a row not read yet passes only when there is none). */
 export function passesFilters(filters: readonly SessionFilter[], facts: SessionFacts | undefined): boolean {
   if (filters.length === 0) return true;

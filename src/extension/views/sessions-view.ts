@@ -4,18 +4,28 @@
 // entries, context tokens against the window, total tokens and cost, size, last
 // activity; a warning icon (and a view badge) when pi would auto-compact it.
 // A session's change refreshes its row alone, unless its place in the order or
-// the filter changed (then its group).
+// the filter changed (then its group). A group shows its first SESSIONS_PAGE
+// rows and a "Show more…" row: a row that moves (pi writes to a session further
+// down, in "last activity" order) re-sends that many rows, not thousands.
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import type { SessionsChange, SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
 import { agoText, compactNumber, costText, sizeText, tokensText, type SessionFacts } from "../session-facts";
-import { compareSessions, DEFAULT_VIEW_OPTIONS, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
+import { compareSessions, DEFAULT_VIEW_OPTIONS, firstInOrder, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 
-export type SessionsNode = { kind: "group"; id: string; group: SessionGroup } | { kind: "session"; id: string; path: string };
+export type SessionsNode =
+  | { kind: "group"; id: string; group: SessionGroup }
+  | { kind: "session"; id: string; path: string }
+  /** "Show more…": `hidden` further rows of the container (a group, or a session's forks). */
+  | { kind: "more"; id: string; containerId: string; hidden: number };
+
+/** Rows a group (or a session's forks) shows at first, and "Show more…" adds each time. */
+export const SESSIONS_PAGE = 200;
+export const SHOW_MORE_SESSIONS_COMMAND_ID = "piSessions.showMoreSessions";
 
 export function isSessionNode(value: unknown): value is Extract<SessionsNode, { kind: "session" }> {
   return typeof value === "object" && value !== null && (value as SessionsNode).kind === "session" && typeof (value as { path?: unknown }).path === "string";
@@ -37,8 +47,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly containerOf = new Map<string, string>();
   private readonly forkParent = new Map<string, string>();
   private readonly forks = new Map<string, string[]>();
+  /** Rows shown per container id (SESSIONS_PAGE until "Show more…"), and the containers holding back rows. */
+  private readonly limits = new Map<string, number>();
+  private readonly paged = new Set<string>();
+  private pageSize = SESSIONS_PAGE;
   private readonly subscription: vscode.Disposable;
   private viewOptions: SessionsViewOptions = DEFAULT_VIEW_OPTIONS;
+  /** Listed sessions past pi's threshold (for the view's badge), kept per changed row; undefined: count anew. */
+  private overThreshold: Set<string> | undefined;
+  private listedSet: { from: readonly string[]; paths: Set<string> } | undefined;
   readonly stats: SessionsViewStats = { full: 0, targeted: 0, nodes: 0 };
 
   constructor(private readonly model: SessionsModel) {
@@ -60,21 +77,27 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 
   private onModelChange(change: SessionsChange): void {
+    this.trackThreshold(change);
     if (!change.paths) return this.refresh();
     const fire = new Set<SessionsNode>();
     for (const path of change.paths) {
       const containerId = this.containerOf.get(path);
       const facts = this.model.factsOf(path);
       const passes = passesFilters(this.viewOptions.filters, facts);
+      const cmp = (a: string, b: string): number => compareSessions(this.viewOptions.sort, a, b, (p) => this.model.factsOf(p));
       if (containerId === undefined) {
         // Not shown: it joins its group when it now passes the filter.
         if (passes && this.viewOptions.filters.length > 0) return this.refresh();
+        // Held back behind "Show more…": its container when it now sorts into the page.
+        const held = passes && this.paged.size > 0 ? this.pagedContainerOf(path) : undefined;
+        const last = held && this.shown.get(held.id)?.at(-1);
+        if (held && last !== undefined && cmp(path, last) < 0) fire.add(held);
         continue;
       }
       const list = this.shown.get(containerId) ?? [];
       const at = list.indexOf(path);
-      const cmp = (a: string, b: string): number => compareSessions(this.viewOptions.sort, a, b, (p) => this.model.factsOf(p));
-      const inOrder = at < 0 || ((at === 0 || cmp(list[at - 1]!, path) <= 0) && (at === list.length - 1 || cmp(path, list[at + 1]!) <= 0));
+      const lastShown = at === list.length - 1 && !this.paged.has(containerId);
+      const inOrder = at < 0 || ((at === 0 || cmp(list[at - 1]!, path) <= 0) && (lastShown || (at < list.length - 1 && cmp(path, list[at + 1]!) <= 0)));
       if (passes && inOrder) {
         fire.add(this.sessionNode(path));
         continue;
@@ -106,36 +129,74 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return fresh;
   }
 
-  private ordered(paths: readonly string[]): string[] {
-    const facts = (path: string): SessionFacts | undefined => this.model.factsOf(path);
-    return paths.filter((path) => passesFilters(this.viewOptions.filters, facts(path))).sort((a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
+  private passing(paths: readonly string[]): readonly string[] {
+    if (this.viewOptions.filters.length === 0) return paths;
+    return paths.filter((path) => passesFilters(this.viewOptions.filters, this.model.factsOf(path)));
   }
 
-  private remember(containerId: string, paths: string[]): SessionsNode[] {
+  /** The first page of a container's rows in order (and "Show more…" when some are held back). */
+  private remember(containerId: string, rows: readonly string[]): SessionsNode[] {
     const before = this.shown.get(containerId);
     if (before) for (const path of before) if (this.containerOf.get(path) === containerId) this.containerOf.delete(path);
+    const limit = this.limits.get(containerId) ?? this.pageSize;
+    const facts = (path: string): SessionFacts | undefined => this.model.factsOf(path);
+    const paths = firstInOrder(rows, limit, (a, b) => compareSessions(this.viewOptions.sort, a, b, facts));
     this.shown.set(containerId, paths);
     for (const path of paths) this.containerOf.set(path, containerId);
-    return paths.map((path) => this.sessionNode(path));
+    const nodes = paths.map((path) => this.sessionNode(path));
+    if (paths.length < rows.length) {
+      this.paged.add(containerId);
+      const more: SessionsNode = { kind: "more", id: `more:${containerId}`, containerId, hidden: rows.length - paths.length };
+      this.nodes.set(more.id, more);
+      nodes.push(more);
+    } else this.paged.delete(containerId);
+    return nodes;
+  }
+
+  /** The container (group or parent session) of a session held back behind its "Show more…", if it is. */
+  private pagedContainerOf(path: string): SessionsNode | undefined {
+    const forkOf = this.forkParent.get(path);
+    const id = forkOf !== undefined ? `session:${forkOf}` : this.model.groupOf(path)?.key;
+    return id !== undefined && this.paged.has(id) ? this.nodes.get(id) : undefined;
+  }
+
+  /** Rows per page, from the first page again (tests lower it). */
+  setPageSize(size: number): void {
+    this.pageSize = size;
+    this.limits.clear();
+    this.refresh();
+  }
+
+  /** "Show more…": one more page of its container, which alone is refreshed. */
+  showMore(node: SessionsNode): void {
+    if (node.kind !== "more") return;
+    const container = this.nodes.get(node.containerId);
+    if (!container) return;
+    this.limits.set(node.containerId, (this.limits.get(node.containerId) ?? this.pageSize) + this.pageSize);
+    this.stats.targeted++;
+    this.stats.nodes++;
+    this.changed.fire([container]);
   }
 
   async getChildren(parent?: SessionsNode): Promise<SessionsNode[]> {
     if (!parent) {
       const groups = await this.model.sessionGroups();
       // Groups without (matching) sessions are left out; with none at all the view's welcome text shows.
-      return groups.filter((group) => group.files.length > 0 && (this.viewOptions.filters.length === 0 || this.ordered(group.files).length > 0)).map((group) => this.groupNode(group));
+      return groups.filter((group) => group.files.length > 0 && this.passing(group.files).length > 0).map((group) => this.groupNode(group));
     }
     if (parent.kind === "group") {
       const threads = threadForks(parent.group.files, (path) => this.model.headerOf(path));
       for (const [path, parentPath] of threads.parentOf) this.forkParent.set(path, parentPath);
       for (const [path, list] of threads.forks) this.forks.set(path, list);
-      return this.remember(parent.id, this.ordered(threads.top));
+      return this.remember(parent.id, this.passing(threads.top));
     }
-    return this.remember(parent.id, this.ordered(this.forks.get(parent.path) ?? []));
+    if (parent.kind === "more") return [];
+    return this.remember(parent.id, this.passing(this.forks.get(parent.path) ?? []));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
     if (node.kind === "group") return undefined;
+    if (node.kind === "more") return this.nodes.get(node.containerId);
     const forkOf = this.forkParent.get(node.path);
     if (forkOf) return this.sessionNode(forkOf);
     const group = this.model.groupOf(node.path);
@@ -144,6 +205,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     if (node.kind === "group") return groupItem(node);
+    if (node.kind === "more") return moreItem(node);
     return this.sessionItem(node);
   }
 
@@ -172,23 +234,51 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     item.iconPath = facts.wouldCompact
       ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"))
       : new vscode.ThemeIcon(facts.needsMigration ? "history" : this.forkParent.has(node.path) ? "repo-forked" : "comment-discussion");
+    // VS Code's extension host parses every Markdown tooltip it is handed: a group re-sent is a
+    // page of them (built on hover with resolveTreeItem instead, the Entries paging suite's reveal
+    // timed out in full runs, as it did for the session before).
     item.tooltip = sessionTooltip(facts);
     item.contextValue = ["session", facts.needsMigration ? "needsMigration" : "", facts.hasCompaction ? "hasCompaction" : ""].filter(Boolean).join(" ");
     item.accessibilityInformation = { label: showBidiControls(`${facts.title}, ${parts.join(", ")}`) };
     return item;
   }
 
-  /** Sessions past pi's compaction threshold. */
+  /** Listed sessions past pi's compaction threshold (this provider hears the model's changes before the badge asks). */
   wouldCompactCount(): number {
-    let count = 0;
-    for (const path of this.model.listedPaths()) if (this.model.factsOf(path)?.wouldCompact) count++;
-    return count;
+    if (!this.overThreshold) {
+      this.overThreshold = new Set();
+      for (const path of this.model.listedPaths()) if (this.model.factsOf(path)?.wouldCompact) this.overThreshold.add(path);
+    }
+    return this.overThreshold.size;
+  }
+
+  private trackThreshold(change: SessionsChange): void {
+    if (!change.paths || !this.overThreshold) {
+      this.overThreshold = undefined;
+      return;
+    }
+    const listed = this.model.listedPaths();
+    if (this.listedSet?.from !== listed) this.listedSet = { from: listed, paths: new Set(listed) };
+    for (const path of change.paths) {
+      if (this.listedSet.paths.has(path) && this.model.factsOf(path)?.wouldCompact) this.overThreshold.add(path);
+      else this.overThreshold.delete(path);
+    }
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function moreItem(node: Extract<SessionsNode, { kind: "more" }>): vscode.TreeItem {
+  const item = new vscode.TreeItem("Show more…", vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = node.hidden === 1 ? "1 more session" : `${node.hidden} more sessions`;
+  item.iconPath = new vscode.ThemeIcon("fold-down");
+  item.contextValue = "showMoreSessions";
+  item.command = { command: SHOW_MORE_SESSIONS_COMMAND_ID, title: "Show More Sessions", arguments: [node] };
+  return item;
 }
 
 function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeItem {

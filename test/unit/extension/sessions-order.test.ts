@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionFacts } from "../../../src/extension/session-facts.js";
 import { readSessionHeaderFields } from "../../../src/extension/session-header.js";
-import { compareSessions, passesFilters, threadForks, type SessionSort } from "../../../src/extension/views/sessions-order.js";
+import { compareSessions, firstInOrder, passesFilters, threadForks, type SessionSort } from "../../../src/extension/views/sessions-order.js";
 
 function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): SessionFacts {
   return {
@@ -97,5 +97,30 @@ describe("readSessionHeaderFields", () => {
     writeFileSync(other, `{"type":"message","id":"x"}\n`);
     expect(readSessionHeaderFields(other)).toBeUndefined();
     expect(readSessionHeaderFields(join(dir, "missing.jsonl"))).toBeUndefined();
+  });
+});
+
+describe("firstInOrder: the first rows of a long group without sorting them all", () => {
+  it("equals sorting all and taking the first `limit`, for every sort, with ties, on random rows", () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const count = random(60);
+      const byPath = new Map<string, SessionFacts>();
+      for (let i = 0; i < count; i++) {
+        const path = `/s/${random(1000)}-${i}.jsonl`;
+        // Few distinct values: many ties, broken by path.
+        byPath.set(path, facts(path, { title: `t${random(5)}`, modified: new Date(random(4) * 1000), sizeBytes: random(3), cost: random(3) }));
+      }
+      const paths = [...byPath.keys()];
+      const limit = 1 + random(20);
+      for (const sort of ["activity", "cost", "size", "tokens", "name"] as SessionSort[]) {
+        const compare = (a: string, b: string): number => compareSessions(sort, a, b, (p) => byPath.get(p));
+        expect(firstInOrder(paths, limit, compare)).toEqual([...paths].sort(compare).slice(0, limit));
+      }
+    }
   });
 });

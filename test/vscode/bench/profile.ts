@@ -41,13 +41,15 @@ function top(weights: Map<string, number>, count: number, unit: (value: number) 
     .map(([name, value]) => `${unit(value).padStart(9)}  ${name}`);
 }
 
+const CALLERS = 3;
+
 /** Self time per function of `work` (top `count` lines), when profiling; `work`'s result either way. */
 export async function cpuProfile<T>(work: () => Promise<T>, count = 15): Promise<{ result: T; lines: string[] }> {
   if (!PROFILING) return { result: await work(), lines: [] };
   await post("Profiler.enable");
   await post("Profiler.setSamplingInterval", { interval: 200 });
   await post("Profiler.start");
-  type CpuProfile = { nodes: { id: number; callFrame: CallFrame }[]; samples: number[]; timeDeltas: number[] };
+  type CpuProfile = { nodes: { id: number; callFrame: CallFrame; children?: number[] }[]; samples: number[]; timeDeltas: number[] };
   let result: T;
   let profile: CpuProfile;
   try {
@@ -56,9 +58,14 @@ export async function cpuProfile<T>(work: () => Promise<T>, count = 15): Promise
     profile = (await post<{ profile: CpuProfile }>("Profiler.stop")).profile;
   }
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+  // Self time per function with its callers (CALLERS frames up): who asked for a native stat or a parse.
   const self = new Map<string, number>();
   profile.samples.forEach((id, i) => {
-    const name = where(byId.get(id)!.callFrame);
+    const frames = [where(byId.get(id)!.callFrame)];
+    for (let up = parentOf.get(id); up !== undefined && frames.length <= CALLERS; up = parentOf.get(up)) frames.push(where(byId.get(up)!.callFrame));
+    const name = frames.join(" ← ");
     self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return { result, lines: top(self, count, (ms) => `${ms.toFixed(1)} ms`) };
