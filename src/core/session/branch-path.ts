@@ -59,7 +59,7 @@ export class BranchPath {
     this.grow(size);
     const chain: EntryMeta[] = [];
     const onChain = new Set<EntryMeta>();
-    let current: EntryMeta | undefined = index.entries[size - 1];
+    let current: EntryMeta | undefined = index.at(size - 1);
     while (current && this.positions[current.index] === 0 && !onChain.has(current)) {
       onChain.add(current);
       chain.push(current);
