@@ -1,16 +1,22 @@
 // The index's per-entry data as columns (struct of arrays): numbers in typed
-// arrays, strings in plain arrays of shared strings, the rare fields (label,
-// name, odd timestamps) in a sparse map. A 100 MB session holds ~100 k entries:
+// arrays (pi's ISO timestamps as milliseconds, parents as positions), ids and
+// the shared type/role strings in plain arrays, the rare fields (label, name,
+// odd timestamps, parents not in the file) in a sparse map. A 100 MB session holds ~100 k entries:
 // as objects they were ~100 k long-lived heap objects the GC copied while the
 // file was read; as columns they are a few arrays. An `EntryMeta` object is
 // made when someone asks for one, and kept, so the same entry is always the
 // same object.
 
 import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
+import { timeOf } from "./meta-from-fields.js";
 
 /** Fields of EntryMeta most entries do not have. */
 export interface RareFields {
   timestampValue?: unknown;
+  /** The timestamp string when it is not one toISOString writes. */
+  timestampText?: string;
+  /** The parentId when no earlier entry has that id. */
+  parentText?: string;
   targetId?: string;
   label?: string;
   name?: string;
@@ -32,13 +38,19 @@ export interface EntryRecord extends LineLocation {
   rare: RareFields | undefined;
 }
 
+const NO_PARENT = -1;
+/** The parent id is kept as text (RareFields.parentText). */
+const PARENT_TEXT = -2;
+
 export class EntryColumns {
   private count = 0;
   readonly ids: string[] = [];
-  readonly parentIds: (string | null)[] = [];
   readonly types: string[] = [];
   private readonly roles: (string | undefined)[] = [];
-  private readonly timestamps: string[] = [];
+  /** Position of an entry whose id is the parentId (any with that id), or NO_PARENT / PARENT_TEXT. */
+  private parents = new Int32Array(0);
+  /** The timestamp as ms when toISOString gives it back exactly, else NaN (text in RareFields). */
+  private times = new Float64Array(0);
   private lines = new Float64Array(0);
   private offsets = new Float64Array(0);
   private lengths = new Float64Array(0);
@@ -53,14 +65,26 @@ export class EntryColumns {
     return this.count;
   }
 
-  push(r: EntryRecord): number {
+  /**
+   * Adds entry `count`. `parentAt` is the position of an earlier entry whose id
+   * is r.parentId, or -1 (then the text is kept).
+   */
+  push(r: EntryRecord, parentAt: number): number {
     const i = this.count;
     if (i === this.lines.length) this.grow(Math.max(1024, i * 2));
     this.ids.push(r.id);
-    this.parentIds.push(r.parentId);
     this.types.push(r.type);
     this.roles.push(r.role);
-    this.timestamps.push(r.timestamp);
+    let rare = r.rare;
+    if (r.parentId === null) this.parents[i] = NO_PARENT;
+    else if (parentAt >= 0) this.parents[i] = parentAt;
+    else {
+      this.parents[i] = PARENT_TEXT;
+      rare = { ...rare, parentText: r.parentId };
+    }
+    const ms = isoMillis(r.timestamp);
+    this.times[i] = ms;
+    if (Number.isNaN(ms)) rare = { ...rare, timestampText: r.timestamp };
     this.lines[i] = r.line;
     this.offsets[i] = r.offset;
     this.lengths[i] = r.length;
@@ -80,18 +104,20 @@ export class EntryColumns {
       flags |= FLAG_SPEND;
     }
     this.flags[i] = flags;
-    if (r.rare !== undefined) this.rare.set(i, r.rare);
+    if (rare !== undefined) this.rare.set(i, rare);
     this.count = i + 1;
     return i;
   }
 
   private grow(capacity: number): void {
-    const widen = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T, width = 1): T => {
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T, width = 1): T => {
       const bigger = make(capacity * width);
       bigger.set(a);
       return bigger;
     };
     const f64 = (n: number) => new Float64Array(n);
+    this.parents = widen(this.parents, (n) => new Int32Array(n));
+    this.times = widen(this.times, f64);
     this.lines = widen(this.lines, f64);
     this.offsets = widen(this.offsets, f64);
     this.lengths = widen(this.lengths, f64);
@@ -128,10 +154,24 @@ export class EntryColumns {
     into.cost += this.spends[at + 4]!;
   }
 
-  /** The raw `timestamp` value for pi's tree sort: the string, or the odd value kept aside. */
-  sortTimestamp(i: number): unknown {
-    const rare = this.rare.get(i);
-    return rare !== undefined && "timestampValue" in rare ? rare.timestampValue : this.timestamps[i];
+  /** The parentId of entry i. */
+  parentId(i: number): string | null {
+    const at = this.parents[i]!;
+    return at >= 0 ? this.ids[at]! : at === NO_PARENT ? null : this.rare.get(i)!.parentText!;
+  }
+
+  /** The timestamp string ("" when the value is not a string). */
+  timestamp(i: number): string {
+    const ms = this.times[i]!;
+    return Number.isNaN(ms) ? this.rare.get(i)!.timestampText! : new Date(ms).toISOString();
+  }
+
+  /** pi's tree-sort key, `new Date(timestamp).getTime()` of the raw value. */
+  sortTime(i: number): number {
+    const ms = this.times[i]!;
+    if (!Number.isNaN(ms)) return ms;
+    const rare = this.rare.get(i)!;
+    return timeOf("timestampValue" in rare ? rare.timestampValue : rare.timestampText);
   }
 
   /** The meta of entry i (made once, then the same object). */
@@ -147,8 +187,8 @@ export class EntryColumns {
       index: i,
       type: this.types[i]!,
       id: this.ids[i]!,
-      parentId: this.parentIds[i]!,
-      timestamp: this.timestamps[i]!,
+      parentId: this.parentId(i),
+      timestamp: this.timestamp(i),
     };
     const role = this.roles[i];
     if (role !== undefined) meta.role = role;
@@ -175,6 +215,40 @@ export class EntryColumns {
     for (let i = 0; i < this.count; i++) this.at(i);
     return this.metas as EntryMeta[];
   }
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let k = from; k < from + count; k++) {
+    const d = s.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * The ms of an ISO timestamp in exactly the form toISOString writes
+ * (`YYYY-MM-DDTHH:mm:ss.sssZ`, years 1000–9999, a real date), else NaN; then
+ * `new Date(ms).toISOString()` gives the same string back.
+ */
+export function isoMillis(s: string): number {
+  if (s.length !== 24) return Number.NaN;
+  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54 || s.charCodeAt(13) !== 0x3a) return Number.NaN;
+  if (s.charCodeAt(16) !== 0x3a || s.charCodeAt(19) !== 0x2e || s.charCodeAt(23) !== 0x5a) return Number.NaN;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  const ms = digits(s, 20, 3);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
+  const leap = month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+  if (day > DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0)) return Number.NaN;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }
 
 /** The record of an EntryMeta (for callers that build metas themselves). */

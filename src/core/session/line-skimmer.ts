@@ -17,7 +17,7 @@ import {
   WHITESPACE,
 } from "./entry-scanner.js";
 import { asBuffer } from "./jsonl-reader.js";
-import { emptyLineFields, mergeCaptured, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { emptyLineFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
 import { spendFromBytes } from "./scanned-spend.js";
 import { decodeValue, type SliceableBuffer } from "./scanned-values.js";
 
@@ -96,7 +96,8 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
   let timestamp: unknown;
   let spend: MessageFields["spend"];
   let hasUsage = false;
-  const top = emptyLineFields();
+  // Top-level members after the message go straight into `fields` (a later member wins,
+  // as in JSON.parse); on failure the caller scans the line again into new fields.
   let level: 0 | 1 = 1;
   for (;;) {
     if (p >= last || b[p] !== QUOTE) return false;
@@ -118,7 +119,7 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
         hasUsage = true;
       }
     } else if (k >= 0) {
-      setCaptured(top, k, decodeValue(b, vs, p, lastStringWasEscaped()));
+      setCaptured(fields, k, decodeValue(b, vs, p, lastStringWasEscaped()));
     }
     p = skipWhitespace(b, p, last);
     if (p < last && b[p] === COMMA) {
@@ -138,6 +139,5 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
   }
   if (timestamp !== undefined) message.timestamp = timestamp;
   if (hasUsage) message.spend = spend;
-  mergeCaptured(fields, top);
   return true;
 }

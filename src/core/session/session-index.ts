@@ -8,7 +8,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
-import { timeOf } from "./meta-from-fields.js";
+import { IdTable } from "./id-table.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
 
@@ -16,7 +16,7 @@ export class SessionIndex {
   /** Per-entry data (see entry-columns.ts); metas are made on demand. */
   private readonly columns = new EntryColumns();
   /** Position of the entry with that id (for duplicate ids, the later one). */
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new IdTable(this.columns.ids);
   /**
    * Children positions in file order, by parent id (self-parented entries
    * excluded, as in pi); one child is stored bare. Built on first use: reading
@@ -45,8 +45,16 @@ export class SessionIndex {
   /** Adds the next entry in file order from its fields (the reader's path: no meta object is kept). */
   addRecord(r: EntryRecord): void {
     const columns = this.columns;
-    const previousAt = this.ids.get(r.id);
-    if (previousAt !== undefined) {
+    // The parent as the position of an entry with its id (only the id matters: any entry
+    // with it will do); mostly the one just before (one string compare instead of a lookup).
+    let parentAt = -1;
+    if (r.parentId !== null) {
+      const last = columns.size - 1;
+      parentAt = last >= 0 && columns.ids[last] === r.parentId ? last : this.ids.get(r.parentId);
+    }
+    const i = columns.push(r, parentAt);
+    const previousAt = this.ids.put(i);
+    if (previousAt >= 0) {
       this.duplicateDiagnostics.push({
         severity: "warning",
         code: "duplicate-id",
@@ -55,19 +63,6 @@ export class SessionIndex {
         entryId: r.id,
       });
     }
-    // The parent's own id string instead of a second copy of it (one string less per entry).
-    if (r.parentId !== null) {
-      // Only the string is shared, so any entry with that id will do; mostly the one
-      // just before (one string compare instead of a lookup).
-      const last = columns.size - 1;
-      if (last >= 0 && columns.ids[last] === r.parentId) r.parentId = columns.ids[last]!;
-      else {
-        const parentAt = this.ids.get(r.parentId);
-        if (parentAt !== undefined) r.parentId = columns.ids[parentAt]!;
-      }
-    }
-    const i = columns.push(r);
-    this.ids.set(r.id, i);
     if (r.type === "message") this.messages++;
     if (r.activityTime > this.activity) this.activity = r.activityTime;
     columns.addSpend(i, this.spent);
@@ -85,7 +80,7 @@ export class SessionIndex {
   }
 
   private addChild(map: Map<string, number | number[]>, i: number): void {
-    const parentId = this.columns.parentIds[i]!;
+    const parentId = this.columns.parentId(i);
     if (parentId === null || parentId === this.columns.ids[i]) return;
     const siblings = map.get(parentId);
     if (siblings === undefined) map.set(parentId, i);
@@ -162,11 +157,11 @@ export class SessionIndex {
 
   get(id: string): EntryMeta | undefined {
     const i = this.ids.get(id);
-    return i === undefined ? undefined : this.columns.at(i);
+    return i < 0 ? undefined : this.columns.at(i);
   }
 
   has(id: string): boolean {
-    return this.ids.has(id);
+    return this.ids.get(id) >= 0;
   }
 
   /** The current leaf on load: the last entry in file order, as pi. */
@@ -184,7 +179,7 @@ export class SessionIndex {
     if (typeof raw === "number") return [this.columns.at(raw)];
     // pi's comparator, `new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime()`
     // (NaN compares as equal), on the same input order, so the same stable result.
-    const times = new Map(raw.map((i) => [i, timeOf(this.columns.sortTimestamp(i))]));
+    const times = new Map(raw.map((i) => [i, this.columns.sortTime(i)]));
     const sorted = [...raw].sort((a, b) => times.get(a)! - times.get(b)!).map((i) => this.columns.at(i));
     this.sortedChildren.set(parentId, sorted);
     return sorted;
@@ -237,13 +232,13 @@ export class SessionIndex {
   pathIds(leafId: string): string[] {
     const path: string[] = [];
     const seen = new Set<number>();
-    const { ids, parentIds } = this.columns;
+    const columns = this.columns;
     let current = this.ids.get(leafId);
-    while (current !== undefined && !seen.has(current)) {
+    while (current >= 0 && !seen.has(current)) {
       seen.add(current);
-      path.push(ids[current]!);
-      const parentId = parentIds[current];
-      current = parentId ? this.ids.get(parentId) : undefined;
+      path.push(columns.ids[current]!);
+      const parentId = columns.parentId(current);
+      current = parentId ? this.ids.get(parentId) : -1;
     }
     return path.reverse();
   }
@@ -259,11 +254,11 @@ export class SessionIndex {
     const orphans: EntryMeta[] = [];
     const branchPoints: EntryMeta[] = [];
     const diagnostics: Diagnostic[] = [...this.duplicateDiagnostics];
-    const { ids, parentIds, types } = this.columns;
+    const { ids, types } = this.columns;
     const children = this.childLists;
     for (let i = 0; i < this.columns.size; i++) {
       const id = ids[i]!;
-      const parentId = parentIds[i]!;
+      const parentId = this.columns.parentId(i);
       if (parentId === null) {
         roots.push(i);
       } else if (parentId === id) {
@@ -275,7 +270,7 @@ export class SessionIndex {
           line: this.columns.line(i),
           entryId: id,
         });
-      } else if (!this.ids.has(parentId)) {
+      } else if (this.ids.get(parentId) < 0) {
         roots.push(i);
         orphans.push(this.columns.at(i));
         diagnostics.push({
@@ -289,7 +284,7 @@ export class SessionIndex {
       const kids = children.get(id);
       if (kids !== undefined && typeof kids !== "number" && this.ids.get(id) === i) branchPoints.push(this.columns.at(i));
       const targetId = types[i] === "label" ? this.columns.rareOf(i)?.targetId : undefined;
-      if (targetId !== undefined && !this.ids.has(targetId)) {
+      if (targetId !== undefined && this.ids.get(targetId) < 0) {
         diagnostics.push({
           severity: "warning",
           code: "unknown-label-target",
@@ -307,7 +302,7 @@ export class SessionIndex {
   /** Entries no root reaches through children; reports each parent cycle once. */
   private findUnreachable(roots: readonly number[], diagnostics: Diagnostic[]): EntryMeta[] {
     const size = this.columns.size;
-    const { ids, parentIds } = this.columns;
+    const ids = this.columns.ids;
     const reached = new Uint8Array(size);
     let reachedCount = 0;
     const stack: number[] = [...roots];
@@ -330,15 +325,15 @@ export class SessionIndex {
       // Walk up until an entry repeats: that entry is on the cycle.
       const walk: number[] = [];
       const onWalk = new Set<number>();
-      let current: number | undefined = start;
-      while (current !== undefined && !onWalk.has(current) && reported[current] === 0) {
+      let current = start;
+      while (current >= 0 && !onWalk.has(current) && reported[current] === 0) {
         onWalk.add(current);
         walk.push(current);
-        const parentId: string | null = parentIds[current]!;
-        current = parentId !== null ? this.ids.get(parentId) : undefined;
+        const parentId = this.columns.parentId(current);
+        current = parentId !== null ? this.ids.get(parentId) : -1;
       }
       for (const i of walk) reported[i] = 1;
-      if (current === undefined || !onWalk.has(current)) continue;
+      if (current < 0 || !onWalk.has(current)) continue;
       const cycle = walk.slice(walk.indexOf(current));
       const first = cycle.reduce((a, b) => (this.columns.line(b) < this.columns.line(a) ? b : a));
       diagnostics.push({
@@ -353,10 +348,10 @@ export class SessionIndex {
   }
 }
 
-/** `byId` as a read-only Map view over the id table (metas made as they are read). */
+/** `byId` as a read-only Map view over the id table (metas made as they are read; Map order: first appearance). */
 class MetasById implements ReadonlyMap<string, EntryMeta> {
   constructor(
-    private readonly ids: Map<string, number>,
+    private readonly ids: IdTable,
     private readonly columns: EntryColumns,
   ) {}
 
@@ -366,11 +361,11 @@ class MetasById implements ReadonlyMap<string, EntryMeta> {
 
   get(id: string): EntryMeta | undefined {
     const i = this.ids.get(id);
-    return i === undefined ? undefined : this.columns.at(i);
+    return i < 0 ? undefined : this.columns.at(i);
   }
 
   has(id: string): boolean {
-    return this.ids.has(id);
+    return this.ids.get(id) >= 0;
   }
 
   forEach(fn: (value: EntryMeta, key: string, map: ReadonlyMap<string, EntryMeta>) => void, thisArg?: unknown): void {
@@ -378,15 +373,21 @@ class MetasById implements ReadonlyMap<string, EntryMeta> {
   }
 
   *entries(): MapIterator<[string, EntryMeta]> {
-    for (const [id, i] of this.ids) yield [id, this.columns.at(i)];
+    const seen = new Set<string>();
+    for (let i = 0; i < this.columns.size; i++) {
+      const id = this.columns.ids[i]!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      yield [id, this.columns.at(this.ids.get(id))];
+    }
   }
 
-  keys(): MapIterator<string> {
-    return this.ids.keys();
+  *keys(): MapIterator<string> {
+    for (const [id] of this.entries()) yield id;
   }
 
   *values(): MapIterator<EntryMeta> {
-    for (const i of this.ids.values()) yield this.columns.at(i);
+    for (const [, meta] of this.entries()) yield meta;
   }
 
   [Symbol.iterator](): MapIterator<[string, EntryMeta]> {
