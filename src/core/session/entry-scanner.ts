@@ -113,7 +113,7 @@ function skipDigits(b: Uint8Array, p: number, end: number): number {
   return p;
 }
 
-function skipNumber(b: Uint8Array, p: number, end: number): number {
+export function skipNumber(b: Uint8Array, p: number, end: number): number {
   const start = p;
   if (b[p] === MINUS) p++;
   if (p >= end) return fail(p, "bad number");

@@ -18,7 +18,7 @@ import {
 } from "./entry-scanner.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { emptyLineFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
-import { spendFromBytes } from "./scanned-spend.js";
+import { skipUsage, takeSpend } from "./usage-scanner.js";
 import { decodeValue, type SliceableBuffer } from "./scanned-values.js";
 
 const QUOTE = 0x22;
@@ -110,12 +110,13 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
     p = skipWhitespace(b, p, last);
     if (p >= last || b[p] !== COLON) return false;
     const vs = skipWhitespace(b, p + 1, last);
-    p = skipValue(b, vs, last);
+    const usage = level === 1 && k === 3;
+    p = usage ? skipUsage(b, vs, last) : skipValue(b, vs, last);
     if (p < 0) return false;
     if (level === 1) {
       if (k === 1) timestamp = decodeValue(b, vs, p, lastStringWasEscaped());
-      else if (k === 3) {
-        spend = spendFromBytes(b, vs, p);
+      else if (usage) {
+        spend = takeSpend();
         hasUsage = true;
       }
     } else if (k >= 0) {
