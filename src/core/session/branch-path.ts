@@ -77,7 +77,7 @@ export class BranchPath {
     this.duplicates = this.index.duplicateCount;
     this.grow(this.seen);
     const leaf = this.index.leafId;
-    if (leaf !== null) for (const id of this.index.pathIds(leaf)) this.push(this.index.get(id)!);
+    if (leaf !== null) for (const i of this.index.pathPositions(leaf)) this.push(this.index.at(i));
     return 0;
   }
 

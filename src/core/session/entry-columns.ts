@@ -9,6 +9,7 @@
 
 import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
 import { timeOf } from "./meta-from-fields.js";
+import type { SliceableBuffer } from "./scanned-values.js";
 
 /** Fields of EntryMeta most entries do not have. */
 export interface RareFields {
@@ -51,6 +52,8 @@ export class EntryColumns {
   private parents = new Int32Array(0);
   /** The timestamp as ms when toISOString gives it back exactly, else NaN (text in RareFields). */
   private times = new Float64Array(0);
+  /** Those timestamps' 24 characters (making the string again is a slice, not a toISOString). */
+  private stamps = Buffer.alloc(0) as SliceableBuffer;
   private lines = new Float64Array(0);
   private offsets = new Float64Array(0);
   private lengths = new Float64Array(0);
@@ -85,6 +88,7 @@ export class EntryColumns {
     const ms = isoMillis(r.timestamp);
     this.times[i] = ms;
     if (Number.isNaN(ms)) rare = { ...rare, timestampText: r.timestamp };
+    else for (let k = 0, at = i * ISO_LENGTH; k < ISO_LENGTH; k++) this.stamps[at + k] = r.timestamp.charCodeAt(k);
     this.lines[i] = r.line;
     this.offsets[i] = r.offset;
     this.lengths[i] = r.length;
@@ -124,6 +128,9 @@ export class EntryColumns {
     this.activity = widen(this.activity, f64);
     this.spends = widen(this.spends, f64, SPEND_WIDTH);
     this.flags = widen(this.flags, (n) => new Uint8Array(n));
+    const stamps = Buffer.alloc(capacity * ISO_LENGTH) as SliceableBuffer;
+    stamps.set(this.stamps);
+    this.stamps = stamps;
   }
 
   line(i: number): number {
@@ -154,6 +161,14 @@ export class EntryColumns {
     into.cost += this.spends[at + 4]!;
   }
 
+  /**
+   * Position of an entry whose id is entry i's parentId, -1 for none (null),
+   * -2 when no earlier entry had it (see parentId).
+   */
+  parentAt(i: number): number {
+    return this.parents[i]!;
+  }
+
   /** The parentId of entry i. */
   parentId(i: number): string | null {
     const at = this.parents[i]!;
@@ -163,7 +178,7 @@ export class EntryColumns {
   /** The timestamp string ("" when the value is not a string). */
   timestamp(i: number): string {
     const ms = this.times[i]!;
-    return Number.isNaN(ms) ? this.rare.get(i)!.timestampText! : new Date(ms).toISOString();
+    return Number.isNaN(ms) ? this.rare.get(i)!.timestampText! : this.stamps.latin1Slice(i * ISO_LENGTH, (i + 1) * ISO_LENGTH);
   }
 
   /** pi's tree-sort key, `new Date(timestamp).getTime()` of the raw value. */
@@ -217,6 +232,7 @@ export class EntryColumns {
   }
 }
 
+const ISO_LENGTH = 24;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function digits(s: string, from: number, count: number): number {
@@ -235,7 +251,7 @@ function digits(s: string, from: number, count: number): number {
  * `new Date(ms).toISOString()` gives the same string back.
  */
 export function isoMillis(s: string): number {
-  if (s.length !== 24) return Number.NaN;
+  if (s.length !== ISO_LENGTH) return Number.NaN;
   if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54 || s.charCodeAt(13) !== 0x3a) return Number.NaN;
   if (s.charCodeAt(16) !== 0x3a || s.charCodeAt(19) !== 0x2e || s.charCodeAt(23) !== 0x5a) return Number.NaN;
   const year = digits(s, 0, 4);

@@ -230,17 +230,34 @@ export class SessionIndex {
    * before the first repeated entry instead of looping.
    */
   pathIds(leafId: string): string[] {
-    const path: string[] = [];
+    const ids = this.columns.ids;
+    return this.pathPositions(leafId).map((i) => ids[i]!);
+  }
+
+  /** pathIds as entry positions, root first. */
+  pathPositions(leafId: string): number[] {
+    const path: number[] = [];
     const seen = new Set<number>();
-    const columns = this.columns;
     let current = this.ids.get(leafId);
     while (current >= 0 && !seen.has(current)) {
       seen.add(current);
-      path.push(columns.ids[current]!);
-      const parentId = columns.parentId(current);
-      current = parentId ? this.ids.get(parentId) : -1;
+      path.push(current);
+      current = this.parentPosition(current);
     }
     return path.reverse();
+  }
+
+  /** Where pi's getBranch goes from entry i: the latest entry with its parentId, -1 when none (or a falsy parentId). */
+  private parentPosition(i: number): number {
+    const columns = this.columns;
+    const at = columns.parentAt(i);
+    if (at >= 0) {
+      // Without duplicate ids the entry the parent was resolved to is the only one with that id.
+      const id = columns.ids[at]!;
+      return id === "" ? -1 : this.duplicateDiagnostics.length === 0 ? at : this.ids.get(id);
+    }
+    const parentId = columns.parentId(i);
+    return parentId ? this.ids.get(parentId) : -1;
   }
 
   /** Problems in the tree: duplicate ids, self-parents, dangling parents, cycles, unknown label targets. */

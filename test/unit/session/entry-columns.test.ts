@@ -68,7 +68,7 @@ describe("SessionIndex columns", () => {
           expect(index.at(i)).toBe(index.at(i));
           expect(index.typeAt(i)).toBe(metas[i]!.type);
         }
-        for (const m of metas) expect(index.get(m.id)).toEqual(metas.findLast((x) => x.id === m.id));
+        for (const m of metas) expect(index.get(m.id)).toEqual([...metas].reverse().find((x) => x.id === m.id));
         expect(index.get("nope")).toBeUndefined();
         expect([...index.byId.keys()]).toEqual([...new Map(metas.map((m) => [m.id, m])).keys()]);
       }),
