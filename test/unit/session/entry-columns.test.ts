@@ -43,8 +43,8 @@ describe("SessionIndex columns", () => {
   const entry = fc.record(
     {
       type: fc.constantFrom("message", "label", "session_info", "custom", "odd_type"),
-      id: fc.constantFrom("a", "b", "c", "d", ""),
-      parentId: fc.constantFrom("a", "b", "zz", "", null),
+      id: fc.constantFrom("a", "b", "c", "d", "", "é", "ā", "😀x"),
+      parentId: fc.constantFrom("a", "b", "zz", "", "ā", "é", null),
       timestamp,
       timestampValue: fc.constantFrom(5, null, [1]),
       role: fc.constantFrom("user", "assistant"),
