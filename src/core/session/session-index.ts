@@ -117,6 +117,11 @@ export class SessionIndex {
     return this.columns.at(i);
   }
 
+  /** The id of the entry at position i, without making its meta. */
+  idAt(i: number): string {
+    return this.columns.ids[i]!;
+  }
+
   /** The type of the entry at position i, without making its meta. */
   typeAt(i: number): string {
     return this.columns.types[i]!;

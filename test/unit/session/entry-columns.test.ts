@@ -67,6 +67,8 @@ describe("SessionIndex columns", () => {
           expect(index.at(i)).toEqual(metas[i]);
           expect(index.at(i)).toBe(index.at(i));
           expect(index.typeAt(i)).toBe(metas[i]!.type);
+          expect(index.idAt(i)).toBe(metas[i]!.id);
+          expect(index.roleAt(i)).toBe(metas[i]!.role);
         }
         for (const m of metas) expect(index.get(m.id)).toEqual([...metas].reverse().find((x) => x.id === m.id));
         expect(index.get("nope")).toBeUndefined();
