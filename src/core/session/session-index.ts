@@ -248,13 +248,13 @@ export class SessionIndex {
     while (current >= 0 && !seen.has(current)) {
       seen.add(current);
       path.push(current);
-      current = this.parentPosition(current);
+      current = this.parentPositionOf(current);
     }
     return path.reverse();
   }
 
   /** Where pi's getBranch goes from entry i: the latest entry with its parentId, -1 when none (or a falsy parentId). */
-  private parentPosition(i: number): number {
+  parentPositionOf(i: number): number {
     const columns = this.columns;
     const at = columns.parentAt(i);
     if (at >= 0) {
