@@ -63,6 +63,8 @@ export class EntryColumns {
   private readonly rare = new Map<number, RareFields>();
   /** Metas made so far, by entry position (holes until asked for). */
   private metas: (EntryMeta | undefined)[] = [];
+  /** metas[0, madePrefix) are all made (all() then makes only the newer ones). */
+  private madePrefix = 0;
 
   get size(): number {
     return this.count;
@@ -227,7 +229,8 @@ export class EntryColumns {
 
   /** Every meta, in file order (all made; the array grows with the index). */
   all(): readonly EntryMeta[] {
-    for (let i = 0; i < this.count; i++) this.at(i);
+    for (let i = this.madePrefix; i < this.count; i++) this.at(i);
+    this.madePrefix = this.count;
     return this.metas as EntryMeta[];
   }
 }
