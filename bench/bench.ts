@@ -15,6 +15,7 @@ import { buildBigSession } from "./big-session";
 import { catalogueBench, liveBench } from "./live-bench";
 import { fileTouchesBench } from "./file-touches-bench";
 import { formatTable, measure, type Row } from "./measure";
+import { openBench } from "./open-bench";
 import { prepareProcessBench } from "./prepare-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
+  if (only === "open") {
+    openBench(file, Math.max(RUNS, 5));
+    return;
+  }
   if (only === "live" || only === "catalogue" || only === "files" || only === "prepare") {
     if (only === "live") await liveBench(file, RUNS);
     else if (only === "prepare") await prepareProcessBench(file, RUNS);

@@ -156,7 +156,7 @@ function countLines(bytes: Buffer, end: number): number {
 }
 
 /** Reading the file through one reused buffer and counting its lines: what any open must at least do. */
-function chunkedLineCount(file: string): number {
+export function chunkedLineCount(file: string): number {
   const fd = openSync(file, "r");
   try {
     const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);

@@ -14,6 +14,10 @@ export interface Pi1xMarker {
   what: string;
 }
 
+function mayMarkPi1x(type: string, role: string | undefined): boolean {
+  return type === "context_edit" || type === "usage" || type === "compaction" || (type === "message" && role === "system");
+}
+
 function markerOfMeta(meta: EntryMeta): string | undefined {
   if (meta.type === "context_edit" || meta.type === "usage") return `${meta.type} entry`;
   if (meta.type === "message" && meta.role === "system") return "system message";
@@ -49,7 +53,9 @@ export function sessionPi1xMarker(
   const index = session.index;
   const state = scans.get(index) ?? { scanned: 0, marker: undefined };
   if (!state.marker && state.scanned < index.size) {
-    const fresh = index.entries.slice(state.scanned);
+    // Metas only for the entries that can mark pi 1.x (a big session has few).
+    const fresh: EntryMeta[] = [];
+    for (let i = state.scanned; i < index.size; i++) if (mayMarkPi1x(index.typeAt(i), index.roleAt(i))) fresh.push(index.at(i));
     state.marker = findPi1xMarker(fresh, (meta) => {
       try {
         return session.entryAt(meta);

@@ -5,23 +5,26 @@
 // times; cases where an append can move earlier lookups (a reused id, an id
 // that resolves the root's missing parent, a path cut short by a cycle) rebuild it.
 
-import type { EntryMeta } from "./entry-meta.js";
+import type { EntryKind, EntryMeta } from "./entry-meta.js";
 import type { SessionIndex } from "./session-index.js";
 
 export class BranchPath {
-  private readonly list: EntryMeta[] = [];
-  /** By meta.index: position on the path + 1 (0: not on it). */
+  /** Index positions of the path's entries, root first (metas are made only when asked for). */
+  private readonly list: number[] = [];
+  /** By index position: position on the path + 1 (0: not on it). */
   private positions = new Int32Array(1024);
   private seen = 0;
   private duplicates = 0;
+  /** Reused by kindAt (its callers read it at once). */
+  private readonly kind: { type: string; role: string | undefined } = { type: "", role: undefined };
 
   constructor(readonly index: SessionIndex) {
     this.rebuild();
   }
 
-  /** Root first. */
+  /** Root first (every meta is made). */
   get entries(): readonly EntryMeta[] {
-    return this.list;
+    return this.list.map((i) => this.index.at(i));
   }
 
   get length(): number {
@@ -29,7 +32,15 @@ export class BranchPath {
   }
 
   at(position: number): EntryMeta {
-    return this.list[position]!;
+    return this.index.at(this.list[position]!);
+  }
+
+  /** Type and role of the entry at `position`, without making its meta (valid until the next call). */
+  kindAt(position: number): EntryKind {
+    const i = this.list[position]!;
+    this.kind.type = this.index.typeAt(i);
+    this.kind.role = this.index.roleAt(i);
+    return this.kind;
   }
 
   /** Position of the entry on the path, or -1. */
@@ -55,17 +66,17 @@ export class BranchPath {
     // The root's parent exists: either an appended entry resolves it, or the walk
     // stopped on a cycle (which a new walk may enter elsewhere). Walk again.
     const root = this.list[0];
-    if (root?.parentId && index.get(root.parentId) !== undefined) return this.rebuild();
+    if (root !== undefined && index.parentPositionOf(root) >= 0) return this.rebuild();
     this.grow(size);
-    const chain: EntryMeta[] = [];
-    const onChain = new Set<EntryMeta>();
-    let current: EntryMeta | undefined = index.entries[size - 1];
-    while (current && this.positions[current.index] === 0 && !onChain.has(current)) {
+    const chain: number[] = [];
+    const onChain = new Set<number>();
+    let current = size - 1;
+    while (current >= 0 && this.positions[current] === 0 && !onChain.has(current)) {
       onChain.add(current);
       chain.push(current);
-      current = current.parentId ? index.get(current.parentId) : undefined;
+      current = index.parentPositionOf(current);
     }
-    const keep = current && this.positions[current.index] !== 0 ? this.positions[current.index]! : 0;
+    const keep = current >= 0 && this.positions[current] !== 0 ? this.positions[current]! : 0;
     this.cut(keep);
     for (let i = chain.length - 1; i >= 0; i--) this.push(chain[i]!);
     return keep;
@@ -77,18 +88,18 @@ export class BranchPath {
     this.duplicates = this.index.duplicateCount;
     this.grow(this.seen);
     const leaf = this.index.leafId;
-    if (leaf !== null) for (const id of this.index.pathIds(leaf)) this.push(this.index.get(id)!);
+    if (leaf !== null) for (const i of this.index.pathPositions(leaf)) this.push(i);
     return 0;
   }
 
   private cut(length: number): void {
-    for (let i = length; i < this.list.length; i++) this.positions[this.list[i]!.index] = 0;
+    for (let i = length; i < this.list.length; i++) this.positions[this.list[i]!] = 0;
     this.list.length = length;
   }
 
-  private push(meta: EntryMeta): void {
-    this.list.push(meta);
-    this.positions[meta.index] = this.list.length;
+  private push(i: number): void {
+    this.list.push(i);
+    this.positions[i] = this.list.length;
   }
 
   private grow(size: number): void {

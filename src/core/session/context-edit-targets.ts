@@ -23,8 +23,8 @@ export function contextEditsByTarget(session: { readonly index: SessionIndex; en
   const index = session.index;
   const state = scans.get(index) ?? { scanned: 0, byTarget: new Map<string, ContextEditOfTarget[]>() };
   for (let i = state.scanned; i < index.size; i++) {
-    const meta = index.entries[i]!;
-    if (meta.type !== "context_edit") continue;
+    if (index.typeAt(i) !== "context_edit") continue;
+    const meta = index.at(i);
     let entry: SessionEntry;
     try {
       entry = session.entryAt(meta);

@@ -185,8 +185,7 @@ export async function summarizeSessionFile(path: string): Promise<SessionFileSum
   const session = await openSession(path);
   const header = session.header;
   if (!header || session.headerMissing) return null;
-  let messageCount = 0;
-  for (const meta of session.index.entries) if (meta.type === "message") messageCount++;
+  const messageCount = session.index.messageCount;
   return {
     path,
     id: header.id,

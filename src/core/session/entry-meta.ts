@@ -39,6 +39,9 @@ export interface EntryMeta extends LineLocation {
   spend?: Spend;
 }
 
+/** What an entry is, from its meta alone (the rules that classify entries read only these). */
+export type EntryKind = Pick<EntryMeta, "type" | "role">;
+
 /** Token counts and cost (`usage.cost.total`), non-numbers counted as 0. */
 export interface Spend {
   input: number;

@@ -74,7 +74,12 @@ function fail(at: number, reason: string): number {
 }
 
 export function skipWhitespace(b: Uint8Array, p: number, end: number): number {
-  while (p < end && WHITESPACE[b[p]!] === 1) p++;
+  // JSON whitespace is ≤ 0x20; pi writes none, so the first test nearly always ends it.
+  while (p < end) {
+    const c = b[p]!;
+    if (c > 0x20 || WHITESPACE[c] === 0) return p;
+    p++;
+  }
   return p;
 }
 
@@ -108,7 +113,7 @@ function skipDigits(b: Uint8Array, p: number, end: number): number {
   return p;
 }
 
-function skipNumber(b: Uint8Array, p: number, end: number): number {
+export function skipNumber(b: Uint8Array, p: number, end: number): number {
   const start = p;
   if (b[p] === MINUS) p++;
   if (p >= end) return fail(p, "bad number");
@@ -229,13 +234,20 @@ export function topKeyIndex(b: SliceableBuffer, s: number, e: number, escaped: b
     if (text === "message") return -2;
     return (CAPTURED_KEYS as readonly string[]).indexOf(text);
   }
-  const len = e - s;
-  if (len === 7 && bytesEqual(b, s, e, KEY_MESSAGE)) return -2;
-  for (let i = 0; i < CAPTURED_KEY_BYTES.length; i++) {
-    const k = CAPTURED_KEY_BYTES[i]!;
-    if (k.length === len && bytesEqual(b, s, e, k)) return i;
+  // The one candidate of that length and first byte, then one comparison.
+  const c = b[s];
+  let k: number;
+  switch (e - s) {
+    case 2: k = c === 0x69 ? 1 : -1; break; // id
+    case 3: k = c === 0x63 ? 8 : -1; break; // cwd
+    case 4: k = c === 0x74 ? 0 : c === 0x6e ? 6 : -1; break; // type, name
+    case 5: k = c === 0x6c ? 5 : c === 0x75 ? 9 : -1; break; // label, usage
+    case 7: return c === 0x6d ? (bytesEqual(b, s, e, KEY_MESSAGE) ? -2 : -1) : c === 0x76 && bytesEqual(b, s, e, CAPTURED_KEY_BYTES[7]!) ? 7 : -1; // message, version
+    case 8: k = c === 0x70 ? 2 : c === 0x74 ? 4 : -1; break; // parentId, targetId
+    case 9: k = c === 0x74 ? 3 : -1; break; // timestamp
+    default: return -1;
   }
-  return -1;
+  return k >= 0 && bytesEqual(b, s, e, CAPTURED_KEY_BYTES[k]!) ? k : -1;
 }
 
 /** Index of a `message` member key: 0 role, 1 timestamp, 2 content, 3 usage, -1 other. */
@@ -244,11 +256,14 @@ export function messageKeyIndex(b: SliceableBuffer, s: number, e: number, escape
     const text = keyText(b, s, e, true);
     return text === "role" ? 0 : text === "timestamp" ? 1 : text === "content" ? 2 : text === "usage" ? 3 : -1;
   }
-  if (bytesEqual(b, s, e, KEY_ROLE)) return 0;
-  if (bytesEqual(b, s, e, KEY_TIMESTAMP)) return 1;
-  if (bytesEqual(b, s, e, KEY_CONTENT)) return 2;
-  if (bytesEqual(b, s, e, KEY_USAGE)) return 3;
-  return -1;
+  const c = b[s];
+  switch (e - s) {
+    case 4: return c === 0x72 && bytesEqual(b, s, e, KEY_ROLE) ? 0 : -1;
+    case 9: return c === 0x74 && bytesEqual(b, s, e, KEY_TIMESTAMP) ? 1 : -1;
+    case 7: return c === 0x63 && bytesEqual(b, s, e, KEY_CONTENT) ? 2 : -1;
+    case 5: return c === 0x75 && bytesEqual(b, s, e, KEY_USAGE) ? 3 : -1;
+    default: return -1;
+  }
 }
 
 /**

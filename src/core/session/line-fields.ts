@@ -58,20 +58,6 @@ export function setCaptured(f: LineFields, k: number, value: unknown): void {
   }
 }
 
-/** Copies the captured keys `from` has (a later member wins, as in JSON.parse). */
-export function mergeCaptured(into: LineFields, from: LineFields): void {
-  if (from.type !== undefined) into.type = from.type;
-  if (from.id !== undefined) into.id = from.id;
-  if (from.parentId !== undefined) into.parentId = from.parentId;
-  if (from.timestamp !== undefined) into.timestamp = from.timestamp;
-  if (from.targetId !== undefined) into.targetId = from.targetId;
-  if (from.label !== undefined) into.label = from.label;
-  if (from.name !== undefined) into.name = from.name;
-  if (from.version !== undefined) into.version = from.version;
-  if (from.cwd !== undefined) into.cwd = from.cwd;
-  if (from.usage !== undefined) into.usage = from.usage;
-}
-
 export function emptyMessageFields(isObject: boolean): MessageFields {
   return { isObject, role: undefined, timestamp: undefined, hasContent: false, spend: undefined };
 }

@@ -17,8 +17,8 @@ import {
   WHITESPACE,
 } from "./entry-scanner.js";
 import { asBuffer } from "./jsonl-reader.js";
-import { emptyLineFields, mergeCaptured, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
-import { spendFromBytes } from "./scanned-spend.js";
+import { emptyLineFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
+import { skipUsage, takeSpend } from "./usage-scanner.js";
 import { decodeValue, type SliceableBuffer } from "./scanned-values.js";
 
 const QUOTE = 0x22;
@@ -96,7 +96,8 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
   let timestamp: unknown;
   let spend: MessageFields["spend"];
   let hasUsage = false;
-  const top = emptyLineFields();
+  // Top-level members after the message go straight into `fields` (a later member wins,
+  // as in JSON.parse); on failure the caller scans the line again into new fields.
   let level: 0 | 1 = 1;
   for (;;) {
     if (p >= last || b[p] !== QUOTE) return false;
@@ -109,16 +110,17 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
     p = skipWhitespace(b, p, last);
     if (p >= last || b[p] !== COLON) return false;
     const vs = skipWhitespace(b, p + 1, last);
-    p = skipValue(b, vs, last);
+    const usage = level === 1 && k === 3;
+    p = usage ? skipUsage(b, vs, last) : skipValue(b, vs, last);
     if (p < 0) return false;
     if (level === 1) {
       if (k === 1) timestamp = decodeValue(b, vs, p, lastStringWasEscaped());
-      else if (k === 3) {
-        spend = spendFromBytes(b, vs, p);
+      else if (usage) {
+        spend = takeSpend();
         hasUsage = true;
       }
     } else if (k >= 0) {
-      setCaptured(top, k, decodeValue(b, vs, p, lastStringWasEscaped()));
+      setCaptured(fields, k, decodeValue(b, vs, p, lastStringWasEscaped()));
     }
     p = skipWhitespace(b, p, last);
     if (p < last && b[p] === COMMA) {
@@ -138,6 +140,5 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
   }
   if (timestamp !== undefined) message.timestamp = timestamp;
   if (hasUsage) message.spend = spend;
-  mergeCaptured(fields, top);
   return true;
 }

@@ -14,7 +14,7 @@ import { sessionModel } from "../summarize/session-model.js";
 import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens, type RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import { BranchPath } from "./branch-path.js";
-import type { EntryMeta } from "./entry-meta.js";
+import type { EntryKind, EntryMeta } from "./entry-meta.js";
 import type { LoadedSession } from "./open-session.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionEntry } from "./types.js";
@@ -47,7 +47,8 @@ class LastOnPath<T> {
   value: T | undefined;
 
   constructor(
-    private readonly candidate: (meta: EntryMeta) => boolean,
+    /** Whether the entry may give a value, from its type and role (no meta is made for the others). */
+    private readonly candidate: (kind: EntryKind) => boolean,
     private readonly read: (meta: EntryMeta) => T | undefined,
   ) {}
 
@@ -62,9 +63,8 @@ class LastOnPath<T> {
   }
 
   private try(path: BranchPath, position: number): boolean {
-    const meta = path.at(position);
-    if (!this.candidate(meta)) return false;
-    const value = this.read(meta);
+    if (!this.candidate(path.kindAt(position))) return false;
+    const value = this.read(path.at(position));
     if (value === undefined) return false;
     this.position = position;
     this.value = value;
@@ -161,9 +161,8 @@ export class LiveSessionFacts implements BranchTokenView {
     }
     if (this.running && this.running.length > keep) this.running = undefined;
     for (let i = keep; i < path.length; i++) {
-      const meta = path.at(i);
-      const fromMeta = this.rule.messagesFromMeta(meta);
-      this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(meta).messages);
+      const fromMeta = this.rule.messagesFromMeta(path.kindAt(i));
+      this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(path.at(i)).messages);
     }
     for (const last of [this.usageAt, this.resetAt, this.modelAt, this.thinkingAt, this.compactionAt] as LastOnPath<unknown>[]) {
       last.update(path, keep);
@@ -247,9 +246,8 @@ export class LiveSessionFacts implements BranchTokenView {
   estimateSum(from: number, to: number): number {
     let sum = 0;
     for (let i = from; i < to; i++) {
-      const meta = this.path.at(i);
-      if (this.rule.messagesFromMeta(meta) === 0) continue;
-      sum += this.tokensOf(meta).estimate;
+      if (this.rule.messagesFromMeta(this.path.kindAt(i)) === 0) continue;
+      sum += this.tokensOf(this.path.at(i)).estimate;
     }
     return sum;
   }

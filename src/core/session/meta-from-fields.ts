@@ -1,8 +1,10 @@
-// Turns the fields read from one entry line into the EntryMeta the index keeps,
-// with a diagnostic for each field that is missing or has the wrong type.
+// Turns the fields read from one entry line into the record the index keeps
+// (an EntryMeta's fields, see entry-columns.ts), with a diagnostic for each
+// field that is missing or has the wrong type.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { EntryMeta, LineLocation } from "./entry-meta.js";
+import type { EntryRecord } from "./entry-columns.js";
+import type { LineLocation } from "./entry-meta.js";
 import { spendOf } from "./scanned-spend.js";
 import type { LineFields } from "./line-fields.js";
 import { isKnownEntryType } from "./types.js";
@@ -39,16 +41,15 @@ function describe(value: unknown): string {
 }
 
 /**
- * The meta of a non-header entry line, or null when the line cannot be an entry
+ * The record of a non-header entry line, or null when the line cannot be an entry
  * (no string `type` or `id`); every problem is pushed to `diagnostics`.
  */
-export function metaFromFields(
+export function recordFromFields(
   fields: LineFields,
   location: LineLocation,
-  index: number,
   unknown: UnknownKinds,
   diagnostics: Diagnostic[],
-): EntryMeta | null {
+): EntryRecord | null {
   const line = location.line;
   const { type, id } = fields;
   if (typeof type !== "string") {
@@ -87,17 +88,20 @@ export function metaFromFields(
   if (typeof fields.timestamp === "string") timestamp = fields.timestamp;
   else bad("timestamp", fields.timestamp, "an ISO date string");
 
-  const meta: EntryMeta = {
+  const meta: EntryRecord = {
     line,
     offset: location.offset,
     length: location.length,
-    index,
     type,
     id,
     parentId,
     timestamp,
+    role: undefined,
+    activityTime: Number.NaN,
+    spend: undefined,
+    rare: undefined,
   };
-  if (typeof fields.timestamp !== "string" && fields.timestamp !== undefined) meta.timestampValue = fields.timestamp;
+  if (typeof fields.timestamp !== "string" && fields.timestamp !== undefined) meta.rare = { timestampValue: fields.timestamp };
 
   if (type === "message") {
     const m = fields.message;
@@ -132,17 +136,18 @@ export function metaFromFields(
     if (spend) meta.spend = spend;
   }
   if (type === "label") {
-    if (typeof fields.targetId === "string") meta.targetId = fields.targetId;
+    const rare = (meta.rare ??= {});
+    if (typeof fields.targetId === "string") rare.targetId = fields.targetId;
     else bad("targetId", fields.targetId, "a string");
     const label = fields.label;
-    if (typeof label === "string") meta.label = label;
+    if (typeof label === "string") rare.label = label;
     else if (label !== undefined && label !== null && label !== false && label !== 0) {
       // pi keeps any truthy label value; show it as its JSON text.
       bad("label", label, "a string");
-      meta.label = JSON.stringify(label);
+      rare.label = JSON.stringify(label);
     }
   } else if (type === "session_info") {
-    if (typeof fields.name === "string") meta.name = fields.name;
+    if (typeof fields.name === "string") (meta.rare ??= {}).name = fields.name;
     else if (fields.name !== undefined) bad("name", fields.name, "a string; treated as no name");
   } else if (!isKnownEntryType(type) && !unknown.entryTypes.has(type)) {
     unknown.entryTypes.add(type);

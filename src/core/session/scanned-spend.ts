@@ -6,7 +6,7 @@
 import type { Spend } from "./entry-meta.js";
 import { numberFromBytes, type SliceableBuffer } from "./scanned-values.js";
 
-const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+export const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 /** Non-numbers and non-finite numbers count as 0; a usage that is not an object has none. */
 export function spendOf(usage: unknown): Spend | undefined {
@@ -81,13 +81,13 @@ function afterValue(b: Uint8Array, p: number, end: number): number {
 }
 
 /** The number at [s, e) when it is one, else NaN (counted as 0 by the caller). */
-function numberAt(b: SliceableBuffer, s: number, e: number): number {
+export function numberAt(b: SliceableBuffer, s: number, e: number): number {
   const c = b[s]!;
   return c === MINUS || (c >= ZERO && c <= NINE) ? numberFromBytes(b, s, e) : Number.NaN;
 }
 
 /** Which member a key names: 0 input, 1 output, 2 cacheRead, 3 cacheWrite, 4 cost, 5 total, -1 other, -2 escaped. */
-function keyAt(b: Uint8Array, s: number, e: number): number {
+export function keyAt(b: Uint8Array, s: number, e: number): number {
   const len = e - s;
   for (let i = s; i < e; i++) if (b[i] === BACKSLASH) return -2;
   const c = b[s];

@@ -9,7 +9,7 @@ import type { JsonlLine, JsonlReadSummary } from "./jsonl-reader.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { LineClassifier, type ClassifiedLine } from "./line-classifier.js";
 import { scanFromValue, type LineScan } from "./line-fields.js";
-import { metaFromFields, type UnknownKinds } from "./meta-from-fields.js";
+import { recordFromFields, type UnknownKinds } from "./meta-from-fields.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
 import { SessionIndex } from "./session-index.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
@@ -271,8 +271,8 @@ export class SessionBuilder {
       );
       return;
     }
-    const meta = metaFromFields(scan.fields, location, this.index.size, this.unknown, this.diagnostics);
-    if (meta) this.index.add(meta);
+    const record = recordFromFields(scan.fields, location, this.unknown, this.diagnostics);
+    if (record) this.index.addRecord(record);
   }
 
   private finishLegacy(): SessionEntry[] {

@@ -6,94 +6,95 @@
 // pi it never loops on a parent cycle.
 
 import type { Diagnostic } from "../diagnostics.js";
+import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
-import { timeOf } from "./meta-from-fields.js";
+import { IdTable } from "./id-table.js";
+import { MetasById } from "./metas-by-id.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
 
 export class SessionIndex {
-  private readonly list: EntryMeta[];
-  private readonly ids: Map<string, EntryMeta>;
+  /** Per-entry data (see entry-columns.ts); metas are made on demand. */
+  private readonly columns = new EntryColumns();
+  /** Position of the entry with that id (for duplicate ids, the later one). */
+  private readonly ids = new IdTable(this.columns.ids);
   /**
-   * Children in file order, by parent id (self-parented entries excluded, as in pi);
-   * one child is stored bare. Built on first use: reading a session for its
-   * context only needs byId.
+   * Children positions in file order, by parent id (self-parented entries
+   * excluded, as in pi); one child is stored bare. Built on first use: reading
+   * a session for its context only needs the ids.
    */
-  private childMap: Map<string, EntryMeta | EntryMeta[]> | null = null;
+  private childMap: Map<string, number | number[]> | null = null;
   private readonly sortedChildren = new Map<string, readonly EntryMeta[]>();
-  private readonly labelMap: Map<string, string>;
-  private readonly duplicateDiagnostics: Diagnostic[];
-  private name: string | undefined;
+  private readonly labelMap = new Map<string, string>();
+  private readonly duplicateDiagnostics: Diagnostic[] = [];
+  private name: string | undefined = undefined;
   private structure: Structure | null = null;
   private messages = 0;
   private activity = 0;
   private readonly spent: Spend = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  private byIdView: ReadonlyMap<string, EntryMeta> | null = null;
 
   constructor(metas: Iterable<EntryMeta> = []) {
-    this.list = [];
-    this.ids = new Map();
-    this.labelMap = new Map();
-    this.duplicateDiagnostics = [];
-    this.name = undefined;
     for (const m of metas) this.add(m);
   }
 
-  /** Adds the next entry in file order (also used for a live tail). */
+  /** Adds the next entry in file order (also used for a live tail); `meta.index` is ignored (it is the position). */
   add(meta: EntryMeta): void {
-    const previous = this.ids.get(meta.id);
-    if (previous) {
+    this.addRecord(recordOf(meta));
+  }
+
+  /** Adds the next entry in file order from its fields (the reader's path: no meta object is kept). */
+  addRecord(r: EntryRecord): void {
+    const columns = this.columns;
+    // The parent as the position of an entry with its id (only the id matters: any entry
+    // with it will do); mostly the one just before (one string compare instead of a lookup).
+    let parentAt = -1;
+    if (r.parentId !== null) {
+      const last = columns.size - 1;
+      parentAt = last >= 0 && columns.ids[last] === r.parentId ? last : this.ids.get(r.parentId);
+    }
+    const i = columns.push(r, parentAt);
+    const previousAt = this.ids.put(i);
+    if (previousAt >= 0) {
       this.duplicateDiagnostics.push({
         severity: "warning",
         code: "duplicate-id",
-        message: `id ${meta.id} is used again (first on line ${previous.line}); lookups find this later entry, as in pi`,
-        line: meta.line,
-        entryId: meta.id,
+        message: `id ${r.id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
+        line: r.line,
+        entryId: r.id,
       });
     }
-    // The parent's own id string instead of a second copy of it (one string less per entry).
-    if (meta.parentId !== null) {
-      // Only the string is shared, so any entry with that id will do; mostly the one
-      // just before (one string compare instead of a lookup).
-      const previous = this.list.length > 0 ? this.list[this.list.length - 1]! : undefined;
-      const parent = previous !== undefined && previous.id === meta.parentId ? previous : this.ids.get(meta.parentId);
-      if (parent) meta.parentId = parent.id;
-    }
-    this.list.push(meta);
-    this.ids.set(meta.id, meta);
-    if (meta.type === "message") this.messages++;
-    if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
-    if (meta.spend !== undefined) {
-      const s = meta.spend;
-      this.spent.input += s.input;
-      this.spent.output += s.output;
-      this.spent.cacheRead += s.cacheRead;
-      this.spent.cacheWrite += s.cacheWrite;
-      this.spent.cost += s.cost;
-    }
-    if (this.childMap !== null) this.addChild(this.childMap, meta);
-    if (meta.type === "label" && meta.targetId !== undefined) {
-      if (meta.label) this.labelMap.set(meta.targetId, meta.label);
-      else this.labelMap.delete(meta.targetId);
-    } else if (meta.type === "session_info") {
-      this.name = meta.name?.trim() || undefined;
+    if (r.type === "message") this.messages++;
+    if (r.activityTime > this.activity) this.activity = r.activityTime;
+    columns.addSpend(i, this.spent);
+    if (this.childMap !== null) this.addChild(this.childMap, i);
+    if (r.type === "label") {
+      const target = r.rare?.targetId;
+      if (target !== undefined) {
+        if (r.rare!.label) this.labelMap.set(target, r.rare!.label);
+        else this.labelMap.delete(target);
+      }
+    } else if (r.type === "session_info") {
+      this.name = r.rare?.name?.trim() || undefined;
     }
     this.structure = null;
   }
 
-  private addChild(map: Map<string, EntryMeta | EntryMeta[]>, meta: EntryMeta): void {
-    if (meta.parentId === null || meta.parentId === meta.id) return;
-    const siblings = map.get(meta.parentId);
-    if (siblings === undefined) map.set(meta.parentId, meta);
-    else if (Array.isArray(siblings)) siblings.push(meta);
-    else map.set(meta.parentId, [siblings, meta]);
-    if (this.sortedChildren.size > 0) this.sortedChildren.delete(meta.parentId);
+  private addChild(map: Map<string, number | number[]>, i: number): void {
+    const parentId = this.columns.parentId(i);
+    if (parentId === null || parentId === this.columns.ids[i]) return;
+    const siblings = map.get(parentId);
+    if (siblings === undefined) map.set(parentId, i);
+    else if (typeof siblings !== "number") siblings.push(i);
+    else map.set(parentId, [siblings, i]);
+    if (this.sortedChildren.size > 0) this.sortedChildren.delete(parentId);
   }
 
-  private get childLists(): Map<string, EntryMeta | EntryMeta[]> {
+  private get childLists(): Map<string, number | number[]> {
     if (this.childMap === null) {
-      const map = new Map<string, EntryMeta | EntryMeta[]>();
+      const map = new Map<string, number | number[]>();
       this.childMap = map;
-      for (const m of this.list) this.addChild(map, m);
+      for (let i = 0; i < this.columns.size; i++) this.addChild(map, i);
     }
     return this.childMap;
   }
@@ -101,17 +102,38 @@ export class SessionIndex {
   /** An independent copy (for a refreshed session that appends to it). */
   clone(): SessionIndex {
     const copy = new SessionIndex();
-    for (const m of this.list) copy.add(m);
+    for (let i = 0; i < this.columns.size; i++) copy.add(this.columns.at(i));
     return copy;
   }
 
-  /** All entries in file order. */
+  /** All entries in file order (every meta is made: prefer `at`, `typeAt` and `size` on big sessions). */
   get entries(): readonly EntryMeta[] {
-    return this.list;
+    return this.columns.all();
+  }
+
+  /** The entry at position i in file order (0 ≤ i < size). */
+  at(i: number): EntryMeta {
+    if (i < 0 || i >= this.columns.size) throw new RangeError(`no entry at ${i}`);
+    return this.columns.at(i);
+  }
+
+  /** The id of the entry at position i, without making its meta. */
+  idAt(i: number): string {
+    return this.columns.ids[i]!;
+  }
+
+  /** The type of the entry at position i, without making its meta. */
+  typeAt(i: number): string {
+    return this.columns.types[i]!;
+  }
+
+  /** The message role of the entry at position i, without making its meta. */
+  roleAt(i: number): string | undefined {
+    return this.columns.role(i);
   }
 
   get size(): number {
-    return this.list.length;
+    return this.columns.size;
   }
 
   /** `message` entries, as pi's session list counts them. */
@@ -136,16 +158,22 @@ export class SessionIndex {
 
   /** Lookup by id; for duplicate ids the later entry, as pi's Map.set gives. */
   get byId(): ReadonlyMap<string, EntryMeta> {
-    return this.ids;
+    return (this.byIdView ??= new MetasById(this.ids, this.columns));
   }
 
   get(id: string): EntryMeta | undefined {
-    return this.ids.get(id);
+    const i = this.ids.get(id);
+    return i < 0 ? undefined : this.columns.at(i);
+  }
+
+  has(id: string): boolean {
+    return this.ids.get(id) >= 0;
   }
 
   /** The current leaf on load: the last entry in file order, as pi. */
   get leafId(): string | null {
-    return this.list.length > 0 ? this.list[this.list.length - 1]!.id : null;
+    const n = this.columns.size;
+    return n > 0 ? this.columns.ids[n - 1]! : null;
   }
 
   /** Children in pi's getTree order: file order, stable-sorted oldest first. */
@@ -154,18 +182,18 @@ export class SessionIndex {
     if (cached) return cached;
     const raw = this.childLists.get(parentId);
     if (raw === undefined) return NO_CHILDREN;
-    if (!Array.isArray(raw)) return [raw];
+    if (typeof raw === "number") return [this.columns.at(raw)];
     // pi's comparator, `new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime()`
     // (NaN compares as equal), on the same input order, so the same stable result.
-    const times = new Map(raw.map((m) => [m, timeOf("timestampValue" in m ? m.timestampValue : m.timestamp)]));
-    const sorted = [...raw].sort((a, b) => times.get(a)! - times.get(b)!);
+    const times = new Map(raw.map((i) => [i, this.columns.sortTime(i)]));
+    const sorted = [...raw].sort((a, b) => times.get(a)! - times.get(b)!).map((i) => this.columns.at(i));
     this.sortedChildren.set(parentId, sorted);
     return sorted;
   }
 
   childCount(parentId: string): number {
     const raw = this.childLists.get(parentId);
-    return raw === undefined ? 0 : Array.isArray(raw) ? raw.length : 1;
+    return raw === undefined ? 0 : typeof raw === "number" ? 1 : raw.length;
   }
 
   /** pi's getTree roots in file order: parentId null, parentId === id, or a missing parent. */
@@ -208,15 +236,34 @@ export class SessionIndex {
    * before the first repeated entry instead of looping.
    */
   pathIds(leafId: string): string[] {
-    const path: string[] = [];
-    const seen = new Set<EntryMeta>();
+    const ids = this.columns.ids;
+    return this.pathPositions(leafId).map((i) => ids[i]!);
+  }
+
+  /** pathIds as entry positions, root first. */
+  pathPositions(leafId: string): number[] {
+    const path: number[] = [];
+    const seen = new Set<number>();
     let current = this.ids.get(leafId);
-    while (current && !seen.has(current)) {
+    while (current >= 0 && !seen.has(current)) {
       seen.add(current);
-      path.push(current.id);
-      current = current.parentId ? this.ids.get(current.parentId) : undefined;
+      path.push(current);
+      current = this.parentPositionOf(current);
     }
     return path.reverse();
+  }
+
+  /** Where pi's getBranch goes from entry i: the latest entry with its parentId, -1 when none (or a falsy parentId). */
+  parentPositionOf(i: number): number {
+    const columns = this.columns;
+    const at = columns.parentAt(i);
+    if (at >= 0) {
+      // Without duplicate ids the entry the parent was resolved to is the only one with that id.
+      const id = columns.ids[at]!;
+      return id === "" ? -1 : this.duplicateDiagnostics.length === 0 ? at : this.ids.get(id);
+    }
+    const parentId = columns.parentId(i);
+    return parentId ? this.ids.get(parentId) : -1;
   }
 
   /** Problems in the tree: duplicate ids, self-parents, dangling parents, cycles, unknown label targets. */
@@ -226,89 +273,101 @@ export class SessionIndex {
 
   private analyse(): Structure {
     if (this.structure) return this.structure;
-    const roots: EntryMeta[] = [];
+    const roots: number[] = [];
     const orphans: EntryMeta[] = [];
     const branchPoints: EntryMeta[] = [];
     const diagnostics: Diagnostic[] = [...this.duplicateDiagnostics];
-    for (const m of this.list) {
-      if (m.parentId === null) {
-        roots.push(m);
-      } else if (m.parentId === m.id) {
-        roots.push(m);
+    const { ids, types } = this.columns;
+    const children = this.childLists;
+    for (let i = 0; i < this.columns.size; i++) {
+      const id = ids[i]!;
+      const parentId = this.columns.parentId(i);
+      if (parentId === null) {
+        roots.push(i);
+      } else if (parentId === id) {
+        roots.push(i);
         diagnostics.push({
           severity: "warning",
           code: "self-parent",
-          message: `entry ${m.id} is its own parent; shown as a root (pi would loop on it)`,
-          line: m.line,
-          entryId: m.id,
+          message: `entry ${id} is its own parent; shown as a root (pi would loop on it)`,
+          line: this.columns.line(i),
+          entryId: id,
         });
-      } else if (!this.ids.has(m.parentId)) {
-        roots.push(m);
-        orphans.push(m);
+      } else if (this.ids.get(parentId) < 0) {
+        roots.push(i);
+        orphans.push(this.columns.at(i));
         diagnostics.push({
           severity: "warning",
           code: "dangling-parent",
-          message: `entry ${m.id} has parent ${m.parentId}, which is not in the file; shown as a root`,
-          line: m.line,
-          entryId: m.id,
+          message: `entry ${id} has parent ${parentId}, which is not in the file; shown as a root`,
+          line: this.columns.line(i),
+          entryId: id,
         });
       }
-      if (this.ids.get(m.id) === m && this.childCount(m.id) > 1) branchPoints.push(m);
-      if (m.type === "label" && m.targetId !== undefined && !this.ids.has(m.targetId)) {
+      const kids = children.get(id);
+      if (kids !== undefined && typeof kids !== "number" && this.ids.get(id) === i) branchPoints.push(this.columns.at(i));
+      const targetId = types[i] === "label" ? this.columns.rareOf(i)?.targetId : undefined;
+      if (targetId !== undefined && this.ids.get(targetId) < 0) {
         diagnostics.push({
           severity: "warning",
           code: "unknown-label-target",
-          message: `label entry ${m.id} points at ${m.targetId}, which is not in the file`,
-          line: m.line,
-          entryId: m.id,
+          message: `label entry ${id} points at ${targetId}, which is not in the file`,
+          line: this.columns.line(i),
+          entryId: id,
         });
       }
     }
     const unreachable = this.findUnreachable(roots, diagnostics);
-    this.structure = { roots, orphans, branchPoints, unreachable, diagnostics };
+    this.structure = { roots: roots.map((i) => this.columns.at(i)), orphans, branchPoints, unreachable, diagnostics };
     return this.structure;
   }
 
   /** Entries no root reaches through children; reports each parent cycle once. */
-  private findUnreachable(roots: readonly EntryMeta[], diagnostics: Diagnostic[]): EntryMeta[] {
-    const reached = new Set<EntryMeta>();
-    const stack: EntryMeta[] = [...roots];
+  private findUnreachable(roots: readonly number[], diagnostics: Diagnostic[]): EntryMeta[] {
+    const size = this.columns.size;
+    const ids = this.columns.ids;
+    const reached = new Uint8Array(size);
+    let reachedCount = 0;
+    const stack: number[] = [...roots];
     while (stack.length > 0) {
-      const m = stack.pop()!;
-      if (reached.has(m)) continue;
-      reached.add(m);
-      const kids = this.childLists.get(m.id);
+      const i = stack.pop()!;
+      if (reached[i] === 1) continue;
+      reached[i] = 1;
+      reachedCount++;
+      const kids = this.childLists.get(ids[i]!);
       if (kids === undefined) continue;
-      if (!Array.isArray(kids)) stack.push(kids);
-      else for (const k of kids) if (!reached.has(k)) stack.push(k);
+      if (typeof kids === "number") stack.push(kids);
+      else for (const k of kids) if (reached[k] === 0) stack.push(k);
     }
-    if (reached.size === this.list.length) return [];
-    const unreachable = this.list.filter((m) => !reached.has(m));
-    const reported = new Set<EntryMeta>();
+    if (reachedCount === size) return [];
+    const unreachable: number[] = [];
+    for (let i = 0; i < size; i++) if (reached[i] === 0) unreachable.push(i);
+    const reported = new Uint8Array(size);
     for (const start of unreachable) {
-      if (reported.has(start)) continue;
+      if (reported[start] === 1) continue;
       // Walk up until an entry repeats: that entry is on the cycle.
-      const walk: EntryMeta[] = [];
-      const onWalk = new Set<EntryMeta>();
-      let current: EntryMeta | undefined = start;
-      while (current && !onWalk.has(current) && !reported.has(current)) {
+      const walk: number[] = [];
+      const onWalk = new Set<number>();
+      let current = start;
+      while (current >= 0 && !onWalk.has(current) && reported[current] === 0) {
         onWalk.add(current);
         walk.push(current);
-        current = current.parentId !== null ? this.ids.get(current.parentId) : undefined;
+        const parentId = this.columns.parentId(current);
+        current = parentId !== null ? this.ids.get(parentId) : -1;
       }
-      for (const m of walk) reported.add(m);
-      if (!current || !onWalk.has(current)) continue;
+      for (const i of walk) reported[i] = 1;
+      if (current < 0 || !onWalk.has(current)) continue;
       const cycle = walk.slice(walk.indexOf(current));
-      const first = cycle.reduce((a, b) => (b.line < a.line ? b : a));
+      const first = cycle.reduce((a, b) => (this.columns.line(b) < this.columns.line(a) ? b : a));
       diagnostics.push({
         severity: "error",
         code: "parent-cycle",
-        message: `parent cycle: ${cycle.map((m) => m.id).join(" → ")} → ${cycle[0]!.id}; these entries and their descendants are unreachable from any root (pi would loop on them)`,
-        line: first.line,
-        entryId: first.id,
+        message: `parent cycle: ${cycle.map((i) => ids[i]).join(" → ")} → ${ids[cycle[0]!]}; these entries and their descendants are unreachable from any root (pi would loop on them)`,
+        line: this.columns.line(first),
+        entryId: ids[first],
       });
     }
-    return unreachable;
+    return unreachable.map((i) => this.columns.at(i));
   }
 }
 

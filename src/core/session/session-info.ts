@@ -17,9 +17,10 @@ export function textOfContent(content: unknown): string {
  * or null. `skipBlank` also passes over messages whose text is only white space.
  */
 export function firstUserMessageText(session: LoadedSession, options: { skipBlank?: boolean } = {}): string | null {
-  for (const meta of session.index.entries) {
-    if (meta.type !== "message" || meta.role !== "user") continue;
-    const message: unknown = (session.entryAt(meta) as { message?: unknown }).message;
+  const index = session.index;
+  for (let i = 0; i < index.size; i++) {
+    if (index.typeAt(i) !== "message" || index.roleAt(i) !== "user") continue;
+    const message: unknown = (session.entryAt(index.at(i)) as { message?: unknown }).message;
     const text = typeof message === "object" && message !== null && "content" in message ? textOfContent(message.content) : "";
     if (options.skipBlank ? text.trim() : text) return text;
   }

@@ -9,7 +9,7 @@
 
 import { contextMessageOf } from "../context/build-session-context.js";
 import { createCompactionSummaryMessage } from "../context/message-factories.js";
-import type { EntryMeta } from "../session/entry-meta.js";
+import type { EntryKind } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
 import { calculateContextTokens, getAssistantUsage } from "./context-tokens.js";
 import { contextUsage, type ContextUsage } from "./context-usage.js";
@@ -64,11 +64,11 @@ export interface RunningUsage {
 export interface ContextTokenRule {
   readonly name: string;
   /** Whether an entry can carry `usage` (others are not parsed when looking for the last usage). */
-  isUsageCandidate(meta: EntryMeta): boolean;
+  isUsageCandidate(meta: EntryKind): boolean;
   /** Whether an entry can carry `reset`. */
-  isResetCandidate(meta: EntryMeta): boolean;
+  isResetCandidate(meta: EntryKind): boolean;
   /** `messages` of the entry when its meta tells, else undefined (then its body is parsed). An entry with 0 here must have `estimate` 0. */
-  messagesFromMeta(meta: EntryMeta): number | undefined;
+  messagesFromMeta(meta: EntryKind): number | undefined;
   entryTokens(entry: SessionEntry): EntryTokens;
   /**
    * The branch's context usage; should touch only positions after the last usage
@@ -102,7 +102,7 @@ export interface ContextTokenRule {
 }
 
 /** Context messages an entry adds, from its meta alone (undefined: read the body) — the same in both pis. */
-export function contextMessagesFromMeta(meta: EntryMeta): number | undefined {
+export function contextMessagesFromMeta(meta: EntryKind): number | undefined {
   if (meta.type === "message") return meta.role !== undefined ? 1 : undefined;
   if (meta.type === "custom_message") return 1;
   if (meta.type === "branch_summary") return undefined;

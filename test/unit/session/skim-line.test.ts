@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { scanLine } from "../../../src/core/session/entry-scanner.js";
 import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
 import type { LineScan } from "../../../src/core/session/line-fields.js";
-import { metaFromFields } from "../../../src/core/session/meta-from-fields.js";
+import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
 
 const text = fc.string({ minLength: 0, maxLength: 3000, unit: "grapheme" });
 const usage = fc.record({ input: fc.nat(), output: fc.nat(), cacheRead: fc.nat(), cacheWrite: fc.nat(), totalTokens: fc.nat(), cost: fc.record({ total: fc.double({ noNaN: true, noDefaultInfinity: true }) }) });
@@ -32,7 +32,7 @@ const otherLine = fc.tuple(fc.constantFrom("custom_message", "compaction", "bran
 function indexed(scan: LineScan): unknown {
   if (scan.kind !== "object") return scan;
   const diagnostics: unknown[] = [];
-  const meta = metaFromFields(scan.fields, { line: 1, offset: 0, length: 1 }, 0, { entryTypes: new Set(), messageRoles: new Set() }, diagnostics as never);
+  const meta = recordFromFields(scan.fields, { line: 1, offset: 0, length: 1 }, { entryTypes: new Set(), messageRoles: new Set() }, diagnostics as never);
   return { meta, diagnostics };
 }
 

@@ -1,0 +1,302 @@
+// The index's per-entry data as columns (struct of arrays): numbers in typed
+// arrays (pi's ISO timestamps as milliseconds, parents as positions), ids and
+// the shared type/role strings in plain arrays, the rare fields (label, name,
+// odd timestamps, parents not in the file) in a sparse map. A 100 MB session holds ~100 k entries:
+// as objects they were ~100 k long-lived heap objects the GC copied while the
+// file was read; as columns they are a few arrays. An `EntryMeta` object is
+// made when someone asks for one, and kept, so the same entry is always the
+// same object.
+
+import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
+import { timeOf } from "./meta-from-fields.js";
+import type { SliceableBuffer } from "./scanned-values.js";
+
+/** Fields of EntryMeta most entries do not have. */
+export interface RareFields {
+  timestampValue?: unknown;
+  /** The timestamp string when it is not one toISOString writes. */
+  timestampText?: string;
+  /** The parentId when no earlier entry has that id. */
+  parentText?: string;
+  targetId?: string;
+  label?: string;
+  name?: string;
+}
+
+const SPEND_WIDTH = 5;
+const FLAG_SPEND = 1;
+const FLAG_ACTIVITY = 2;
+
+/** What one entry adds (the fields of EntryMeta without `index`); `null`/NaN for absent ones. */
+export interface EntryRecord extends LineLocation {
+  type: string;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  role: string | undefined;
+  activityTime: number;
+  spend: Spend | undefined;
+  rare: RareFields | undefined;
+}
+
+const NO_PARENT = -1;
+/** The parent id is kept as text (RareFields.parentText). */
+const PARENT_TEXT = -2;
+
+export class EntryColumns {
+  private count = 0;
+  readonly ids: string[] = [];
+  readonly types: string[] = [];
+  private readonly roles: (string | undefined)[] = [];
+  /** Position of an entry whose id is the parentId (any with that id), or NO_PARENT / PARENT_TEXT. */
+  private parents = new Int32Array(0);
+  /** The timestamp as ms when toISOString gives it back exactly, else NaN (text in RareFields). */
+  private times = new Float64Array(0);
+  /** Those timestamps' 24 characters (making the string again is a slice, not a toISOString). */
+  private stamps = Buffer.alloc(0) as SliceableBuffer;
+  private lines = new Float64Array(0);
+  private offsets = new Float64Array(0);
+  private lengths = new Float64Array(0);
+  private activity = new Float64Array(0);
+  private spends = new Float64Array(0);
+  private flags = new Uint8Array(0);
+  private readonly rare = new Map<number, RareFields>();
+  /** Metas made so far, by entry position (holes until asked for). */
+  private metas: (EntryMeta | undefined)[] = [];
+  /** metas[0, madePrefix) are all made (all() then makes only the newer ones). */
+  private madePrefix = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Adds entry `count`. `parentAt` is the position of an earlier entry whose id
+   * is r.parentId, or -1 (then the text is kept).
+   */
+  push(r: EntryRecord, parentAt: number): number {
+    const i = this.count;
+    if (i === this.lines.length) this.grow(Math.max(1024, i * 2));
+    this.ids.push(r.id);
+    this.types.push(r.type);
+    this.roles.push(r.role);
+    let rare = r.rare;
+    if (r.parentId === null) this.parents[i] = NO_PARENT;
+    else if (parentAt >= 0) this.parents[i] = parentAt;
+    else {
+      this.parents[i] = PARENT_TEXT;
+      rare = { ...rare, parentText: r.parentId };
+    }
+    const ms = isoMillis(r.timestamp);
+    this.times[i] = ms;
+    if (Number.isNaN(ms)) rare = { ...rare, timestampText: r.timestamp };
+    else for (let k = 0, at = i * ISO_LENGTH; k < ISO_LENGTH; k++) this.stamps[at + k] = r.timestamp.charCodeAt(k);
+    this.lines[i] = r.line;
+    this.offsets[i] = r.offset;
+    this.lengths[i] = r.length;
+    let flags = 0;
+    if (!Number.isNaN(r.activityTime)) {
+      this.activity[i] = r.activityTime;
+      flags |= FLAG_ACTIVITY;
+    }
+    const s = r.spend;
+    if (s !== undefined) {
+      const at = i * SPEND_WIDTH;
+      this.spends[at] = s.input;
+      this.spends[at + 1] = s.output;
+      this.spends[at + 2] = s.cacheRead;
+      this.spends[at + 3] = s.cacheWrite;
+      this.spends[at + 4] = s.cost;
+      flags |= FLAG_SPEND;
+    }
+    this.flags[i] = flags;
+    if (rare !== undefined) this.rare.set(i, rare);
+    this.count = i + 1;
+    return i;
+  }
+
+  private grow(capacity: number): void {
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T, width = 1): T => {
+      const bigger = make(capacity * width);
+      bigger.set(a);
+      return bigger;
+    };
+    const f64 = (n: number) => new Float64Array(n);
+    this.parents = widen(this.parents, (n) => new Int32Array(n));
+    this.times = widen(this.times, f64);
+    this.lines = widen(this.lines, f64);
+    this.offsets = widen(this.offsets, f64);
+    this.lengths = widen(this.lengths, f64);
+    this.activity = widen(this.activity, f64);
+    this.spends = widen(this.spends, f64, SPEND_WIDTH);
+    this.flags = widen(this.flags, (n) => new Uint8Array(n));
+    const stamps = Buffer.alloc(capacity * ISO_LENGTH) as SliceableBuffer;
+    stamps.set(this.stamps);
+    this.stamps = stamps;
+  }
+
+  line(i: number): number {
+    return this.lines[i]!;
+  }
+
+  role(i: number): string | undefined {
+    return this.roles[i];
+  }
+
+  rareOf(i: number): RareFields | undefined {
+    return this.rare.get(i);
+  }
+
+  /** activityTime, or undefined. */
+  activityTime(i: number): number | undefined {
+    return (this.flags[i]! & FLAG_ACTIVITY) !== 0 ? this.activity[i] : undefined;
+  }
+
+  /** Adds entry i's spend to `into`, when it has one. */
+  addSpend(i: number, into: Spend): void {
+    if ((this.flags[i]! & FLAG_SPEND) === 0) return;
+    const at = i * SPEND_WIDTH;
+    into.input += this.spends[at]!;
+    into.output += this.spends[at + 1]!;
+    into.cacheRead += this.spends[at + 2]!;
+    into.cacheWrite += this.spends[at + 3]!;
+    into.cost += this.spends[at + 4]!;
+  }
+
+  /**
+   * Position of an entry whose id is entry i's parentId, -1 for none (null),
+   * -2 when no earlier entry had it (see parentId).
+   */
+  parentAt(i: number): number {
+    return this.parents[i]!;
+  }
+
+  /** The parentId of entry i. */
+  parentId(i: number): string | null {
+    const at = this.parents[i]!;
+    return at >= 0 ? this.ids[at]! : at === NO_PARENT ? null : this.rare.get(i)!.parentText!;
+  }
+
+  /** The timestamp string ("" when the value is not a string). */
+  timestamp(i: number): string {
+    const ms = this.times[i]!;
+    return Number.isNaN(ms) ? this.rare.get(i)!.timestampText! : this.stamps.latin1Slice(i * ISO_LENGTH, (i + 1) * ISO_LENGTH);
+  }
+
+  /** pi's tree-sort key, `new Date(timestamp).getTime()` of the raw value. */
+  sortTime(i: number): number {
+    const ms = this.times[i]!;
+    if (!Number.isNaN(ms)) return ms;
+    const rare = this.rare.get(i)!;
+    return timeOf("timestampValue" in rare ? rare.timestampValue : rare.timestampText);
+  }
+
+  /** The meta of entry i (made once, then the same object). */
+  at(i: number): EntryMeta {
+    const metas = this.metas;
+    while (metas.length <= i) metas.push(undefined);
+    const made = metas[i];
+    if (made !== undefined) return made;
+    const meta: EntryMeta = {
+      line: this.lines[i]!,
+      offset: this.offsets[i]!,
+      length: this.lengths[i]!,
+      index: i,
+      type: this.types[i]!,
+      id: this.ids[i]!,
+      parentId: this.parentId(i),
+      timestamp: this.timestamp(i),
+    };
+    const role = this.roles[i];
+    if (role !== undefined) meta.role = role;
+    const rare = this.rare.get(i);
+    if (rare !== undefined) {
+      if ("timestampValue" in rare) meta.timestampValue = rare.timestampValue;
+      if (rare.targetId !== undefined) meta.targetId = rare.targetId;
+      if (rare.label !== undefined) meta.label = rare.label;
+      if (rare.name !== undefined) meta.name = rare.name;
+    }
+    const flags = this.flags[i]!;
+    if ((flags & FLAG_ACTIVITY) !== 0) meta.activityTime = this.activity[i]!;
+    if ((flags & FLAG_SPEND) !== 0) {
+      const at = i * SPEND_WIDTH;
+      const s = this.spends;
+      meta.spend = { input: s[at]!, output: s[at + 1]!, cacheRead: s[at + 2]!, cacheWrite: s[at + 3]!, cost: s[at + 4]! };
+    }
+    metas[i] = meta;
+    return meta;
+  }
+
+  /** Every meta, in file order (all made; the array grows with the index). */
+  all(): readonly EntryMeta[] {
+    for (let i = this.madePrefix; i < this.count; i++) this.at(i);
+    this.madePrefix = this.count;
+    return this.metas as EntryMeta[];
+  }
+}
+
+const ISO_LENGTH = 24;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let k = from; k < from + count; k++) {
+    const d = s.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * The ms of an ISO timestamp in exactly the form toISOString writes
+ * (`YYYY-MM-DDTHH:mm:ss.sssZ`, years 1000–9999, a real date), else NaN; then
+ * `new Date(ms).toISOString()` gives the same string back.
+ */
+export function isoMillis(s: string): number {
+  if (s.length !== ISO_LENGTH) return Number.NaN;
+  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54 || s.charCodeAt(13) !== 0x3a) return Number.NaN;
+  if (s.charCodeAt(16) !== 0x3a || s.charCodeAt(19) !== 0x2e || s.charCodeAt(23) !== 0x5a) return Number.NaN;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  const ms = digits(s, 20, 3);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
+  const leap = month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+  if (day > DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0)) return Number.NaN;
+  // Days since 1970-01-01 (Howard Hinnant's days_from_civil; Date.UTC was a tenth of indexing).
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+  return days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + ms;
+}
+
+/** The record of an EntryMeta (for callers that build metas themselves). */
+export function recordOf(meta: EntryMeta): EntryRecord {
+  let rare: RareFields | undefined;
+  if ("timestampValue" in meta || meta.targetId !== undefined || meta.label !== undefined || meta.name !== undefined) {
+    rare = {};
+    if ("timestampValue" in meta) rare.timestampValue = meta.timestampValue;
+    if (meta.targetId !== undefined) rare.targetId = meta.targetId;
+    if (meta.label !== undefined) rare.label = meta.label;
+    if (meta.name !== undefined) rare.name = meta.name;
+  }
+  return {
+    line: meta.line,
+    offset: meta.offset,
+    length: meta.length,
+    type: meta.type,
+    id: meta.id,
+    parentId: meta.parentId,
+    timestamp: meta.timestamp,
+    role: meta.role,
+    activityTime: meta.activityTime ?? Number.NaN,
+    spend: meta.spend,
+    rare,
+  };
+}

@@ -1,0 +1,85 @@
+// Entry ids → position of the latest entry with that id: an open-addressing
+// hash table over typed arrays. A session of ~100 k entries put every new id
+// into a Map<string, number>; the Map's lookups (a bucket array, an entry
+// chain, the key string) were the largest single cost of indexing a big file.
+// Here a lookup touches one 4-byte slot and the entry's stored hash, and
+// compares strings only when the hashes agree.
+
+/** FNV-1a over the UTF-16 code units. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+export class IdTable {
+  /** Position + 1 of an entry, 0 for an empty slot. */
+  private slots = new Int32Array(1024);
+  private mask = 1023;
+  private used = 0;
+  /** hash of ids[i], by entry position. */
+  private hashes = new Int32Array(1024);
+
+  /** `ids[i]` is entry i's id (the index's own column; the table never copies strings). */
+  constructor(private readonly ids: readonly string[]) {}
+
+  /** Distinct ids. */
+  get size(): number {
+    return this.used;
+  }
+
+  /** Maps ids[i] to i; returns the position it mapped to before, or -1. */
+  put(i: number): number {
+    const id = this.ids[i]!;
+    const h = hashOf(id);
+    if (i >= this.hashes.length) {
+      const bigger = new Int32Array(Math.max(i + 1, this.hashes.length * 2));
+      bigger.set(this.hashes);
+      this.hashes = bigger;
+    }
+    this.hashes[i] = h;
+    if ((this.used + 1) * 2 > this.mask) this.rehash();
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const v = slots[p]!;
+      if (v === 0) {
+        slots[p] = i + 1;
+        this.used++;
+        return -1;
+      }
+      const j = v - 1;
+      if (this.hashes[j] === h && this.ids[j] === id) {
+        slots[p] = i + 1;
+        return j;
+      }
+    }
+  }
+
+  /** Position of the latest entry with this id, or -1. */
+  get(id: string): number {
+    const h = hashOf(id);
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const v = slots[p]!;
+      if (v === 0) return -1;
+      const j = v - 1;
+      if (this.hashes[j] === h && this.ids[j] === id) return j;
+    }
+  }
+
+  private rehash(): void {
+    const old = this.slots;
+    this.mask = this.mask * 2 + 1;
+    const slots = new Int32Array(this.mask + 1);
+    for (let k = 0; k < old.length; k++) {
+      const v = old[k]!;
+      if (v === 0) continue;
+      let p = this.hashes[v - 1]! & this.mask;
+      while (slots[p] !== 0) p = (p + 1) & this.mask;
+      slots[p] = v;
+    }
+    this.slots = slots;
+  }
+}
