@@ -18,7 +18,8 @@ import { FINGERPRINT_TAIL_BYTES, fingerprintOf } from "../session/fingerprint.js
 import { JsonlReader, asBuffer, type JsonlLine } from "../session/jsonl-reader.js";
 import { LineClassifier, type ClassifiedLine } from "../session/line-classifier.js";
 import type { LineScan } from "../session/line-fields.js";
-import { metaFromFields, type UnknownKinds } from "../session/meta-from-fields.js";
+import { metaOfRecord } from "../session/entry-columns.js";
+import { recordFromFields, type UnknownKinds } from "../session/meta-from-fields.js";
 import { needsMigration, versionOfHeader } from "../session/migrate.js";
 import { readRange } from "../session/read-range.js";
 import { textOfContent } from "../session/session-info.js";
@@ -215,8 +216,9 @@ class StreamedLines {
     }
     if (scan.kind !== "object" || scan.fields.type === "session") return;
     this.diagnostics.length = 0;
-    const meta = metaFromFields(scan.fields, { line: l.line, offset: l.offset, length: l.length }, this.table.size, this.unknown, this.diagnostics);
-    if (!meta) return;
+    const record = recordFromFields(scan.fields, { line: l.line, offset: l.offset, length: l.length }, this.unknown, this.diagnostics);
+    if (!record) return;
+    const meta = metaOfRecord(record, this.table.size);
     if (!this.table.add(meta)) {
       this.giveUp = true;
       return;

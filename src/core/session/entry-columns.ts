@@ -300,3 +300,28 @@ export function recordOf(meta: EntryMeta): EntryRecord {
     rare,
   };
 }
+
+/** The EntryMeta of a record at position `index` (for callers that keep no columns). */
+export function metaOfRecord(r: EntryRecord, index: number): EntryMeta {
+  const meta: EntryMeta = {
+    line: r.line,
+    offset: r.offset,
+    length: r.length,
+    index,
+    type: r.type,
+    id: r.id,
+    parentId: r.parentId,
+    timestamp: r.timestamp,
+  };
+  if (r.role !== undefined) meta.role = r.role;
+  const rare = r.rare;
+  if (rare !== undefined) {
+    if ("timestampValue" in rare) meta.timestampValue = rare.timestampValue;
+    if (rare.targetId !== undefined) meta.targetId = rare.targetId;
+    if (rare.label !== undefined) meta.label = rare.label;
+    if (rare.name !== undefined) meta.name = rare.name;
+  }
+  if (!Number.isNaN(r.activityTime)) meta.activityTime = r.activityTime;
+  if (r.spend !== undefined) meta.spend = r.spend;
+  return meta;
+}
