@@ -135,7 +135,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     cacheRead: spend.cacheRead,
     cacheWrite: spend.cacheWrite,
     cost: spend.cost,
-    hasCompactions: session.index.entries.some((m) => m.type === "compaction"),
+    hasCompactions: hasCompaction(session),
     size,
     mtimeMs,
   };
@@ -144,10 +144,15 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   let resume: RowResume | null = null;
   if (complete) {
     const ids = IdFilter.sizedFor(session.index.size + 64);
-    for (const m of session.index.entries) ids.add(m.id);
+    for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
   }
   return { row, resume };
+}
+
+function hasCompaction(session: LoadedSession): boolean {
+  for (let i = 0; i < session.index.size; i++) if (session.index.typeAt(i) === "compaction") return true;
+  return false;
 }
 
 /** The file's byte before `size` is a newline (read directly: the session's diagnostics would analyse the whole tree). */
