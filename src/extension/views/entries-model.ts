@@ -315,7 +315,8 @@ export class EntriesModel {
    */
   advance(next: LoadedSession): ChangedNodes | null {
     if (next.index.size < this.seenSize || next.path !== this.currentSession.path) return null;
-    const added = next.index.entries.slice(this.seenSize);
+    const added: EntryMeta[] = [];
+    for (let i = this.seenSize; i < next.index.size; i++) added.push(next.index.at(i));
     this.currentSession = next;
     if (added.length === 0) return [];
     const oldLeaf = this.seenLeaf;
