@@ -34,6 +34,7 @@ const KEYWORDS = new Set([
 ]);
 
 const NUMBER = /^-?(?:0x)?[0-9]+$/;
+const HEREDOC_DELIMITER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMAND_NAME = /^[A-Za-z_./~][A-Za-z0-9_./~-]*$/;
 
 class Decline extends Error {}
@@ -115,7 +116,13 @@ class SimpleBashParser {
         const body = close();
         body.field = "body";
         const redirects: ShNode[] = [];
-        while (this.atRedirect()) redirects.push(this.redirect());
+        while (this.atRedirect()) {
+          if (this.code() === 0x3c && this.code(this.i + 1) === 0x3c) {
+            redirects.push(this.heredoc()); // always the last: its body follows the line
+            break;
+          }
+          redirects.push(this.redirect());
+        }
         left = listOp = undefined;
         pipe = [this.node("redirected_statement", true, body.start, redirects[redirects.length - 1]!.end, [body, ...redirects])];
       }
@@ -266,16 +273,55 @@ class SimpleBashParser {
     const c = this.code();
     // Not before `<`/`>` either: tree-sitter's scanner may read `-2>`, `_1>` as a file descriptor (digits alone are one: atRedirect).
     if (!(c === -1 || c === SPACE || c === TAB || c === NEWLINE || c === 0x7c || c === 0x26 || c === 0x3b)) throw DECLINE;
-    if (parts.length === 1 && parts[0]!.text.length === 1 && "*@?-_".includes(parts[0]!.text) && this.digitFollows()) {
-      throw DECLINE; // tree-sitter drops a lone `-` before `2>`: one-character words before a number are left to it
+    if (parts.length === 1 && parts[0]!.text.length === 1 && "*@?-_".includes(parts[0]!.text) && this.digitOrInputFollows()) {
+      throw DECLINE; // tree-sitter drops a lone `-` before `2>` or `<<`: such words there are left to it
     }
     return parts.length === 1 ? parts[0]! : this.node("concatenation", true, start, this.i, parts);
   }
 
-  private digitFollows(): boolean {
+  private digitOrInputFollows(): boolean {
     let j = this.i;
     while (this.code(j) === SPACE || this.code(j) === TAB) j++;
-    return this.code(j) >= 0x30 && this.code(j) <= 0x39;
+    return (this.code(j) >= 0x30 && this.code(j) <= 0x39) || this.code(j) === 0x3c;
+  }
+
+  /**
+   * `<< 'EOF'` or `<<"EOF"` ending its line, a body, and a line that is exactly
+   * the delimiter. tree-sitter ends a body at the first line that starts with
+   * the delimiter after optional blanks, and starts it after leading blanks:
+   * bodies where that differs from bash are declined, as are unquoted
+   * delimiters (expansions in the body), `<<-`, and `\` before a line break.
+   */
+  private heredoc(): ShNode {
+    const start = this.i;
+    const op = this.node("<<", false, start, start + 2);
+    this.i += 2;
+    this.skipBlanks();
+    const quote = this.code();
+    if (quote !== 0x27 && quote !== 0x22) throw DECLINE;
+    const close = this.src.indexOf(String.fromCharCode(quote), this.i + 1);
+    const delimiter = close < 0 ? "" : this.src.slice(this.i + 1, close);
+    if (!HEREDOC_DELIMITER.test(delimiter)) throw DECLINE;
+    const startNode = this.node("heredoc_start", true, this.i, close + 1);
+    this.i = close + 1;
+    this.skipBlanks();
+    if (this.code() !== NEWLINE) throw DECLINE;
+    const bodyStart = this.i + 1;
+    let lineStart = bodyStart;
+    for (;;) {
+      if (lineStart >= this.src.length) throw DECLINE;
+      let lineEnd = this.src.indexOf("\n", lineStart);
+      if (lineEnd < 0) lineEnd = this.src.length;
+      const line = this.src.slice(lineStart, lineEnd);
+      if (line === delimiter) break;
+      if (line.trimStart().startsWith(delimiter) || line.endsWith("\\")) throw DECLINE;
+      lineStart = lineEnd + 1;
+    }
+    if (lineStart === bodyStart || /\s/.test(this.src[bodyStart]!)) throw DECLINE;
+    const body = this.node("heredoc_body", true, bodyStart, lineStart);
+    const end = this.node("heredoc_end", true, lineStart, lineStart + delimiter.length);
+    this.i = end.end;
+    return this.node("heredoc_redirect", true, start, end.end, [op, startNode, body, end], "redirect");
   }
 
   private continuesWord(): boolean {
