@@ -43,11 +43,17 @@ const DECLINE = new Decline();
 type Terminator = ";" | "&" | "\n" | "";
 
 class SimpleBashParser {
+  private src = "";
   private i = 0;
   /** The last statement ended with a pipeline of three or more commands. */
   private longPipeline = false;
 
-  constructor(private readonly src: string) {}
+  parse(source: string): ShNode {
+    this.src = source;
+    this.i = 0;
+    this.longPipeline = false;
+    return this.program();
+  }
 
   private node(type: string, named: boolean, start: number, end: number, children: ShNode[] = [], field: string | null = null): ShNode {
     return { type, named, field, text: this.src.slice(start, end), start, end, children };
@@ -353,6 +359,10 @@ class SimpleBashParser {
   }
 }
 
+// One parser, reused: a new object per command would give V8 a hidden class
+// that dies with it at the next full GC, taking the optimised code along.
+const parser = new SimpleBashParser();
+
 /** The tree tree-sitter-bash gives `source`, when the command is simple enough to be sure; undefined otherwise. */
 export function parseSimpleBash(source: string): ShNode | undefined {
   // Control characters other than tab and newline (a carriage return among them) are left to tree-sitter.
@@ -361,7 +371,7 @@ export function parseSimpleBash(source: string): ShNode | undefined {
     if ((c < 0x20 && c !== TAB && c !== NEWLINE) || c === 0x7f) return undefined;
   }
   try {
-    return new SimpleBashParser(source).program();
+    return parser.parse(source);
   } catch (error) {
     if (error === DECLINE) return undefined;
     throw error;
