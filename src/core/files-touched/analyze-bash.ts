@@ -51,6 +51,13 @@ function cannotTouchFiles(command: string): boolean {
   return !namePattern.test(command.replace(/["'\\]/g, ""));
 }
 
+// V8 keeps a hidden class only while some object has it: at a full GC the
+// classes of a walk's short-lived objects (syntax nodes, shell state, walker,
+// command context) died with them and the code optimised for them was thrown
+// away ("weak objects" in --trace-deopt), so the first manifest after every
+// major GC ran about twice as slow. The last walk's objects are kept alive.
+const kept: { lastWalk?: unknown } = {};
+
 /** Forgets memoised analyses (for benchmarks measuring the uncached cost). */
 export function clearBashAnalysisCache(): void {
   cache.clear();
@@ -144,7 +151,9 @@ function analyzeUncached(command: string, opts: AnalyzeBashOptions): BashAnalysi
       },
     };
     const state: ShellState = { base: normalizeAbsolute(opts.cwd), previous: undefined, stack: [], vars: new Map() };
-    new BashWalker(host, 0).walk(parsed.root, state);
+    const walker = new BashWalker(host, 0);
+    walker.walk(parsed.root, state);
+    kept.lastWalk = [parsed, host, state, walker];
     return { actions, diagnostics };
   } catch (error) {
     diagnostics.push({

@@ -14,6 +14,9 @@ import { cloneState } from "./shell-state";
 const MAX_NESTING = 8;
 
 export class CommandRunner {
+  /** Kept so its hidden class outlives a full GC (see \`kept\` in analyze-bash.ts). */
+  private lastContext: CommandContext | undefined;
+
   constructor(
     private readonly host: WalkerHost,
     private readonly depth: number,
@@ -41,7 +44,8 @@ export class CommandRunner {
     const name = first.value.includes("/") ? basename(first.value) : first.value;
     const handler = commandHandler(name);
     if (!handler) return;
-    handler(words.slice(1), this.context(name, state, nesting));
+    this.lastContext = this.context(name, state, nesting);
+    handler(words.slice(1), this.lastContext);
   }
 
   private context(name: string, state: ShellState, nesting: number): CommandContext {
