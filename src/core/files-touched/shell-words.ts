@@ -228,6 +228,13 @@ export function expandWord(node: ShNode, vars: Vars): Arg[] {
   return plain ? [plain] : expandWordByChars(node, vars);
 }
 
+/** expandWord, appended to `out` (the walker's argument list). */
+export function pushExpandedWord(out: Arg[], node: ShNode, vars: Vars): void {
+  const plain = plainArg(node);
+  if (plain) out.push(plain);
+  else for (const arg of expandWordByChars(node, vars)) out.push(arg);
+}
+
 /** expandWord character by character (exported for the test that checks plainArg against it). */
 export function expandWordByChars(node: ShNode, vars: Vars): Arg[] {
   const chars: QChar[] = [];
