@@ -37,6 +37,11 @@ const NUMBER = /^-?(?:0x)?[0-9]+$/;
 const HEREDOC_DELIMITER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMAND_NAME = /^[A-Za-z_./~][A-Za-z0-9_./~-]*$/;
 
+/** Blanks before a heredoc's end line (any Unicode space, to be safe). */
+function isBlankAtLineStart(c: number): boolean {
+  return c === SPACE || c === TAB || (c > 127 && /\s/.test(String.fromCharCode(c)));
+}
+
 class Decline extends Error {}
 const DECLINE = new Decline();
 
@@ -248,42 +253,50 @@ class SimpleBashParser {
    */
   private word(): ShNode | undefined {
     const start = this.i;
-    const parts: ShNode[] = [];
+    // Most words are one part: the array is made only for a concatenation.
+    let first: ShNode | undefined;
+    let parts: ShNode[] | undefined;
     for (;;) {
       const c = this.code();
+      let part: ShNode;
       if (c === 0x27 /* ' */) {
         const end = this.src.indexOf("'", this.i + 1);
         if (end < 0) throw DECLINE;
-        parts.push(this.node("raw_string", true, this.i, end + 1));
+        part = this.node("raw_string", true, this.i, end + 1);
         this.i = end + 1;
       } else if (c === 0x22 /* " */) {
-        parts.push(this.doubleQuoted());
+        part = this.doubleQuoted();
       } else if (c >= 0 && c < 128 && BARE[c] === 1) {
         const from = this.i;
-        while (this.i < this.src.length && this.code() < 128 && BARE[this.code()] === 1) this.i++;
-        const text = this.src.slice(from, this.i);
-        const isNumber = NUMBER.test(text);
-        // A number inside a concatenation is left to tree-sitter.
-        if (isNumber && (parts.length > 0 || this.continuesWord())) throw DECLINE;
-        parts.push(this.node(isNumber ? "number" : "word", true, from, this.i));
+        let d = c;
+        while (d >= 0 && d < 128 && BARE[d] === 1) d = this.code(++this.i);
+        part = this.node("word", true, from, this.i);
+        if (NUMBER.test(part.text)) {
+          // A number inside a concatenation is left to tree-sitter.
+          if (first || d === 0x27 || d === 0x22) throw DECLINE;
+          part.type = "number";
+        }
       } else {
         break;
       }
+      if (!first) first = part;
+      else (parts ??= [first]).push(part);
     }
-    if (parts.length === 0) {
-      const c = this.code();
+    const c = this.code();
+    if (!first) {
       // Only an operator, a blank or the end may follow; anything else is declined.
       if (c === -1 || c === SPACE || c === TAB || c === NEWLINE || c === 0x7c || c === 0x26 || c === 0x3b || c === 0x3c || c === 0x3e) return undefined;
       throw DECLINE;
     }
-    const c = this.code();
     // Not before `<`/`>` either: tree-sitter's scanner may read `-2>`, `_1>` as a file descriptor (digits alone are one: atRedirect).
     if (!(c === -1 || c === SPACE || c === TAB || c === NEWLINE || c === 0x7c || c === 0x26 || c === 0x3b)) throw DECLINE;
-    if (parts.length === 1 && parts[0]!.text.length === 1 && "*@?-_".includes(parts[0]!.text) && this.digitOrInputFollows()) {
+    if (parts) return this.node("concatenation", true, start, this.i, parts);
+    if (first.text.length === 1 && "*@?-_".includes(first.text) && this.digitOrInputFollows()) {
       throw DECLINE; // tree-sitter drops a lone `-` before `2>` or `<<`: such words there are left to it
     }
-    return parts.length === 1 ? parts[0]! : this.node("concatenation", true, start, this.i, parts);
+    return first;
   }
+
 
   private digitOrInputFollows(): boolean {
     let j = this.i;
@@ -318,9 +331,10 @@ class SimpleBashParser {
       if (lineStart >= this.src.length) throw DECLINE;
       let lineEnd = this.src.indexOf("\n", lineStart);
       if (lineEnd < 0) lineEnd = this.src.length;
-      const line = this.src.slice(lineStart, lineEnd);
-      if (line === delimiter) break;
-      if (line.trimStart().startsWith(delimiter) || line.endsWith("\\")) throw DECLINE;
+      if (lineEnd - lineStart === delimiter.length && this.src.startsWith(delimiter, lineStart)) break;
+      let k = lineStart;
+      while (k < lineEnd && isBlankAtLineStart(this.code(k))) k++;
+      if (this.src.startsWith(delimiter, k) || this.code(lineEnd - 1) === 0x5c /* \ */) throw DECLINE;
       lineStart = lineEnd + 1;
     }
     if (lineStart === bodyStart || /\s/.test(this.src[bodyStart]!)) throw DECLINE;
@@ -328,11 +342,6 @@ class SimpleBashParser {
     const end = this.node("heredoc_end", true, lineStart, lineStart + delimiter.length);
     this.i = end.end;
     return this.node("heredoc_redirect", true, start, end.end, [op, startNode, body, end], "redirect");
-  }
-
-  private continuesWord(): boolean {
-    const c = this.code();
-    return c === 0x27 || c === 0x22;
   }
 
   /** "…" with no `$`, backtick or line break inside: one string_content (or none). */
