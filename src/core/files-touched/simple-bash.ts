@@ -344,13 +344,19 @@ class SimpleBashParser {
     return this.node("heredoc_redirect", true, start, end.end, [op, startNode, body, end], "redirect");
   }
 
-  /** "…" with no `$`, backtick or line break inside: one string_content (or none). */
+  /** "…" with no `$` (but a last one), backtick or line break inside: one string_content (or none). */
   private doubleQuoted(): ShNode {
     const start = this.i;
     let j = this.i + 1;
+    // A `$` right before the closing quote (`"^x$"`, a regex anchor) is a token of its own.
+    let dollar = false;
     for (;;) {
       const c = this.code(j);
-      if (c === -1 || c === 0x24 /* $ */ || c === 0x60 /* ` */ || c === NEWLINE || c === 0x0d) throw DECLINE;
+      if (c === 0x24 /* $ */ && this.code(j + 1) === 0x22) {
+        dollar = true;
+        break;
+      }
+      if (c === -1 || c === 0x24 || c === 0x60 /* ` */ || c === NEWLINE || c === 0x0d) throw DECLINE;
       if (c === 0x22) break;
       if (c === 0x5c /* \ */) {
         const next = this.code(j + 1);
@@ -362,6 +368,7 @@ class SimpleBashParser {
     }
     const children = [this.node('"', false, start, start + 1)];
     if (j > start + 1) children.push(this.node("string_content", true, start + 1, j));
+    if (dollar) children.push(this.node("$", false, j, ++j));
     children.push(this.node('"', false, j, j + 1));
     this.i = j + 1;
     return this.node("string", true, start, j + 1, children);
