@@ -34,6 +34,8 @@ const cache = new Map<string, BashAnalysis>();
 let added = 0;
 
 let namePattern: RegExp | undefined;
+/** What `.` in a regular expression does not match. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /**
  * True when the command cannot touch a file: no redirection character and no
@@ -42,9 +44,17 @@ let namePattern: RegExp | undefined;
  */
 function cannotTouchFiles(command: string): boolean {
   if (/[<>]/.test(command)) return false;
-  // An odd number of quotes is most likely a syntax error: parse, so it is reported.
-  const unescaped = command.replace(/\\./g, "");
-  if ((unescaped.split('"').length - 1) % 2 === 1 || (unescaped.split("'").length - 1) % 2 === 1) return false;
+  // An odd number of quotes (not counting backslash-escaped characters) is most
+  // likely a syntax error: parse, so it is reported.
+  let doubles = 0;
+  let singles = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command.charCodeAt(i);
+    if (c === 0x5c /* \\ */ && i + 1 < command.length && !LINE_TERMINATOR.test(command[i + 1]!)) i++;
+    else if (c === 0x22) doubles++;
+    else if (c === 0x27) singles++;
+  }
+  if (doubles % 2 === 1 || singles % 2 === 1) return false;
   namePattern ??= new RegExp(
     `(?:^|[^A-Za-z0-9_.-])(?:${[...commandNames()].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`,
   );
