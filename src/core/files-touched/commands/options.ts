@@ -32,7 +32,9 @@ export function has(parsed: ParsedOptions, ...keys: string[]): boolean {
 }
 
 export function values(parsed: ParsedOptions, ...keys: string[]): Arg[] {
-  return keys.flatMap((k) => parsed.options.get(k) ?? []).filter((a) => !(a.known && a === FLAG));
+  const out: Arg[] = [];
+  for (const key of keys) for (const arg of parsed.options.get(key) ?? []) if (arg !== FLAG) out.push(arg);
+  return out;
 }
 
 export function parseOptions(args: readonly Arg[], spec: OptionSpec): ParsedOptions {
