@@ -1,12 +1,13 @@
 // A hand-written parser for the simple commands agents mostly run — words,
 // '…' and "…" strings without expansions, `|`, `&&`, `||`, `;`, `&`,
-// newlines and file redirections (`>`, `>>`, `<`, `&>`, `&>>`, `>&`, `<&`,
-// `>|`, `N>`…) — that builds the very ShNode tree tree-sitter-bash builds
-// for them, in a fraction of the time. It declines (returns undefined)
-// everything else, and whatever it is unsure of: `$`, backticks, escapes,
-// comments, globs with brackets, braces, parentheses, heredocs, keywords,
-// assignments, `!`, non-ASCII outside quotes, and anything tree-sitter would
-// call an error. Declined commands go to tree-sitter; a differential test
+// newlines, file redirections (`>`, `>>`, `<`, `&>`, `&>>`, `>&`, `<&`,
+// `>|`, `N>`…) and heredocs with a quoted delimiter — that builds the very
+// ShNode tree tree-sitter-bash builds for them, in a fraction of the time.
+// It declines (returns undefined) everything else, and whatever it is unsure
+// of: `$`, backticks, escapes, comments, brackets, braces, parentheses,
+// keywords, assignments, `!`, non-ASCII outside quotes, the few shapes
+// tree-sitter reads oddly, and anything it would call an error. Declined
+// commands go to tree-sitter; a differential test (simple-bash.test.ts)
 // holds the two equal on everything this accepts.
 //
 // Tree shapes it follows (tree-sitter-bash 0.25.1): `&&`/`||` make left-nested
@@ -33,6 +34,8 @@ const KEYWORDS = new Set([
   "function", "declare", "typeset", "export", "readonly", "local", "unset", "unsetenv",
 ]);
 
+/** Three commands and the two `|` between them. */
+const LONG_PIPELINE = 5;
 const NUMBER = /^-?(?:0x)?[0-9]+$/;
 const HEREDOC_DELIMITER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMAND_NAME = /^[A-Za-z_./~][A-Za-z0-9_./~-]*$/;
@@ -50,7 +53,12 @@ type Terminator = ";" | "&" | "\n" | "";
 class SimpleBashParser {
   private src = "";
   private i = 0;
-  /** The last statement ended with a pipeline of three or more commands. */
+  /**
+   * The last statement ended with a pipeline of three or more commands.
+   * tree-sitter misreads one followed by `&&`/`||` (`a | b | c && d` becomes
+   * a | (b | c && d)) or by a newline and a later redirection (the newline is
+   * read as a blank): both are left to it.
+   */
   private longPipeline = false;
 
   parse(source: string): ShNode {
@@ -146,22 +154,19 @@ class SimpleBashParser {
         this.i += op.length;
         if (op === "|") pipe.push(opNode);
         else {
-          if (pipe.length >= 5) throw DECLINE; // see below
+          if (pipe.length >= LONG_PIPELINE) throw DECLINE; // see longPipeline
           left = close();
           listOp = opNode;
           pipe = [];
         }
       } else if (c === 0x26 /* & */ && next === 0x26) {
-        if (pipe.length >= 5) throw DECLINE; // see below
+        if (pipe.length >= LONG_PIPELINE) throw DECLINE; // see longPipeline
         left = close();
         listOp = this.node("&&", false, this.i, this.i + 2);
         this.i += 2;
         pipe = [];
       } else {
-        // tree-sitter misreads a pipeline of three or more commands followed by `&&`/`||`
-        // (`a | b | c && d` is a | (b | c && d)) or by a newline and a later redirection
-        // (the newline is read as a blank): both are left to it.
-        this.longPipeline = pipe.length >= 5;
+        this.longPipeline = pipe.length >= LONG_PIPELINE;
         return close();
       }
       this.skipBlanksAndNewlines();
@@ -296,7 +301,6 @@ class SimpleBashParser {
     }
     return first;
   }
-
 
   private digitOrInputFollows(): boolean {
     let j = this.i;
