@@ -9,6 +9,7 @@ import { buildSessionContext as piBuildSessionContext, convertToLlm as piConvert
 import { planCompaction } from "../src/core/compaction";
 import { buildContextFromPath, convertToLlm } from "../src/core/context";
 import { bashCommandFilesTouched, clearBashAnalysisCache, collectFilesTouched, initFilesTouched } from "../src/core/files-touched";
+import { parseSimpleBash } from "../src/core/files-touched/simple-bash";
 import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
@@ -152,6 +153,8 @@ async function filesTouchedBench(file: string, bigPath: ReturnType<typeof openSe
     return n + 1;
   });
   console.log(`  1,000 bash commands, uncached (the fixture's ${commands.length} bash calls, cycled): ${perThousand.bestMs.toFixed(1)} ms`);
+  const simple = commands.filter((c) => parseSimpleBash(c) !== undefined).length;
+  console.log(`  bash calls parsed by the simple-command parser (the rest by tree-sitter): ${simple} of ${commands.length}`);
   clearBashAnalysisCache();
   const big = measure("100 MB session manifest", 1, () => collectFilesTouched(bigPath, { cwd }).files.length + 1);
   console.log(`  ${(statSync(file).size / 1024 / 1024).toFixed(0)} MB session manifest: ${big.bestMs.toFixed(0)} ms`);

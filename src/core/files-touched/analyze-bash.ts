@@ -34,6 +34,8 @@ const cache = new Map<string, BashAnalysis>();
 let added = 0;
 
 let namePattern: RegExp | undefined;
+/** What `.` in a regular expression does not match. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /**
  * True when the command cannot touch a file: no redirection character and no
@@ -42,14 +44,29 @@ let namePattern: RegExp | undefined;
  */
 function cannotTouchFiles(command: string): boolean {
   if (/[<>]/.test(command)) return false;
-  // An odd number of quotes is most likely a syntax error: parse, so it is reported.
-  const unescaped = command.replace(/\\./g, "");
-  if ((unescaped.split('"').length - 1) % 2 === 1 || (unescaped.split("'").length - 1) % 2 === 1) return false;
+  // An odd number of quotes (not counting backslash-escaped characters) is most
+  // likely a syntax error: parse, so it is reported.
+  let doubles = 0;
+  let singles = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command.charCodeAt(i);
+    if (c === 0x5c /* \\ */ && i + 1 < command.length && !LINE_TERMINATOR.test(command[i + 1]!)) i++;
+    else if (c === 0x22) doubles++;
+    else if (c === 0x27) singles++;
+  }
+  if (doubles % 2 === 1 || singles % 2 === 1) return false;
   namePattern ??= new RegExp(
     `(?:^|[^A-Za-z0-9_.-])(?:${[...commandNames()].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`,
   );
   return !namePattern.test(command.replace(/["'\\]/g, ""));
 }
+
+// V8 keeps a hidden class only while some object has it: at a full GC the
+// classes of a walk's short-lived objects (syntax nodes, shell state, walker,
+// command context) died with them and the code optimised for them was thrown
+// away ("weak objects" in --trace-deopt), so the first manifest after every
+// major GC ran about twice as slow. The last walk's objects are kept alive.
+const kept: { lastWalk?: unknown } = {};
 
 /** Forgets memoised analyses (for benchmarks measuring the uncached cost). */
 export function clearBashAnalysisCache(): void {
@@ -144,7 +161,9 @@ function analyzeUncached(command: string, opts: AnalyzeBashOptions): BashAnalysi
       },
     };
     const state: ShellState = { base: normalizeAbsolute(opts.cwd), previous: undefined, stack: [], vars: new Map() };
-    new BashWalker(host, 0).walk(parsed.root, state);
+    const walker = new BashWalker(host, 0);
+    walker.walk(parsed.root, state);
+    kept.lastWalk = [parsed, host, state, walker];
     return { actions, diagnostics };
   } catch (error) {
     diagnostics.push({

@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { directCursorOf, type DirectCursor } from "./direct-cursor";
+import { parseSimpleBash } from "./simple-bash";
 
 export const TREE_SITTER_RUNTIME_WASM = "web-tree-sitter.wasm";
 export const TREE_SITTER_BASH_WASM = "tree-sitter-bash.wasm";
@@ -158,8 +159,24 @@ export function isBashParserReady(): boolean {
   return parser !== null;
 }
 
-/** Parses a command string; undefined when initFilesTouched() has not completed. */
+let simpleFirst = true;
+
+/** Whether parseBash tries the hand parser for simple commands first (default on; off for differential tests and benchmarks). */
+export function setSimpleBashFastPath(on: boolean): void {
+  simpleFirst = on;
+}
+
+/**
+ * Parses a command string; undefined when initFilesTouched() has not completed.
+ * Simple commands are parsed by simple-bash.ts (the same tree, without the wasm
+ * round trip), the rest by tree-sitter.
+ */
 export function parseBash(source: string): ShParseResult | undefined {
+  if (!parser) return undefined;
+  if (simpleFirst) {
+    const root = parseSimpleBash(source);
+    if (root) return { root, hasError: false };
+  }
   return parseBashVia(direct ? "direct" : "cursor", source);
 }
 

@@ -9,15 +9,17 @@
 
 import type { FileAction } from "./actions";
 import type { ShNode } from "./bash-syntax";
-import { expandWord, literalWord, type Arg } from "./shell-words";
+import { expandWord, literalWord, pushExpandedWord, type Arg } from "./shell-words";
 import { assignState, cloneState, mergeStates, type ShellState } from "./shell-state";
 import type { PathContext } from "./paths";
-import { redirectAction, splitRedirects } from "./redirects";
+import { redirectAction, splitRedirects, type RedirectParts } from "./redirects";
 import { CommandRunner } from "./command-runner";
 
 const STATEMENT_CONTAINERS = new Set(["program", "compound_statement", "do_group", "else_clause"]);
 const CHILD_SHELLS = new Set(["subshell", "command_substitution", "process_substitution"]);
 const MAX_LOOP_VALUES = 64;
+/** splitRedirects of no redirections (read only). */
+const NO_REDIRECTS: RedirectParts = { redirects: [], extraArgs: [], following: [] };
 
 export interface WalkerHost {
   readonly paths: PathContext;
@@ -167,11 +169,15 @@ export class BashWalker {
         this.walk(child, CHILD_SHELLS.has(child.type) ? cloneState(state) : state);
       }
     }
-    const { redirects, extraArgs: moreArgs } = splitRedirects(redirectNodes);
-    for (const r of [...redirects, ...outerRedirects]) this.redirect(r, state);
+    const { redirects, extraArgs: moreArgs } = redirectNodes.length > 0 ? splitRedirects(redirectNodes) : NO_REDIRECTS;
+    for (const r of redirects) this.redirect(r, state);
+    for (const r of outerRedirects) this.redirect(r, state);
     if (!nameNode) return;
     const words: Arg[] = [];
-    for (const w of [nameNode, ...argNodes, ...moreArgs, ...extraArgs]) words.push(...expandWord(w, state.vars));
+    pushExpandedWord(words, nameNode, state.vars);
+    for (const w of argNodes) pushExpandedWord(words, w, state.vars);
+    for (const w of moreArgs) pushExpandedWord(words, w, state.vars);
+    for (const w of extraArgs) pushExpandedWord(words, w, state.vars);
     this.runner.run(words, state);
   }
 

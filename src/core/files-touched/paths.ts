@@ -59,15 +59,23 @@ export function resolvePath(raw: string, base: string | undefined, ctx: PathCont
   if (raw === "" || raw.includes("\0")) return undefined;
   if (isRooted(raw)) return normalizeAbsolute(raw);
   if (base === undefined) return undefined;
-  const cwd = normalizeAbsolute(ctx.sessionCwd);
-  if (normalizeAbsolute(base) === cwd && cwd !== "/") {
-    const name = basenameOf(cwd);
-    const firstSegment = raw.replace(/^(\.\/)+/, "").split("/")[0];
-    if (firstSegment === name && raw.replace(/^(\.\/)+/, "").length > name.length + 1) {
-      return joinPath(cwd, raw.replace(/^(\.\/)+/, "").slice(name.length + 1));
-    }
+  const cwd = sessionCwdOf(ctx);
+  if (cwd.path !== "/" && (base === cwd.path || normalizeAbsolute(base) === cwd.path)) {
+    let rel = raw;
+    while (rel.startsWith("./")) rel = rel.slice(2);
+    if (rel.length > cwd.namePrefix.length && rel.startsWith(cwd.namePrefix)) return joinPath(cwd.path, rel.slice(cwd.namePrefix.length));
   }
   return joinPath(base, raw);
+}
+
+// The session cwd normalised, and `<its basename>/`, for the last context seen (resolvePath runs per path).
+let lastCwd: { raw: string; path: string; namePrefix: string } | undefined;
+function sessionCwdOf(ctx: PathContext): { path: string; namePrefix: string } {
+  if (lastCwd?.raw !== ctx.sessionCwd) {
+    const path = normalizeAbsolute(ctx.sessionCwd);
+    lastCwd = { raw: ctx.sessionCwd, path, namePrefix: `${basenameOf(path)}/` };
+  }
+  return lastCwd;
 }
 
 /** The path relative to the session cwd when inside it, else the absolute path. */

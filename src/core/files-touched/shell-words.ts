@@ -186,17 +186,53 @@ function finish(chars: QChar[], raw: string): Arg {
 // Nothing to resolve: no escape, brace, glob character or leading tilde.
 const SPECIAL = /[\\{*?[]/;
 
-/** The argument of a word or '…' string with nothing to expand, without the per-character pass (most arguments). */
+/** The text of a word, '…' or "…" with nothing to expand (`first`: nothing before it, so a leading `~` would expand); undefined otherwise. */
+function plainText(node: ShNode, first: boolean): string | undefined {
+  switch (node.type) {
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "word":
+    case "number":
+      return (first && node.text[0] === "~") || SPECIAL.test(node.text) ? undefined : node.text;
+    case "string": {
+      // "…" holding only text without a backslash: every character is quoted as written.
+      const [open, content, close] = node.children;
+      if (node.children.length === 2 && open?.type === '"' && content?.type === '"') return "";
+      if (node.children.length !== 3 || open?.type !== '"' || content?.type !== "string_content" || close?.type !== '"') return undefined;
+      if (content.start !== node.start + 1 || content.end !== node.end - 1 || content.text.includes("\\")) return undefined;
+      return content.text;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The argument of a word or string with nothing to expand, without the per-character pass (most arguments). */
 function plainArg(node: ShNode): Arg | undefined {
-  if (node.type === "raw_string") return { known: true, value: node.text.slice(1, -1) };
-  if ((node.type === "word" || node.type === "number") && node.text[0] !== "~" && !SPECIAL.test(node.text)) return { known: true, value: node.text };
-  return undefined;
+  if (node.type === "concatenation") {
+    let value = "";
+    for (let i = 0; i < node.children.length; i++) {
+      const part = plainText(node.children[i]!, value === "");
+      if (part === undefined) return undefined;
+      value += part;
+    }
+    return { known: true, value };
+  }
+  const value = plainText(node, true);
+  return value === undefined ? undefined : { known: true, value };
 }
 
 /** The argument(s) one word of the syntax tree becomes. */
 export function expandWord(node: ShNode, vars: Vars): Arg[] {
   const plain = plainArg(node);
   return plain ? [plain] : expandWordByChars(node, vars);
+}
+
+/** expandWord, appended to `out` (the walker's argument list). */
+export function pushExpandedWord(out: Arg[], node: ShNode, vars: Vars): void {
+  const plain = plainArg(node);
+  if (plain) out.push(plain);
+  else for (const arg of expandWordByChars(node, vars)) out.push(arg);
 }
 
 /** expandWord character by character (exported for the test that checks plainArg against it). */

@@ -1,5 +1,5 @@
 // The shortcut for arguments with nothing to expand (plain words, numbers,
-// '…' strings) against the character-by-character expansion it skips: the
+// '…' and "…" strings, concatenations of them) against the character-by-character expansion it skips: the
 // same arguments for every such node of the labelled corpus and of random words.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { expandWord, expandWordByChars } from "../../../src/core/files-touched/s
 
 beforeAll(() => initFilesTouched());
 
-const KINDS = new Set(["word", "number", "raw_string"]);
+const KINDS = new Set(["word", "number", "raw_string", "string", "concatenation"]);
 
 function wordNodes(node: ShNode, out: ShNode[] = []): ShNode[] {
   if (KINDS.has(node.type)) out.push(node);
@@ -38,5 +38,13 @@ describe("plain arguments", () => {
   it("equal the full expansion on random words", () => {
     const word = fc.array(fc.constantFrom(..."ab9./-_~{},*?[]\\'é".split(""), "😀", "..", "{a,b}", "{1..3}"), { minLength: 1, maxLength: 12 }).map((p) => p.join(""));
     fc.assert(fc.property(word, (w) => void sameArgs(`cat ${w} '${w.replaceAll("'", "")}' 42`)), { numRuns: 1000 });
+  });
+
+  it("equal the full expansion on random strings and concatenations", () => {
+    const part = fc.constantFrom("a", "~", "~/x", "x~", "*", "?", "[a]", "{a,b}", "{1..3}", ",", "\\x", "é", "😀", "'q'", "''", '"d"', '""', '"a b"', '"x\\"y"', '"\\$"', '"{a,b}"', '"*"', '"~"', '"$x"', '"a$"', "$'c'", "-", "1", "=");
+    const words = fc.array(part, { minLength: 1, maxLength: 5 }).map((p) => p.join(""));
+    let nodes = 0;
+    fc.assert(fc.property(words, (w) => void (nodes += sameArgs(`cat ${w}`))), { numRuns: 1000 });
+    expect(nodes).toBeGreaterThan(1000);
   });
 });

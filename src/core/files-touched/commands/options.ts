@@ -32,7 +32,9 @@ export function has(parsed: ParsedOptions, ...keys: string[]): boolean {
 }
 
 export function values(parsed: ParsedOptions, ...keys: string[]): Arg[] {
-  return keys.flatMap((k) => parsed.options.get(k) ?? []).filter((a) => !(a.known && a === FLAG));
+  const out: Arg[] = [];
+  for (const key of keys) for (const arg of parsed.options.get(key) ?? []) if (arg !== FLAG) out.push(arg);
+  return out;
 }
 
 export function parseOptions(args: readonly Arg[], spec: OptionSpec): ParsedOptions {
@@ -44,7 +46,7 @@ export function parseOptions(args: readonly Arg[], spec: OptionSpec): ParsedOpti
     else options.set(key, [value]);
   };
   const shortWithValue = spec.shortWithValue ?? "";
-  const longWithValue = new Set(spec.longWithValue ?? []);
+  const longWithValue = spec.longWithValue ?? [];
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
@@ -63,7 +65,7 @@ export function parseOptions(args: readonly Arg[], spec: OptionSpec): ParsedOpti
       const name = eq < 0 ? text.slice(2) : text.slice(2, eq);
       const key = spec.aliases?.[name] ?? name;
       if (eq >= 0) add(key, { known: true, value: text.slice(eq + 1) });
-      else if (longWithValue.has(name) && i + 1 < args.length) add(key, args[++i]!);
+      else if (longWithValue.includes(name) && i + 1 < args.length) add(key, args[++i]!);
       else add(key, FLAG);
       continue;
     }
