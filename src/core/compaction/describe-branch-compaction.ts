@@ -12,7 +12,7 @@ import { branchContextTokens } from "../tokens/branch-context-tokens.js";
 import { findBranchCutPoint } from "./branch-cut-point.js";
 import type { CompactablePreparationJson, NotCompactablePreparationJson, TranscriptFunctions } from "./describe-preparation.js";
 import { getMessageFromEntryForCompaction } from "./entry-message.js";
-import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage } from "./file-ops.js";
+import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, type FileOperations } from "./file-ops.js";
 import { serializeConversation } from "./serialize-conversation.js";
 import { TranscriptBuilder, transcriptString, type TranscriptText } from "./transcript-builder.js";
 
@@ -67,19 +67,35 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
     branch.forEach(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, summarise(prefix));
   }
 
+  return describedCompaction(
+    { history, prefix, fileOps, firstKeptEntryId, isSplitTurn: cutPoint.isSplitTurn, tokensBefore, prevCompaction },
+    "nothing lies before the cut point: every message is within keepRecentTokens",
+  );
+}
+
+/** What both pis' streamed preparations found, as the `prepare --json` document. */
+export interface DescribedParts {
+  history: TranscriptBuilder;
+  prefix: TranscriptBuilder;
+  fileOps: FileOperations;
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  tokensBefore: number;
+  prevCompaction: CompactionEntry | undefined;
+}
+
+/** The document of a described compaction; `nothingReason` when nothing lies before the cut point (each pi words it). */
+export function describedCompaction(parts: DescribedParts, nothingReason: string): BranchPreparationJson {
+  const { history, prefix, prevCompaction } = parts;
   if (history.count === 0 && prefix.count === 0) {
-    return {
-      compactable: false,
-      reason: "nothing lies before the cut point: every message is within keepRecentTokens",
-      code: "nothing-to-summarize",
-    };
+    return { compactable: false, reason: nothingReason, code: "nothing-to-summarize" };
   }
-  const { readFiles, modifiedFiles } = computeFileLists(fileOps);
+  const { readFiles, modifiedFiles } = computeFileLists(parts.fileOps);
   return {
     compactable: true,
-    firstKeptEntryId,
-    isSplitTurn: cutPoint.isSplitTurn,
-    tokensBefore,
+    firstKeptEntryId: parts.firstKeptEntryId,
+    isSplitTurn: parts.isSplitTurn,
+    tokensBefore: parts.tokensBefore,
     messagesToSummarize: history.count,
     turnPrefixMessages: prefix.count,
     previousSummary: typeof prevCompaction?.summary === "string" ? prevCompaction.summary : null,

@@ -17,13 +17,13 @@ import { openSessionSync, type LoadedSession } from "../../../src/core/session/o
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { describePi15 } from "../../support/pi15/oracle.js";
 import { generateRandomSession } from "../../support/random-session.js";
-import { createSeededRandom, type SeededRandom } from "../../support/seeded-random.js";
+import { mutate } from "../../support/junk-mutation.js";
+import { createSeededRandom } from "../../support/seeded-random.js";
 
 const VERSIONS: PiVersion[] = ["0.73", "1.5"];
 const KEEP_VALUES = [0, 1, 40, 500, 20000];
 const PI15_DIR = join(__dirname, "../../fixtures/pi-1.5");
 const BROKEN_DIR = join(__dirname, "../../fixtures/broken");
-const JUNK: unknown[] = [null, 0, -1, "", "x", [], [null], {}, { type: "text" }, true, [{ type: "image" }], { replacement: 1 }];
 
 let dir: string;
 beforeAll(() => {
@@ -56,19 +56,6 @@ function compareFile(version: PiVersion, session: LoadedSession, step = 1): numb
   const leaves: (string | null | undefined)[] = [undefined, null, ...ids];
   for (const leaf of leaves) runs += compareAt(version, sessionBranchReader(session, leaf), session.pathTo(leaf));
   return runs;
-}
-
-function mutate(value: unknown, rng: SeededRandom, depth: number): unknown {
-  // The reader only hands on objects with a string type and id (else the line is reported and skipped).
-  if (depth > 0 && rng.chance(0.08)) return rng.pick(JUNK);
-  if (depth > 4 || typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((v) => mutate(v, rng, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (depth === 0 && (k === "id" || k === "parentId" || k === "type")) out[k] = v;
-    else if (!rng.chance(0.04)) out[k] = mutate(v, rng, depth + 1);
-  }
-  return out;
 }
 
 describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi %s)", (version) => {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { fixtureBashCommands } from "../../support/fixture-bash-commands";
 import { beforeAll, describe, expect, it } from "vitest";
 import { initFilesTouched } from "../../../src/core/files-touched";
 import { parseBashVia } from "../../../src/core/files-touched/bash-syntax";
@@ -16,19 +17,6 @@ function same(command: string): void {
   const viaCursor = parseBashVia("cursor", command);
   const viaDirect = parseBashVia("direct", command);
   expect(viaDirect).toEqual(viaCursor);
-}
-
-function fixtureBashCommands(): string[] {
-  const out: string[] = [];
-  for (const line of readFileSync(join(FIXTURES, "pi-mono", "large-session.jsonl"), "utf8").split("\n")) {
-    if (!line.includes('"bash"')) continue;
-    const content = (JSON.parse(line) as { message?: { content?: unknown } }).message?.content;
-    if (!Array.isArray(content)) continue;
-    for (const block of content as { type?: string; name?: string; arguments?: { command?: unknown } }[]) {
-      if (block.type === "toolCall" && block.name === "bash" && typeof block.arguments?.command === "string") out.push(block.arguments.command);
-    }
-  }
-  return out;
 }
 
 describe("direct tree copy equals the TreeCursor copy", () => {

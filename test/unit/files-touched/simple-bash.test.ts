@@ -3,38 +3,16 @@
 // on the rest it declines. Checked on the labelled corpus, the large
 // fixture's bash calls, and thousands of generated commands mixing the
 // simple forms with tricky tokens.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
+import { corpusCommands, fixtureBashCommands } from "../../support/fixture-bash-commands";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { analyzeBashCommand, clearBashAnalysisCache, initFilesTouched } from "../../../src/core/files-touched";
 import { parseBashVia, setSimpleBashFastPath } from "../../../src/core/files-touched/bash-syntax";
 import { parseSimpleBash } from "../../../src/core/files-touched/simple-bash";
 
-const FIXTURES = join(__dirname, "..", "..", "fixtures");
 
 beforeAll(() => initFilesTouched());
 afterEach(() => setSimpleBashFastPath(true));
-
-function corpusCommands(): string[] {
-  return readFileSync(join(FIXTURES, "files-touched", "commands.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { cmd: string }).cmd);
-}
-
-function fixtureBashCommands(): string[] {
-  const out: string[] = [];
-  for (const line of readFileSync(join(FIXTURES, "pi-mono", "large-session.jsonl"), "utf8").split("\n")) {
-    if (!line.includes('"bash"')) continue;
-    const content = (JSON.parse(line) as { message?: { content?: unknown } }).message?.content;
-    if (!Array.isArray(content)) continue;
-    for (const block of content as { type?: string; name?: string; arguments?: { command?: unknown } }[]) {
-      if (block.type === "toolCall" && block.name === "bash" && typeof block.arguments?.command === "string") out.push(block.arguments.command);
-    }
-  }
-  return out;
-}
 
 /** True when the hand parser accepts `command`; then its tree must be tree-sitter's, which must have no error. */
 function sameWhenAccepted(command: string): boolean {

@@ -7,24 +7,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import { createSeededRandom, type SeededRandom } from "../../support/seeded-random.js";
+import { mutate } from "../../support/junk-mutation.js";
+import { createSeededRandom } from "../../support/seeded-random.js";
 
 const DIR = join(__dirname, "../../fixtures/pi-1.5");
 const files = readdirSync(DIR).filter((f) => f.endsWith(".jsonl"));
-const JUNK: unknown[] = [null, 0, -1, "", "x", [], [null], {}, { type: "text" }, true, [{ type: "image" }], { replacement: 1 }];
-
-function mutate(value: unknown, rng: SeededRandom, depth: number): unknown {
-  // The reader only hands on objects with a string type and id (else the line is reported and skipped).
-  if (depth > 0 && rng.chance(0.08)) return rng.pick(JUNK);
-  if (depth > 4 || typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((v) => mutate(v, rng, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (depth === 0 && (k === "id" || k === "parentId" || k === "type")) out[k] = v;
-    else if (!rng.chance(0.04)) out[k] = mutate(v, rng, depth + 1);
-  }
-  return out;
-}
 
 function pathTo(entries: SessionEntry[], leaf: SessionEntry): SessionEntry[] {
   const byId = new Map(entries.map((e) => [e.id, e]));

@@ -5,9 +5,9 @@
 // history (and, when pi does not trust the last usage, every projected message
 // for the estimate) is read once in file order and no parsed body is kept.
 
-import type { BranchPreparationJson } from "../../compaction/describe-branch-compaction.js";
-import { addFileOpsFromDetails, computeFileLists, createFileOps } from "../../compaction/file-ops.js";
-import { TranscriptBuilder, transcriptString } from "../../compaction/transcript-builder.js";
+import { describedCompaction, type BranchPreparationJson } from "../../compaction/describe-branch-compaction.js";
+import { addFileOpsFromDetails, createFileOps } from "../../compaction/file-ops.js";
+import { TranscriptBuilder } from "../../compaction/transcript-builder.js";
 import type { BranchReader } from "../../context/branch-reader.js";
 import { isObject, type ContextMessage } from "../../context/context-message.js";
 import type { CompactionSettings } from "../../settings/compaction-settings.js";
@@ -106,25 +106,8 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
     if (currentSystem) tokensBefore += estimateTokens(currentSystem);
   }
 
-  if (history.count === 0 && prefix.count === 0) {
-    return {
-      compactable: false,
-      reason: "Nothing to compact (session too small): no message other than the system prompt lies before the cut point",
-      code: "nothing-to-summarize",
-    };
-  }
-  const { readFiles, modifiedFiles } = computeFileLists(fileOps);
-  return {
-    compactable: true,
-    firstKeptEntryId,
-    isSplitTurn: cutPoint.isSplitTurn,
-    tokensBefore,
-    messagesToSummarize: history.count,
-    turnPrefixMessages: prefix.count,
-    previousSummary: typeof prevCompaction?.summary === "string" ? prevCompaction.summary : null,
-    readFiles,
-    modifiedFiles,
-    serializedHistory: history.text(),
-    serializedTurnPrefix: transcriptString(prefix.text()),
-  };
+  return describedCompaction(
+    { history, prefix, fileOps, firstKeptEntryId, isSplitTurn: cutPoint.isSplitTurn, tokensBefore, prevCompaction },
+    "Nothing to compact (session too small): no message other than the system prompt lies before the cut point",
+  );
 }
