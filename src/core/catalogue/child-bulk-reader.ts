@@ -49,6 +49,7 @@ async function* answersOf(script: string, paths: readonly string[], options: Cat
   try {
     child = fork(script, [], {
       execPath: process.execPath,
+      execArgv: [],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
