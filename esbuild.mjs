@@ -42,6 +42,15 @@ if (existsSync("src/extension/extension.ts")) {
     target: "node20",
     external: ["vscode", "@opentelemetry/api"],
   });
+  // The cold catalogue fill's child process (forked by the extension host).
+  entries.push({
+    ...common,
+    entryPoints: ["src/core/catalogue/fill-child.ts"],
+    outfile: "dist/catalogue-fill.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  });
 }
 
 if (existsSync("src/webview/main.ts")) {

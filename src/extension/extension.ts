@@ -11,6 +11,7 @@ import { ActiveSession } from "./active-session";
 import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
 import { ApiKeys } from "./api-keys";
 import { catalogueForSettings } from "./catalogue-for-settings";
+import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
 import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     log,
     {
       catalogue: catalogueForSettings(join(context.globalStorageUri.fsPath, "catalogue"), () => settings.piVersion),
+      bulkReader: catalogueChild(context.extensionPath, log),
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>
         vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),

@@ -12,6 +12,7 @@ import type { SessionGroup, SessionsScope } from "./session-discovery";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
+import type { BulkReader } from "../core/catalogue/bulk-reader";
 import { choosePiVersion, semanticsFor } from "../core/pi-version";
 import { LiveSessionFacts } from "../core/session/live-facts";
 import { factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
@@ -24,6 +25,8 @@ const SAVE_DELAY_MS = 30_000;
 export interface SessionsModelOptions {
   /** Rows of sessions not opened come from here (none: every listed session is opened). */
   catalogue?: () => Promise<SessionCatalogue>;
+  /** Where a cold fill (many files not in the catalogue) is read, when not in this process. */
+  bulkReader?: () => BulkReader | undefined;
   /** Sessions that must stay open (the active one, the one the Entries view shows). */
   pinned?: () => readonly (string | undefined)[];
   fillProgress?: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T>;
@@ -166,7 +169,7 @@ export class SessionsModel implements vscode.Disposable {
     let batch: string[] = [];
     let last = Date.now();
     const seen = new Set<string>();
-    for await (const row of catalogue.rows(paths, (p) => progress.report(p.done, p.total))) {
+    for await (const row of catalogue.rows(paths, (p) => progress.report(p.done, p.total), this.options.bulkReader?.())) {
       seen.add(row.path);
       this.setRow(row);
       batch.push(row.path);

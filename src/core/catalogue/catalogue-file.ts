@@ -67,18 +67,24 @@ function resumeOf(r: unknown, size: number): StoredResume | null | undefined {
   return { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN };
 }
 
+/** One record as parsed from JSON (a file, another process), or undefined when it does not pass validation. */
+export function validRecord(rec: unknown): CatalogueRecord | undefined {
+  if (!isObj(rec) || !isStr(rec.path) || !validKey(rec.key)) return undefined;
+  if (rec.kind === "other") return { path: rec.path, key: rec.key, kind: "other" };
+  if (rec.kind === "session" && validRow(rec.row, rec.path) && rec.row.size === rec.key.size && rec.row.mtimeMs === rec.key.mtimeMs) {
+    const resume = resumeOf(rec.resume, rec.key.size);
+    if (resume !== undefined) return { path: rec.path, key: rec.key, kind: "session", row: rec.row, resume };
+  }
+  return undefined;
+}
+
 /** The records of a parsed catalogue file that pass validation (the rest are dropped). */
 export function validRecords(data: unknown, ruleName: string): Map<string, CatalogueRecord> {
   const out = new Map<string, CatalogueRecord>();
   if (!isObj(data) || data.format !== CATALOGUE_FORMAT || data.version !== CATALOGUE_VERSION || data.rule !== ruleName || !Array.isArray(data.records)) return out;
   for (const rec of data.records as unknown[]) {
-    if (!isObj(rec) || !isStr(rec.path) || !validKey(rec.key)) continue;
-    if (rec.kind === "other") {
-      out.set(rec.path, { path: rec.path, key: rec.key, kind: "other" });
-    } else if (rec.kind === "session" && validRow(rec.row, rec.path) && rec.row.size === rec.key.size && rec.row.mtimeMs === rec.key.mtimeMs) {
-      const resume = resumeOf(rec.resume, rec.key.size);
-      if (resume !== undefined) out.set(rec.path, { path: rec.path, key: rec.key, kind: "session", row: rec.row, resume });
-    }
+    const valid = validRecord(rec);
+    if (valid) out.set(valid.path, valid);
   }
   return out;
 }

@@ -12,15 +12,15 @@
 
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fingerprint.js";
-import { openSessionSync } from "../session/open-session.js";
 import { readRange } from "../session/read-range.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
-import { extendRow, rowFromSession, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
+import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import type { IdFilter } from "./id-filter.js";
-import { streamRow } from "./streamed-row.js";
+import { readRecord } from "./read-record.js";
+import type { BulkReader, StaleFile } from "./bulk-reader.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -56,7 +56,7 @@ export class SessionCatalogue {
   private ids: Map<string, StoredIds> | null = null;
   private readonly touchedIds = new Map<string, StoredIds | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0 };
 
   /** The version of a session without a pi 1.x marker. */
   readonly defaultVersion: PiVersion;
@@ -68,7 +68,7 @@ export class SessionCatalogue {
 
   private constructor(
     readonly folder: string,
-    options: CatalogueOptions,
+    private readonly options: CatalogueOptions,
     records: Map<string, CatalogueRecord>,
   ) {
     this.defaultVersion = options.explicitVersion ?? options.defaultVersion ?? "0.73";
@@ -103,11 +103,12 @@ export class SessionCatalogue {
 
   /**
    * Rows of the session files among `files` (other files are skipped), rows
-   * whose file is unchanged first, then the others as they are read.
+   * whose file is unchanged first, then the others as they are read. `bulk`:
+   * files not recorded at all are read there when it wants them (a cold fill).
    */
-  async *rows(files: readonly string[], onProgress?: (p: CatalogueProgress) => void): AsyncGenerator<CatalogueRow> {
+  async *rows(files: readonly string[], onProgress?: (p: CatalogueProgress) => void, bulk?: BulkReader): AsyncGenerator<CatalogueRow> {
     const progress: CatalogueProgress = { done: 0, total: files.length, cached: 0, appended: 0, read: 0 };
-    const stale: { path: string; size: number; mtimeMs: number }[] = [];
+    let stale: { path: string; size: number; mtimeMs: number }[] = [];
     let idsAwaited = false;
     for (const path of files) {
       let st;
@@ -128,6 +129,12 @@ export class SessionCatalogue {
       }
     }
     onProgress?.({ ...progress });
+    const cold = bulk ? stale.filter((f) => !this.records.has(f.path)) : [];
+    if (bulk && cold.length > 0 && bulk.wants(cold)) {
+      const answered = new Set<string>();
+      yield* this.readElsewhere(bulk, cold, answered, progress, onProgress);
+      if (answered.size > 0) stale = stale.filter((f) => !answered.has(f.path));
+    }
     let sliceStart = Date.now();
     for (const file of stale) {
       if (!idsAwaited) {
@@ -147,10 +154,45 @@ export class SessionCatalogue {
   }
 
   /** All rows of `files` (see rows()). */
-  async list(files: readonly string[], onProgress?: (p: CatalogueProgress) => void): Promise<CatalogueRow[]> {
+  async list(files: readonly string[], onProgress?: (p: CatalogueProgress) => void, bulk?: BulkReader): Promise<CatalogueRow[]> {
     const out: CatalogueRow[] = [];
-    for await (const row of this.rows(files, onProgress)) out.push(row);
+    for await (const row of this.rows(files, onProgress, bulk)) out.push(row);
     return out;
+  }
+
+  /** The rows of `cold` as `bulk` answers (those answered are added to `answered`; the caller reads the rest). */
+  private async *readElsewhere(bulk: BulkReader, cold: readonly StaleFile[], answered: Set<string>, progress: CatalogueProgress, onProgress?: (p: CatalogueProgress) => void): AsyncGenerator<CatalogueRow> {
+    const asked = new Set(cold.map((f) => f.path));
+    let last = Date.now();
+    try {
+      for await (const answer of bulk.read([...asked], this.options)) {
+        if (answer.kind === "done") {
+          this.stats.childCpuMs += answer.cpuMs;
+          continue;
+        }
+        const path = answer.kind === "record" ? answer.record.path : answer.path;
+        if (!asked.has(path) || answered.has(path)) continue;
+        answered.add(path);
+        progress.done++;
+        if (answer.kind === "unreadable") {
+          this.remove(path);
+        } else {
+          progress.read++;
+          this.stats.read++;
+          this.stats.readByChild++;
+          // Recorded meanwhile (a watcher's refresh read it since): that record is the newer one.
+          const record = this.records.get(path) ?? answer.record;
+          if (record === answer.record) this.put(record);
+          if (record.kind === "session") yield record.row;
+        }
+        if (Date.now() - last >= SLICE_MS) {
+          onProgress?.({ ...progress });
+          last = Date.now();
+        }
+      }
+    } catch {
+      // A BulkReader reports its own failures; what it did not answer is read in-process.
+    }
   }
 
   /**
@@ -244,27 +286,9 @@ export class SessionCatalogue {
   }
 
   private readWhole(path: string): CatalogueRow | null {
-    // Streamed: no index of the file is built (a 100 MB session's would take ~250 MB of allocation).
-    const streamed = streamRow(path, this.versionOf);
-    if (streamed) {
-      if (!streamed.computed) {
-        this.put({ path, key: streamed.key, kind: "other" });
-        return null;
-      }
-      this.put({ path, key: streamed.key, kind: "session", ...streamed.computed });
-      return streamed.computed.row;
-    }
-    // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
-    const session = openSessionSync(path, { skim: true });
-    const fp = session.fingerprint;
-    const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
-    const computed = rowFromSession(session, fp.size, fp.mtimeMs, this.versionOf);
-    if (!computed) {
-      this.put({ path, key, kind: "other" });
-      return null;
-    }
-    this.put({ path, key, kind: "session", ...computed });
-    return computed.row;
+    const record = readRecord(path, this.versionOf);
+    this.put(record);
+    return record.kind === "session" ? record.row : null;
   }
 
   /** The row carried over appended lines, or null when the change is not a plain append of lines that continue the branch. */

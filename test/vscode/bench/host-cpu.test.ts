@@ -167,6 +167,9 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     await internals.services.sessions.sessionGroups();
     const listed = internals.services.sessions.allPaths().length;
     report(`cold listing of ${listed} sessions: ${cpuMs(cpu).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall (information)`);
+    const fillStats = (await internals.services.sessions.catalogue())?.stats;
+    if (fillStats?.readByChild) report(`  of which read in the catalogue's child process: ${fillStats.readByChild} files, ${fillStats.childCpuMs.toFixed(0)} ms child CPU (not in the host's) (information)`);
+    reportMemory(`with ${listed} sessions listed, the catalogue not saved yet`);
     // The listing's catalogue is saved 30 s after it (sessions-model.ts), i.e. in the middle of the
     // measured writes: saved now (and that pending save cancelled), it is part of the listing.
     const saveCpu = process.cpuUsage();

@@ -1,0 +1,70 @@
+// Reading many session files elsewhere (a child process): the catalogue hands
+// over the files it has no record of when there are enough of them, takes the
+// records back as they come, and reads whatever was not answered itself. The
+// messages between the processes, and their validation (data crossing a
+// process boundary: nothing is trusted that does not pass).
+
+import { validRecord, type CatalogueRecord } from "./catalogue-file.js";
+import { IdFilter } from "./id-filter.js";
+import type { CatalogueOptions } from "./session-catalogue.js";
+import type { PiVersion } from "../pi-version/pi-version.js";
+
+export interface StaleFile {
+  path: string;
+  size: number;
+}
+
+export type BulkAnswer =
+  /** The file's record, read in full. */
+  | { kind: "record"; record: CatalogueRecord }
+  /** The file cannot be read (gone, permissions). */
+  | { kind: "unreadable"; path: string }
+  /** All answered: the CPU the reads took (ms). */
+  | { kind: "done"; cpuMs: number };
+
+export interface BulkReader {
+  /** Whether these files (none of them recorded) are worth reading elsewhere. */
+  wants(files: readonly StaleFile[]): boolean;
+  /** Answers for (some of) the paths; it ends early when the reading stops (the rest is read in-process). Never throws. */
+  read(paths: readonly string[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
+}
+
+/** Host → child: what to read, and the pi-version policy to count it with. */
+export interface FillRequest {
+  type: "fill";
+  options: CatalogueOptions;
+  paths: string[];
+}
+
+const VERSIONS: readonly string[] = ["0.73", "1.5"];
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isVersion = (v: unknown): v is PiVersion => typeof v === "string" && VERSIONS.includes(v);
+
+export function validFillRequest(message: unknown): FillRequest | undefined {
+  if (!isObj(message) || message.type !== "fill" || !isObj(message.options) || !Array.isArray(message.paths)) return undefined;
+  if (!message.paths.every((p) => typeof p === "string")) return undefined;
+  const { explicitVersion, defaultVersion } = message.options;
+  if (explicitVersion !== undefined && !isVersion(explicitVersion)) return undefined;
+  if (defaultVersion !== undefined && !isVersion(defaultVersion)) return undefined;
+  const options: CatalogueOptions = { ...(explicitVersion ? { explicitVersion } : {}), ...(defaultVersion ? { defaultVersion } : {}) };
+  return { type: "fill", options, paths: message.paths as string[] };
+}
+
+/** A message from the child (sent as JSON: an id filter as its toJSON, a NaN header time as null) as an answer, or undefined when it is not a valid one. */
+export function validAnswer(message: unknown): BulkAnswer | undefined {
+  if (!isObj(message)) return undefined;
+  if (message.kind === "done") return typeof message.cpuMs === "number" && Number.isFinite(message.cpuMs) ? { kind: "done", cpuMs: message.cpuMs } : undefined;
+  if (message.kind === "unreadable") return typeof message.path === "string" ? { kind: "unreadable", path: message.path } : undefined;
+  if (message.kind !== "record" || !isObj(message.record)) return undefined;
+  const record = validRecord(message.record);
+  if (!record) return undefined;
+  if (record.kind === "session" && record.resume) {
+    const sent = isObj(message.record.resume) ? message.record.resume.ids : undefined;
+    if (sent !== undefined) {
+      const ids = IdFilter.fromJSON(sent);
+      if (!ids) return undefined;
+      record.resume.ids = ids;
+    }
+  }
+  return { kind: "record", record };
+}

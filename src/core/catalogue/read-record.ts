@@ -1,0 +1,24 @@
+// The record of one session file read in full: streamed when it can (no index
+// of the file is built: a 100 MB session's would take ~250 MB of allocation),
+// else skimmed. Shared by the catalogue and the child process that fills it.
+
+import { openSessionSync } from "../session/open-session.js";
+import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
+import { rowFromSession, type RowVersion } from "./catalogue-row.js";
+import { streamRow } from "./streamed-row.js";
+
+/** Throws when the file cannot be read. */
+export function readRecord(path: string, versionOf: RowVersion): CatalogueRecord {
+  const streamed = streamRow(path, versionOf);
+  if (streamed) {
+    if (!streamed.computed) return { path, key: streamed.key, kind: "other" };
+    return { path, key: streamed.key, kind: "session", ...streamed.computed };
+  }
+  // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
+  const session = openSessionSync(path, { skim: true });
+  const fp = session.fingerprint;
+  const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+  const computed = rowFromSession(session, fp.size, fp.mtimeMs, versionOf);
+  if (!computed) return { path, key, kind: "other" };
+  return { path, key, kind: "session", ...computed };
+}

@@ -1,0 +1,140 @@
+// The cold catalogue fill in a child process: the real fill-child bundle,
+// forked with this Node. Its rows equal the in-process read; what it does not
+// answer (it cannot start, dies, lies) is read in-process, with one warning.
+
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
+import { childBulkReader } from "../../../src/core/catalogue/child-bulk-reader.js";
+import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.js";
+import { FileModel } from "../../support/session-lines.js";
+
+let dir: string;
+let script: string;
+let files: string[];
+const models: FileModel[] = [];
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pi-sessions-child-fill-"));
+  script = join(dir, "catalogue-fill.js");
+  await build({ entryPoints: ["src/core/catalogue/fill-child.ts"], outfile: script, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
+  const folder = join(dir, "sessions");
+  mkdirSync(folder);
+  files = [];
+  for (let i = 0; i < 40; i++) {
+    const model = new FileModel();
+    models.push(model);
+    for (let t = 0; t < 1 + (i % 5); t++) {
+      model.lines.push(model.line({ kind: "user", parent: "leaf", pick: t, text: `question ${i}.${t}`, usage: 1 }));
+      model.lines.push(model.line({ kind: "assistant", parent: "leaf", pick: t, text: `answer ${i}.${t}`, usage: 1000 + i }));
+    }
+    const path = join(folder, `s${i}.jsonl`);
+    writeFileSync(path, model.text());
+    files.push(path);
+  }
+  writeFileSync(join(folder, "notes.jsonl"), '{"hello":1}\n');
+  files.push(join(folder, "notes.jsonl"), join(folder, "gone.jsonl"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+const cache = () => join(dir, `cache${n++}`);
+const byPath = (rows: CatalogueRow[]) => [...rows].sort((a, b) => a.path.localeCompare(b.path));
+
+async function inProcess(): Promise<CatalogueRow[]> {
+  return byPath(await (await SessionCatalogue.open(cache())).list(files));
+}
+
+/** A stand-in child (a script of a few lines) for the failures the real one should not have. */
+function fakeChild(body: string): string {
+  const path = join(dir, `fake${n++}.js`);
+  writeFileSync(path, `process.once("message", (m) => { ${body} });`);
+  return path;
+}
+
+describe("cold fill in a child process", () => {
+  it("gives the rows and records of the in-process read, and the catalogue it saves appends afterwards", async () => {
+    const expected = await inProcess();
+    const folder = cache();
+    const catalogue = await SessionCatalogue.open(folder);
+    const warnings: string[] = [];
+    const progress: number[] = [];
+    const rows = await catalogue.list(files, (p) => progress.push(p.done), childBulkReader(script, { minFiles: 1, warn: (m) => warnings.push(m) }));
+    expect(byPath(rows)).toEqual(expected);
+    expect(rows.length).toBe(40);
+    expect(warnings).toEqual([]);
+    expect(catalogue.stats.readByChild).toBe(41); // the sessions and notes.jsonl (gone.jsonl is not stat-able)
+    expect(catalogue.stats.childCpuMs).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBe(files.length);
+
+    // The id filter came over from the child: an append is read as an append.
+    models[0]!.lines.length = 0;
+    appendFileSync(files[0]!, models[0]!.line({ kind: "user", parent: "leaf", pick: 7, text: "one more", usage: 1 }) + "\n");
+    const appended = await catalogue.refresh(files[0]!);
+    expect(catalogue.stats.appended).toBe(1);
+    expect(appended).toEqual((await inProcess()).find((r) => r.path === files[0]));
+    await catalogue.save();
+
+    const again = await SessionCatalogue.open(folder);
+    expect(byPath(await again.list(files))).toEqual(byPath(await inProcess()));
+    expect(again.stats).toMatchObject({ read: 0, appended: 0 });
+  });
+
+  it("small fills stay in-process", async () => {
+    const catalogue = await SessionCatalogue.open(cache());
+    await catalogue.list(files, undefined, childBulkReader(script));
+    expect(catalogue.stats.readByChild).toBe(0);
+  });
+
+  it("a child that cannot start: every row read in-process, one warning", async () => {
+    const expected = await inProcess();
+    const catalogue = await SessionCatalogue.open(cache());
+    const warnings: string[] = [];
+    const rows = await catalogue.list(files, undefined, childBulkReader(join(dir, "missing.js"), { minFiles: 1, warn: (m) => warnings.push(m) }));
+    expect(byPath(rows)).toEqual(expected);
+    expect(catalogue.stats.readByChild).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/catalogue reader process stopped early \(it exited \(code 1\).*reading the 41 sessions left in this process/);
+  });
+
+  it("a child that dies after some answers: those kept, the rest read in-process", async () => {
+    const expected = await inProcess();
+    const real = join(dir, "dies.js");
+    // The real reader, killed after its fifth answer.
+    writeFileSync(real, `let sent = 0; const send = process.send.bind(process); process.send = (m, ...rest) => { if (++sent > 5) process.exit(3); return send(m, ...rest); }; require(${JSON.stringify(script)});`);
+    const catalogue = await SessionCatalogue.open(cache());
+    const warnings: string[] = [];
+    const rows = await catalogue.list(files, undefined, childBulkReader(real, { minFiles: 1, warn: (m) => warnings.push(m) }));
+    expect(byPath(rows)).toEqual(expected);
+    expect(catalogue.stats.readByChild).toBeGreaterThan(0);
+    expect(catalogue.stats.readByChild).toBeLessThanOrEqual(5);
+    expect(warnings.join("\n")).toMatch(/it exited \(code 3\)/);
+  });
+
+  it("answers that do not validate stop the child: a damaged row, a path it was not asked for", async () => {
+    const expected = await inProcess();
+    for (const body of [
+      `process.send({ kind: "record", record: { path: m.paths[0], key: { size: 1, mtimeMs: 1, tailHash: "x", tailLength: 1 }, kind: "other" } });`,
+      `process.send({ kind: "unreadable", path: "/etc/passwd" });`,
+      `process.send("hello");`,
+    ]) {
+      const catalogue = await SessionCatalogue.open(cache());
+      const warnings: string[] = [];
+      const rows = await catalogue.list(files, undefined, childBulkReader(fakeChild(body + " setInterval(() => {}, 1000);"), { minFiles: 1, warn: (m) => warnings.push(m) }));
+      expect(byPath(rows)).toEqual(expected);
+      expect(catalogue.stats.readByChild).toBe(0);
+      expect(warnings).toEqual([expect.stringMatching(/it sent an invalid answer/)]);
+    }
+  });
+
+  it("a child that hangs is stopped after the idle time", async () => {
+    const expected = await inProcess();
+    const catalogue = await SessionCatalogue.open(cache());
+    const warnings: string[] = [];
+    const rows = await catalogue.list(files, undefined, childBulkReader(fakeChild("setInterval(() => {}, 1000);"), { minFiles: 1, idleMs: 300, warn: (m) => warnings.push(m) }));
+    expect(byPath(rows)).toEqual(expected);
+    expect(warnings).toEqual([expect.stringMatching(/answered nothing for 0.3 s/)]);
+  });
+});
