@@ -2,8 +2,6 @@
 // markdown-it configuration, sanitised without a DOM), images as data: URIs of
 // checked raster types only, and the hostile-summary corpus inert in every
 // kind of block (parsed by happy-dom, checked like the webviews).
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Window } from "happy-dom";
 import { describe, expect, it } from "vitest";
@@ -11,6 +9,7 @@ import { exportSession } from "../../../src/core/export";
 import { markdownHtml } from "../../../src/core/markdown/markdown-html";
 import { sessionFromBytes } from "../../../src/core/session/open-session";
 import { BIDI_CONTROLS } from "../../../src/core/text/bidi-controls";
+import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";
 import { activeContent } from "../webview/support/inert-content";
 import { assistant, compaction, header, jsonl, toolResult, user, type Line } from "../reader/support/session-text";
@@ -88,23 +87,9 @@ describe("images in the HTML export", () => {
   });
 });
 
-interface HostileCase {
-  summary: string;
-  repeat?: number;
-  visibleText: string[];
-  files?: unknown[];
-  state?: unknown;
-}
-
 const CORPUS = fileURLToPath(new URL("../../fixtures/hostile-summaries/", import.meta.url));
-const HOSTILE = readdirSync(CORPUS)
-  .filter((name) => name.endsWith(".json") && !name.startsWith("large"))
-  .sort()
-  .map((name) => {
-    const raw = JSON.parse(readFileSync(join(CORPUS, name), "utf8")) as HostileCase;
-    // Visible texts of manifest rows and header fields are not in the summary text.
-    return { name, text: raw.summary.repeat(raw.repeat ?? 1), visibleText: raw.files || raw.state ? [] : raw.visibleText };
-  });
+// Visible texts of manifest rows and header fields are not in the summary text.
+const HOSTILE = loadHostileCases(CORPUS).map((c) => ({ name: c.name, text: c.summary, visibleText: c.files || c.state ? [] : c.visibleText }));
 
 describe.each(HOSTILE)("hostile corpus in the HTML export: $name", ({ text, visibleText }) => {
   it("every kind of block stays inert and the text stays readable", () => {

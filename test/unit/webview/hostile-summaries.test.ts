@@ -2,8 +2,6 @@
 // bundled webview: nothing in a summary, a file path or a header field may
 // become script, a handler, a navigation or an embedded document, and the
 // reader still sees the text as written.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Window as HappyWindow } from "happy-dom";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,31 +16,12 @@ import {
   panelState,
   type WebviewPage,
 } from "./support/webview-harness";
+import { loadHostileCases, type HostileCase as HostileCaseOf } from "../../support/hostile-summaries";
 
-interface HostileCase {
-  name: string;
-  description: string;
-  summary: string;
-  repeat?: number;
-  minChars?: number;
-  files?: SummaryFile[];
-  state?: Partial<SummaryPanelState>;
-  visibleText: string[];
-}
+type HostileCase = HostileCaseOf<SummaryFile, Partial<SummaryPanelState>>;
 
 const CORPUS = fileURLToPath(new URL("../../fixtures/hostile-summaries/", import.meta.url));
-
-function loadCorpus(): HostileCase[] {
-  return readdirSync(CORPUS)
-    .filter((name) => name.endsWith(".json"))
-    .sort()
-    .map((name) => {
-      const raw = JSON.parse(readFileSync(join(CORPUS, name), "utf8")) as Omit<HostileCase, "name">;
-      return { ...raw, name: name.replace(/\.json$/, ""), summary: raw.summary.repeat(raw.repeat ?? 1) };
-    });
-}
-
-const CASES = loadCorpus();
+const CASES: HostileCase[] = loadHostileCases(CORPUS, { large: true });
 
 function expectInert(document: Document, textareas: number): void {
   expect(activeContent(document.documentElement, textareas)).toEqual([]);

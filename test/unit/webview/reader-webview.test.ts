@@ -2,14 +2,13 @@
 // earlier pages, live appends that leave earlier blocks untouched (a
 // MutationObserver watches them), clicks posted as ids (never paths), bidi
 // controls shown, and the hostile corpus rendered inert in every kind of block.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ReaderBlock, ReaderState } from "../../../src/webview/reader-protocol";
 import { isReaderHostMessage } from "../../../src/webview/reader-protocol";
 import { activeContent } from "./support/inert-content";
 import { buildWebviewBundle, lastSaved, openWebview, type WebviewPage } from "./support/webview-harness";
+import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";
 
 const STATE: ReaderState = { version: 1, sessionPath: "/home/u/.pi/agent/sessions/--p--/s.jsonl", title: "Fix the parser", leafId: "b9", follow: true, filter: "all" };
@@ -208,20 +207,8 @@ it("bidi controls show as marked tokens in text, paths and the header", () => {
   expect(p.document.querySelectorAll(".bidi-control").length).toBe(6);
 });
 
-interface HostileCase {
-  summary: string;
-  repeat?: number;
-  files?: { path: string }[];
-}
-
 const CORPUS = fileURLToPath(new URL("../../fixtures/hostile-summaries/", import.meta.url));
-const HOSTILE = readdirSync(CORPUS)
-  .filter((name) => name.endsWith(".json") && !name.startsWith("large"))
-  .sort()
-  .map((name) => {
-    const raw = JSON.parse(readFileSync(join(CORPUS, name), "utf8")) as HostileCase;
-    return { name, text: raw.summary.repeat(raw.repeat ?? 1), path: raw.files?.[0]?.path ?? raw.summary.slice(0, 200) };
-  });
+const HOSTILE = loadHostileCases<{ path: string }>(CORPUS).map((c) => ({ name: c.name, text: c.summary, path: c.files?.[0]?.path ?? c.summary.slice(0, 200) }));
 
 describe.each(HOSTILE)("hostile corpus in the reader: $name", ({ text, path }) => {
   it("every kind of block stays inert", () => {

@@ -9,11 +9,12 @@
 // nothing but its own data: images, and the hostile-summary corpus exported
 // stays inert there (no script, handler, dialog, request or image).
 import * as assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Frame } from "playwright-core";
 import { exportSession } from "../../../src/core/export";
 import { sessionFromBytes } from "../../../src/core/session/open-session";
+import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";
 import { workbench } from "./context";
 import { piSessionFolder, STEP_MS } from "./summary-panel-page";
@@ -294,13 +295,7 @@ suite("workbench: the session reader", () => {
 /** Every case of the hostile-summary corpus (test/fixtures/hostile-summaries) in every kind of block, plus images that must not show. */
 function hostileCorpusSession(): string {
   const corpus = join(__dirname, "../../../../test/fixtures/hostile-summaries");
-  const texts = readdirSync(corpus)
-    .filter((name) => name.endsWith(".json") && !name.startsWith("large"))
-    .sort()
-    .map((name) => {
-      const raw = JSON.parse(readFileSync(join(corpus, name), "utf8")) as { summary: string; repeat?: number };
-      return raw.summary.repeat(raw.repeat ?? 1);
-    });
+  const texts = loadHostileCases(corpus).map((c) => c.summary);
   let text = line({ type: "session", version: 3, id: "0197c000-0000-7000-8000-0000000hostl", timestamp: "2026-03-02T10:00:00.000Z", cwd: "/work/project" });
   let parent: string | null = null;
   const badImages = [
