@@ -7,27 +7,10 @@ import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
-import type { EntryNode } from "../../../src/extension/views/entries-model";
 import { extensionInternals, run, scratchDir, waitFor } from "./helpers";
+import { nodeIds, TURN_ROLES, turnLine } from "./turn-session-lines";
 
 const TURNS = 300;
-const ROLES = ["user", "assistant", "toolResult", "assistant"];
-
-function line(id: string, parentId: string | null, role: string, text: string): string {
-  const timestamp = "2026-03-01T10:00:00.000Z";
-  const content = role === "user" ? text : role === "toolResult" ? [{ type: "text", text }] : [{ type: "text", text }];
-  const message =
-    role === "toolResult"
-      ? { role, toolCallId: `c-${id}`, toolName: "read", content, isError: false, timestamp: 1 }
-      : role === "assistant"
-        ? { role, content, provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } }, stopReason: "stop", timestamp: 1 }
-        : { role, content, timestamp: 1 };
-  return JSON.stringify({ type: "message", id, parentId, timestamp, message }) + "\n";
-}
-
-function ids(nodes: EntryNode[]): string[] {
-  return nodes.map((n) => (n.kind === "entry" ? n.entryId : n.kind));
-}
 
 suite("Entries view: long sessions are paged and follow appends", () => {
   let internals: Internals;
@@ -37,7 +20,7 @@ suite("Entries view: long sessions are paged and follow appends", () => {
     internals = await extensionInternals();
     path = join(scratchDir(), `long-${process.pid}.jsonl`);
     let text = JSON.stringify({ type: "session", version: 3, id: `long-${process.pid}`, timestamp: "2026-03-01T10:00:00.000Z", cwd: "/tmp" }) + "\n";
-    for (let i = 0; i < TURNS * 4; i++) text += line(`m${i}`, i === 0 ? null : `m${i - 1}`, ROLES[i % 4]!, `entry ${i}`);
+    for (let i = 0; i < TURNS * 4; i++) text += turnLine(`m${i}`, i === 0 ? null : `m${i - 1}`, TURN_ROLES[i % 4]!, `entry ${i}`);
     writeFileSync(path, text);
     // The list first: a session outside it is let go when the list is read.
     await internals.services.sessions.sessionGroups();
@@ -57,13 +40,13 @@ suite("Entries view: long sessions are paged and follow appends", () => {
     const more = await tree.getTreeItem(roots[0]!);
     assert.equal(more.label, "Load earlier…");
     assert.equal(more.description, `${TURNS - 50} earlier turns`);
-    assert.deepEqual(ids(roots.slice(1, 3)), [`m${(TURNS - 50) * 4}`, `m${(TURNS - 49) * 4}`]);
+    assert.deepEqual(nodeIds(roots.slice(1, 3)), [`m${(TURNS - 50) * 4}`, `m${(TURNS - 49) * 4}`]);
     const turn = await tree.getTreeItem(roots[1]!);
     assert.equal(turn.label, `entry ${(TURNS - 50) * 4}`);
     assert.equal(turn.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const last = await tree.getTreeItem(roots[50]!);
     assert.equal(last.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, "the turn holding the leaf is open");
-    assert.deepEqual(ids(await tree.getChildren(roots[50])), [TURNS * 4 - 3, TURNS * 4 - 2, TURNS * 4 - 1].map((i) => `m${i}`));
+    assert.deepEqual(nodeIds(await tree.getChildren(roots[50])), [TURNS * 4 - 3, TURNS * 4 - 2, TURNS * 4 - 1].map((i) => `m${i}`));
   });
 
   test("Load earlier… adds one page of turns above", async () => {
@@ -99,13 +82,13 @@ suite("Entries view: long sessions are paged and follow appends", () => {
     const fired: unknown[] = [];
     const listener = tree.onDidChangeTreeData((e) => fired.push(e));
     try {
-      appendFileSync(path, line("n1", `m${TURNS * 4 - 1}`, "toolResult", "appended by pi"));
+      appendFileSync(path, turnLine("n1", `m${TURNS * 4 - 1}`, "toolResult", "appended by pi"));
       await internals.services.store.refresh(path);
       await waitFor("the refresh", () => fired.length > 0);
       assert.equal(tree.stats.full, before.full, "no whole-tree refresh");
       const lastTurnHead = (await tree.current())!.entryNode(`m${TURNS * 4 - 4}`);
       assert.deepEqual(fired, [[leafNode, lastTurnHead]]);
-      assert.ok(ids(await tree.getChildren(lastTurnHead)).includes("n1"));
+      assert.ok(nodeIds(await tree.getChildren(lastTurnHead)).includes("n1"));
       assert.equal(internals.services.entriesView.selection[0], leafNode, "selection kept");
       const leafItem = await tree.getTreeItem(leafNode);
       assert.doesNotMatch(String(leafItem.description), /● leaf/);

@@ -8,28 +8,13 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
-import { EntriesModel, type EntryNode } from "../../../src/extension/views/entries-model";
+import { EntriesModel } from "../../../src/extension/views/entries-model";
 import { TAIL_FIRST_BYTES } from "../../../src/extension/views/tail-session";
 import { openSessionSync } from "../../../src/core/session/open-session";
 import { extensionInternals, scratchDir, waitFor } from "./helpers";
+import { nodeIds, TURN_ROLES, turnLine } from "./turn-session-lines";
 
-const ROLES = ["user", "assistant", "toolResult", "assistant"];
 const FILLER = "x".repeat(2000);
-
-function line(id: string, parentId: string | null, role: string, text: string): string {
-  const content = role === "user" ? text : [{ type: "text", text }];
-  const message =
-    role === "toolResult"
-      ? { role, toolCallId: `c-${id}`, toolName: "read", content, isError: false, timestamp: 1 }
-      : role === "assistant"
-        ? { role, content, provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } }, stopReason: "stop", timestamp: 1 }
-        : { role, content, timestamp: 1 };
-  return JSON.stringify({ type: "message", id, parentId, timestamp: "2026-03-01T10:00:00.000Z", message }) + "\n";
-}
-
-function ids(nodes: EntryNode[]): string[] {
-  return nodes.map((n) => (n.kind === "entry" ? n.entryId : n.kind));
-}
 
 suite("Entries view: a big session shows its tail first, then its index", () => {
   let internals: Internals;
@@ -45,7 +30,7 @@ suite("Entries view: a big session shows its tail first, then its index", () => 
     let parent: string | null = null;
     while (size < TAIL_FIRST_BYTES + 2 * 1024 * 1024) {
       const id = `m${count}`;
-      const text = line(id, parent, ROLES[count % 4]!, `entry ${count} ${FILLER}`);
+      const text = turnLine(id, parent, TURN_ROLES[count % 4]!, `entry ${count} ${FILLER}`);
       parts.push(text);
       size += text.length;
       parent = id;
@@ -56,7 +41,7 @@ suite("Entries view: a big session shows its tail first, then its index", () => 
     parts.push(JSON.stringify({ type: "label", id: "lab1", parentId: parent, timestamp: "2026-03-01T10:00:00.000Z", targetId: labelTarget, label: "tail label" }) + "\n");
     parent = "lab1";
     for (let i = 0; i < 4; i++, count++) {
-      parts.push(line(`m${count}`, parent, ROLES[count % 4]!, `entry ${count}`));
+      parts.push(turnLine(`m${count}`, parent, TURN_ROLES[count % 4]!, `entry ${count}`));
       parent = `m${count}`;
     }
     writeFileSync(path, parts.join(""));
@@ -78,9 +63,9 @@ suite("Entries view: a big session shows its tail first, then its index", () => 
     const full = new EntriesModel(openSessionSync(path), "all");
     const expected = full.roots();
     assert.equal(first.length, 51);
-    assert.deepEqual(ids(first.slice(1)), ids(expected.slice(1)), "the newest 50 turns, as the full index has them");
+    assert.deepEqual(nodeIds(first.slice(1)), nodeIds(expected.slice(1)), "the newest 50 turns, as the full index has them");
     const leafTurn = first[first.length - 1]!;
-    assert.deepEqual(ids(await tree.getChildren(leafTurn)), ids(full.children(expected[expected.length - 1]!)));
+    assert.deepEqual(nodeIds(await tree.getChildren(leafTurn)), nodeIds(full.children(expected[expected.length - 1]!)));
     const labelled = first.find((n) => n.kind === "entry" && n.entryId === labelTarget);
     assert.ok(labelled, "the labelled turn is shown");
     assert.match(String((await tree.getTreeItem(labelled)).description), /\[tail label\]/);
@@ -92,7 +77,7 @@ suite("Entries view: a big session shows its tail first, then its index", () => 
     assert.ok(hidden > 50, "the full index knows more earlier turns than the tail");
     await waitFor("the view refreshed from the index", async () => (await tree.getTreeItem(first[0]!)).description === `${hidden} earlier turns` || undefined, 10_000);
     const after = await tree.getChildren();
-    assert.deepEqual(ids(after), ids(expected));
+    assert.deepEqual(nodeIds(after), nodeIds(expected));
     for (let i = 0; i < after.length; i++) assert.equal(after[i], first[i], `row ${i} is the same node object`);
   });
 });
