@@ -4,6 +4,7 @@
 // again). No EntryMeta objects and no bodies: a 100 MB session costs a few MB.
 
 import type { EntryMeta } from "../session/entry-meta.js";
+import { IdTable } from "../session/id-table.js";
 
 /** `parent` of an entry without one (null, "", or an id not in the file). */
 export const NO_PARENT = -1;
@@ -20,8 +21,8 @@ function grown<T extends Float64Array | Int32Array | Uint8Array>(array: T, size:
 export class EntryTable {
   size = 0;
   /** Entry number by id (ids are unique here: a reused id makes the caller read the file in full). */
-  private readonly byId = new Map<string, number>();
   readonly ids: string[] = [];
+  private readonly byId = new IdTable(this.ids);
   private offsets = new Float64Array(1024);
   private lengths = new Int32Array(1024);
   private lines = new Int32Array(1024);
@@ -35,7 +36,7 @@ export class EntryTable {
 
   /** Adds the next entry; false when its id was used before or it has a 256th distinct type or role. */
   add(meta: EntryMeta): boolean {
-    if (this.byId.has(meta.id)) return false;
+    if (this.byId.get(meta.id) >= 0) return false;
     const type = this.code(this.types, meta.type);
     const role = this.code(this.roles, meta.role);
     if (type < 0 || role < 0) return false;
@@ -59,14 +60,14 @@ export class EntryTable {
     if (!parentId) this.parents[i] = NO_PARENT;
     else {
       const parent = this.byId.get(parentId);
-      if (parent !== undefined) this.parents[i] = parent;
+      if (parent >= 0) this.parents[i] = parent;
       else {
         this.parents[i] = LATER;
         this.laterParents.set(i, parentId);
       }
     }
     this.ids.push(meta.id);
-    this.byId.set(meta.id, i);
+    this.byId.put(i);
     return true;
   }
 
@@ -81,12 +82,16 @@ export class EntryTable {
 
   /** Resolves parents that came later in the file (call once, after the last add). */
   finish(): void {
-    for (const [i, parentId] of this.laterParents) this.parents[i] = this.byId.get(parentId) ?? NO_PARENT;
+    for (const [i, parentId] of this.laterParents) {
+      const parent = this.byId.get(parentId);
+      this.parents[i] = parent >= 0 ? parent : NO_PARENT;
+    }
     this.laterParents.clear();
   }
 
   numberOf(id: string): number | undefined {
-    return this.byId.get(id);
+    const i = this.byId.get(id);
+    return i >= 0 ? i : undefined;
   }
 
   parentOf(i: number): number {
