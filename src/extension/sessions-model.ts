@@ -15,6 +15,7 @@ import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import type { BulkReader } from "../core/catalogue/bulk-reader";
 import { choosePiVersion, semanticsFor } from "../core/pi-version";
 import { LiveSessionFacts } from "../core/session/live-facts";
+import { FactsPreparer } from "./facts-preparer";
 import { factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
 
 /** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
@@ -48,6 +49,8 @@ export class SessionsModel implements vscode.Disposable {
   private readonly facts = new Map<string, SessionFacts>();
   /** Branch facts per session, followed from appended entries. */
   private readonly live = new Map<string, LiveSessionFacts>();
+  /** Builds ahead what a later pi write would read the whole branch for (pi 1.5 context edits). */
+  readonly preparer = new FactsPreparer((path, facts) => this.live.get(path) === facts);
   private readonly memos = new Map<string, FactsMemo>();
   /** Catalogue rows of the listed sessions, and the facts drawn from them (for sessions not opened). */
   private readonly rows = new Map<string, CatalogueRow>();
@@ -289,6 +292,7 @@ export class SessionsModel implements vscode.Disposable {
       if (live && live.rule !== rule) live = undefined;
       const branch = live ? live.update(session) : (live = new LiveSessionFacts(session, rule)).current;
       this.live.set(path, live);
+      this.preparer.after(path, live);
       let memo = this.memos.get(path);
       if (!memo) this.memos.set(path, (memo = {}));
       this.facts.set(path, sessionFacts(session, branch, choice, context, stat, memo));
@@ -356,6 +360,7 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.preparer.dispose();
     if (this.saveTimer) {
       clearTimeout(this.saveTimer);
       void this.options.catalogue?.().then((c) => c.save()).catch(() => undefined);

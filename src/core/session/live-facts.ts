@@ -19,6 +19,11 @@ import type { LoadedSession } from "./open-session.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionEntry } from "./types.js";
 
+/** Line bytes per chunk of prepareAhead (a few ms of parsing). */
+const PREPARE_CHUNK_BYTES = 128 * 1024;
+/** Appended entries a running count built ahead is fed at once on an update (more: left for prepareAhead or the next need). */
+const FOLLOW_AHEAD_ENTRIES = 16;
+
 export interface BranchFacts {
   /** The current leaf (the last entry), null for a session without entries. */
   leafId: string | null;
@@ -167,6 +172,9 @@ export class LiveSessionFacts implements BranchTokenView {
     for (const last of [this.usageAt, this.resetAt, this.modelAt, this.thinkingAt, this.compactionAt] as LastOnPath<unknown>[]) {
       last.update(path, keep);
     }
+    // A count built ahead follows the branch while it is whole (a few appended entries: cheap); a compaction makes it useless.
+    if (this.running && !this.rule.running!.mayApplyLater(this)) this.running = undefined;
+    else if (this.running && this.running.length === keep && path.length - keep <= FOLLOW_AHEAD_ENTRIES) this.feedRunning(() => false);
     const index = path.index;
     // A reused id makes positions by id ambiguous (pi's first-match lookups): compute from scratch.
     const usage = index.duplicateCount > 0 ? this.rule.usageOfPath(this.session.pathTo()) : this.usageOfBranch(keep, appendedTo);
@@ -195,18 +203,62 @@ export class LiveSessionFacts implements BranchTokenView {
       const extended = this.rule.extend(appendedTo, added);
       if (extended) return extended;
     }
-    const running = this.rule.running;
-    if (running?.applies(this)) {
-      // Built once (one pass over the branch), then fed only what was appended.
-      this.running ??= running.create({ positionOf: (id) => this.path.positionOf(id), entryAt: (p) => this.session.entryAt(this.path.at(p)) });
-      for (let i = this.running.length; i < this.path.length; i++) this.running.append(this.session.entryAt(this.path.at(i)));
-      return this.running.usage();
+    if (this.rule.running?.applies(this)) {
+      // Built once (one pass over the branch, unless prepareAhead did it), then fed only what was appended.
+      return this.feedRunning(() => false)!.usage();
     }
     const start = this.rule.recountStart?.(this) ?? 0;
     if (start === 0) return this.rule.usageOfPath(this.session.pathTo());
     const tail: SessionEntry[] = [];
     for (let i = start; i < this.path.length; i++) tail.push(this.session.entryAt(this.path.at(i)));
     return this.rule.usageOfPath(tail);
+  }
+
+  /**
+   * Builds ahead, off the write path, what a later append may need and would
+   * otherwise read the whole branch for: the rule's running count (pi 1.5 on a
+   * branch without a compaction, where the first context edit makes pi estimate
+   * the whole projected context). Works in chunks of about `chunkBytes` of
+   * lines (at least one entry), asking `stop` before each; true when nothing is left to prepare. The facts
+   * are the same whether or not (or how far) this ran.
+   */
+  prepareAhead(stop: () => boolean, chunkBytes = PREPARE_CHUNK_BYTES): boolean {
+    const running = this.rule.running;
+    if (!running || this.path.index.duplicateCount > 0 || !running.mayApplyLater(this)) return true;
+    return this.feedRunning(stop, chunkBytes) !== undefined;
+  }
+
+  /** Whether prepareAhead has work left. */
+  get preparedAhead(): boolean {
+    const running = this.rule.running;
+    if (!running || this.path.index.duplicateCount > 0 || !running.mayApplyLater(this)) return true;
+    return this.running !== undefined && this.running.length === this.path.length;
+  }
+
+  /** Feeds the running count up to the leaf (bodies read in file blocks, not kept); undefined when `stop` said so first. */
+  private feedRunning(stop: () => boolean, chunkBytes = PREPARE_CHUNK_BYTES): RunningUsage | undefined {
+    const path = this.path;
+    const running = (this.running ??= this.rule.running!.create({
+      positionOf: (id) => this.path.positionOf(id),
+      entryAt: (p) => this.session.entryAt(this.path.at(p)),
+    }));
+    while (running.length < path.length) {
+      if (stop()) return undefined;
+      const from = running.length;
+      if (path.length - from <= FOLLOW_AHEAD_ENTRIES) {
+        // A few (usually just appended, so cached) bodies.
+        for (let i = from; i < path.length; i++) running.append(this.session.entryAt(path.at(i)));
+        continue;
+      }
+      const metas: EntryMeta[] = [];
+      for (let i = from, bytes = 0; i < path.length && (metas.length === 0 || bytes < chunkBytes); i++) {
+        const meta = path.at(i);
+        metas.push(meta);
+        bytes += meta.length;
+      }
+      this.session.eachEntryAt(metas, (entry) => running.append(entry));
+    }
+    return running;
   }
 
   private tokensOf(meta: EntryMeta): EntryTokens {

@@ -97,6 +97,11 @@ export interface ContextTokenRule {
    */
   running?: {
     applies(view: BranchTokenView): boolean;
+    /**
+     * Whether a later append may make `applies` true on this branch, so the
+     * count is worth building ahead, off the write path (LiveSessionFacts.prepareAhead).
+     */
+    mayApplyLater(view: BranchTokenView): boolean;
     create(branch: RunningBranch): RunningUsage;
   };
 }

@@ -14,6 +14,7 @@ import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.
 import { pi15ContextTokenRule, semanticsFor } from "../../../src/core/pi-version/index.js";
 import { branchFactsFromScratch, LiveSessionFacts, type BranchFacts } from "../../../src/core/session/live-facts.js";
 import { openSession, openSessionSync, refreshSession } from "../../../src/core/session/open-session.js";
+import { prepareBudget, prepareWithin } from "../../support/prepare-budget.js";
 
 let dir: string;
 beforeAll(() => {
@@ -164,17 +165,24 @@ const plain073: fc.Arbitrary<Step15[]> = fc.array(
   fc.record({ kind: fc.constantFrom<Kind15>("user", "assistant", "tool", "custom_message"), earlier: fc.constant(false), pick: fc.nat(), text: fc.string({ maxLength: 40 }), usage: fc.integer({ min: 1, max: 200_000 }) }),
   { minLength: 0, maxLength: 5 },
 );
+/** Longer 0.73-era openings, so that what is prepared ahead runs in many chunks of many entries. */
+const longPlain073: fc.Arbitrary<Step15[]> = fc.array(
+  fc.record({ kind: fc.constantFrom<Kind15>("user", "assistant", "tool", "custom_message"), earlier: fc.constant(false), pick: fc.nat(), text: fc.string({ maxLength: 40 }), usage: fc.integer({ min: 1, max: 200_000 }) }),
+  { minLength: 0, maxLength: 60, size: "max" },
+);
 const appends = fc.array(fc.array(step15, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 });
+/** Each batch with what the background prepared ahead before it arrived (context edits then find the running estimate absent, partial or whole). */
+const preparedAppends = fc.array(fc.tuple(fc.array(step15, { minLength: 1, maxLength: 5 }), prepareBudget), { minLength: 1, maxLength: 8 });
 
 function comparable(f: BranchFacts): unknown {
   return { ...f, labels: [...f.labels] };
 }
 
 describe("pi 1.5's context token rule", () => {
-  it("live facts after random pi 1.5 appends: usage equals semanticsFor('1.5').contextUsage from scratch", async () => {
+  it("live facts after random pi 1.5 appends, with any amount prepared ahead before each: usage equals semanticsFor('1.5').contextUsage from scratch", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(plain073, appends, async (start, batches) => {
+      fc.asyncProperty(longPlain073, preparedAppends, async (start, batches) => {
         const path = join(dir, `live${run++}.jsonl`);
         const file = new File15();
         for (const s of start) file.lines.push(file.line(s));
@@ -182,7 +190,8 @@ describe("pi 1.5's context token rule", () => {
         let session = await openSession(path);
         const live = new LiveSessionFacts(session, pi15ContextTokenRule);
         expect(live.current.usage).toEqual(semanticsFor("1.5").contextUsage(openSessionSync(path).pathTo()));
-        for (const batch of batches) {
+        for (const [batch, budget] of batches) {
+          expect(prepareWithin(live, budget)).toBe(live.preparedAhead);
           const added = batch.map((s) => file.line(s));
           file.lines.push(...added);
           appendFileSync(path, added.map((l) => `${l}\n`).join(""));

@@ -11,6 +11,7 @@ import { openSession, refreshSession } from "../../../src/core/session/open-sess
 import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
 import { pi073ContextTokenRule, type ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
 import { FileModel, opOf, step, stepWithEdits, type Step } from "../../support/session-lines.js";
+import { prepareBudget, prepareWithin } from "../../support/prepare-budget.js";
 import type fcTypes from "fast-check";
 
 let dir: string;
@@ -30,10 +31,10 @@ const rules: [string, ContextTokenRule, fcTypes.Arbitrary<Step>][] = [
 ];
 
 describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
-  it("equal facts recomputed from scratch after random appends, rewrites and truncations", async () => {
+  it("equal facts recomputed from scratch after random appends, rewrites and truncations, with any amount prepared ahead in between", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(steps, { minLength: 1, maxLength: 8 }), fc.array(opOf(steps), { minLength: 1, maxLength: 10 }), async (start, ops) => {
+      fc.asyncProperty(fc.array(steps, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(opOf(steps), prepareBudget), { minLength: 1, maxLength: 10 }), async (start, ops) => {
         const path = join(dir, `s${run++}.jsonl`);
         const model = new FileModel();
         for (const s of start) model.lines.push(model.line(s));
@@ -41,7 +42,9 @@ describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
         let session = await openSession(path);
         const live = new LiveSessionFacts(session, rule);
         expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session, rule)));
-        for (const o of ops) {
+        for (const [o, budget] of ops) {
+          // What the background got done before pi's next write.
+          expect(prepareWithin(live, budget)).toBe(live.preparedAhead);
           model.applyTo(path, o, run);
           const refreshed = await refreshSession(session);
           session = refreshed.session;
@@ -90,13 +93,18 @@ describe("LiveSessionFacts (pi 1.5) after a reset is appended", () => {
       parsed.push(meta.id);
       return entryAt(meta);
     };
+    const eachEntryAt = session.eachEntryAt.bind(session);
+    session.eachEntryAt = (metas, visit) => {
+      parsed.push(...metas.map((m) => m.id));
+      eachEntryAt(metas, visit);
+    };
     const append = async (line: string) => {
       appendFileSync(path, `${line}\n`);
       const facts = live.update((await refreshSession(session)).session);
       expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(await openSession(path), pi15ContextTokenRule)));
       return facts;
     };
-    return { model, parsed, append };
+    return { model, parsed, append, live };
   }
 
   it("a compaction: only the compaction and the entries it keeps are read", async () => {
@@ -115,6 +123,49 @@ describe("LiveSessionFacts (pi 1.5) after a reset is appended", () => {
     const facts = await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: "c1", timestamp: "2025-01-02T00:00:01.000Z", targetId: model.ids[197], replacement: null }));
     expect(facts.usage.source).toBe("estimate-after-compaction");
     expect(parsed.every((id) => id === "x1" || id === "c1" || model.ids.indexOf(id) >= 190)).toBe(true);
+  });
+
+  it("prepared ahead, the first context edit without a compaction reads only the edit and its target", async () => {
+    const { model, parsed, append, live } = await opened("prepared-edit-15.jsonl");
+    expect(live.preparedAhead).toBe(false);
+    expect(live.prepareAhead(() => false)).toBe(true);
+    expect(live.preparedAhead).toBe(true);
+    // Followed over plain appends (no whole-branch pass left for the edit).
+    await append(JSON.stringify({ type: "message", id: "u1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", message: { role: "user", content: "more", timestamp: 1 } }));
+    expect(live.preparedAhead).toBe(true);
+    parsed.length = 0;
+    const first = await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: "u1", timestamp: "2025-01-02T00:00:01.000Z", targetId: model.ids[150], replacement: null }));
+    expect(first.usage.source).toBe("estimate");
+    expect(new Set(parsed)).toEqual(new Set(["x1", model.ids[150]]));
+  });
+
+  it("prepared partly, the first context edit reads only what was left (each body once)", async () => {
+    const { model, parsed, append, live } = await opened("partly-prepared-edit-15.jsonl");
+    let chunks = 0;
+    expect(live.prepareAhead(() => chunks++ >= 3, 1)).toBe(false);
+    expect(new Set(parsed)).toEqual(new Set(model.ids.slice(0, 3)));
+    parsed.length = 0;
+    // A plain append leaves the rest to the background: only its own body is read.
+    await append(JSON.stringify({ type: "message", id: "u1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", message: { role: "user", content: "more", timestamp: 1 } }));
+    expect(parsed).toEqual(["u1"]);
+    expect(live.preparedAhead).toBe(false);
+    parsed.length = 0;
+    await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: "u1", timestamp: "2025-01-02T00:00:01.000Z", targetId: model.ids[1], replacement: null }));
+    expect(parsed.filter((id) => id !== "x1" && id !== model.ids[1]).sort()).toEqual([...model.ids.slice(3, 200), "u1"].sort());
+  });
+
+  it("nothing is prepared ahead with a compaction on the branch, or under pi 0.73's rule", async () => {
+    const { model, parsed, append, live } = await opened("compaction-prepared-15.jsonl");
+    await append(JSON.stringify({ type: "compaction", id: "c1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", summary: "s", firstKeptEntryId: model.ids[190], tokensBefore: 9 }));
+    parsed.length = 0;
+    expect(live.preparedAhead).toBe(true);
+    expect(live.prepareAhead(() => false)).toBe(true);
+    expect(parsed).toEqual([]);
+    const path = join(dir, "prepared-073.jsonl");
+    writeFileSync(path, model.text());
+    const live073 = new LiveSessionFacts(await openSession(path), pi073ContextTokenRule);
+    expect(live073.preparedAhead).toBe(true);
+    expect(live073.prepareAhead(() => false)).toBe(true);
   });
 
   it("context edits without a compaction: the first sums the branch once, later ones read only the edit and its target", async () => {

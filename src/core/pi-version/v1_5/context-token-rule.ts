@@ -69,6 +69,8 @@ export const pi15ContextTokenRule: ContextTokenRule = {
     // Without a compaction, and with no usage after the latest context edit, pi
     // estimates the whole projection: a running sum that edits adjust.
     applies: (view) => view.lastCompaction < 0 && (view.lastUsage < 0 || view.lastUsage < view.lastReset),
+    // The next context edit makes it apply while no compaction is on the branch.
+    mayApplyLater: (view) => view.lastCompaction < 0,
     create: (branch) => new RunningProjectedEstimate(branch),
   },
   extend(previous, added) {
