@@ -7,6 +7,7 @@
 import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { LiveSessionFacts, type BranchFacts } from "./live-facts.js";
 import { openSession, refreshSession, type LoadedSession } from "./open-session.js";
+import { prepareAheadInSlices, type PreparingAhead } from "./prepare-ahead.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 
 export type FollowEvent =
@@ -63,7 +64,22 @@ export async function followSession(path: string, options: FollowOptions): Promi
     stopped = true;
     watcher?.close();
     clearInterval(timer);
+    preparing?.run.cancel();
     finish();
+  };
+
+  // Between pi's writes, what a later one would read the whole branch for is built
+  // ahead (pi 1.5's first context edit on a branch without a compaction).
+  let preparing: { facts: LiveSessionFacts; run: PreparingAhead } | undefined;
+  const prepareAhead = (): void => {
+    if (stopped || preparing?.facts === facts || facts.preparedAhead) return;
+    preparing?.run.cancel();
+    const target = facts;
+    const run = prepareAheadInSlices(target, { wanted: () => !stopped && facts === target });
+    preparing = { facts: target, run };
+    void run.done.then(() => {
+      if (preparing?.run === run) preparing = undefined;
+    });
   };
 
   const readChange = async (): Promise<void> => {
@@ -88,6 +104,7 @@ export async function followSession(path: string, options: FollowOptions): Promi
     if (rule !== undefined && rule !== facts.rule) facts = new LiveSessionFacts(session, rule);
     const current = facts.update(session);
     options.onEvent({ kind: result.change, facts: current, session, cpuMs: cpuSince(start) });
+    prepareAhead();
   };
 
   const check = async (): Promise<void> => {
@@ -131,6 +148,7 @@ export async function followSession(path: string, options: FollowOptions): Promi
     }
   }, options.pollMs ?? 1000);
   options.onEvent({ kind: "opened", facts: facts.current, session, cpuMs: cpuSince(started) });
+  prepareAhead();
   // Changes made while the session was being opened.
   void check();
 

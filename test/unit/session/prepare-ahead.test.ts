@@ -10,6 +10,7 @@ import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
 import { branchFactsFromScratch, LiveSessionFacts } from "../../../src/core/session/live-facts.js";
 import { openSession, refreshSession } from "../../../src/core/session/open-session.js";
 import { prepareAheadInSlices, type PreparableAhead } from "../../../src/core/session/prepare-ahead.js";
+import { followSession, type FollowEvent } from "../../../src/core/session/session-follower.js";
 import { FileModel } from "../../support/session-lines.js";
 
 let dir: string;
@@ -82,5 +83,43 @@ describe("prepareAheadInSlices", () => {
     const facts = live.update((await refreshSession(session)).session);
     expect(facts.usage.source).toBe("estimate");
     expect({ ...facts, labels: [] }).toEqual({ ...branchFactsFromScratch(await openSession(path), pi15ContextTokenRule), labels: [] });
+  });
+
+  it("pi-sessions watch's follower prepares ahead between writes: the first context edit reads only the edit and its target", async () => {
+    const path = join(dir, "followed.jsonl");
+    const model = new FileModel();
+    for (let i = 0; i < 300; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: `text ${i}`, usage: 1000 + i }));
+    writeFileSync(path, model.text());
+    const parsed: string[] = [];
+    const events: FollowEvent[] = [];
+    const follower = await followSession(path, {
+      rule: pi15ContextTokenRule,
+      pollMs: 50,
+      onEvent(event) {
+        events.push(event);
+        if (event.kind !== "opened") return;
+        const session = event.session;
+        const entryAt = session.entryAt.bind(session);
+        session.entryAt = (meta) => (parsed.push(meta.id), entryAt(meta));
+        const eachEntryAt = session.eachEntryAt.bind(session);
+        session.eachEntryAt = (metas, visit) => (parsed.push(...metas.map((m) => m.id)), eachEntryAt(metas, visit));
+      },
+    });
+    try {
+      const deadline = Date.now() + 10_000;
+      while (new Set(parsed).size < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(new Set(parsed).size).toBe(300);
+      parsed.length = 0;
+      appendFileSync(path, `${JSON.stringify({ type: "context_edit", id: "x1", parentId: model.ids[299], timestamp: "2025-02-01T00:00:00.000Z", targetId: model.ids[10], replacement: null })}\n`);
+      await follower.check();
+      const last = events[events.length - 1]!;
+      expect(last.kind).toBe("appended");
+      if (last.kind !== "appended") return;
+      expect(last.facts.usage.source).toBe("estimate");
+      expect({ ...last.facts, labels: [] }).toEqual({ ...branchFactsFromScratch(await openSession(path), pi15ContextTokenRule), labels: [] });
+      expect(new Set(parsed)).toEqual(new Set(["x1", model.ids[10]]));
+    } finally {
+      follower.stop();
+    }
   });
 });
