@@ -3,7 +3,9 @@
 // tokens equal pi 1.5.2's estimateProjectedContextTokens from expected.json.
 // After a compaction no answer followed, pi's getContextUsage says "unknown";
 // we show that same estimate (any usage is before the compaction, so pi's
-// projected count is the pure estimate) and say so in the source.
+// projected count is the pure estimate) and say so in the source. The same with
+// the running estimate prepared ahead between pi's writes, wholly or one entry
+// per write (so pi's context edits find it whole, or still partial).
 
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,18 +61,31 @@ describe("pi 1.5.2 fixtures through live facts and the catalogue", () => {
       writeFileSync(path, `${rawLines.slice(0, 2).join("\n")}\n`);
       let session = await openSession(path);
       const live = new LiveSessionFacts(session, pi15ContextTokenRule);
+      const prepared = new LiveSessionFacts(session, pi15ContextTokenRule);
+      const partly = new LiveSessionFacts(session, pi15ContextTokenRule);
+      const prepareBetweenWrites = () => {
+        prepared.prepareAhead(() => false);
+        let chunks = 0;
+        partly.prepareAhead(() => chunks++ >= 1, 1);
+      };
+      prepareBetweenWrites();
       const catalogue = await SessionCatalogue.open(cache, { defaultVersion: "1.5" });
       await catalogue.refresh(path);
       for (const line of rawLines.slice(2)) {
         appendFileSync(path, `${line}\n`);
         session = (await refreshSession(session)).session;
         live.update(session);
+        expect(prepared.update(session)).toEqual(live.current);
+        expect(partly.update(session)).toEqual(live.current);
+        prepareBetweenWrites();
         await catalogue.refresh(path);
       }
       const row = (await catalogue.refresh(path))!;
       const facts = live.current;
       expect(facts.leafId).toBe(want.leafId);
       expect(facts.usage.tokens).toBe(want.estimateProjectedContextTokens);
+      expect(prepared.current.usage.tokens).toBe(want.estimateProjectedContextTokens);
+      expect(partly.current.usage.tokens).toBe(want.estimateProjectedContextTokens);
       expect(row.contextTokens).toBe(want.estimateProjectedContextTokens);
       expect(facts.usage.source === "estimate-after-compaction").toBe(unknown);
       expect(row.contextSource).toBe(facts.usage.source);
