@@ -64,6 +64,8 @@ describe("prepareAheadInSlices", () => {
     const preparing = prepareAheadInSlices(cancelled, { startAfterMs: 50 });
     preparing.cancel();
     expect(await preparing.done).toBe(false);
+    // Nothing runs after a cancel (the first slice was due at 50 ms).
+    await new Promise((resolve) => setTimeout(resolve, 80));
     expect(cancelled.done).toBe(0);
 
     const failing = prepareAheadInSlices({ prepareAhead: () => { throw new Error("the file changed"); } });
