@@ -35,7 +35,7 @@ const TAIL_USAGE = encoder.encode('"usage":');
 /** Entry types whose later members the index reads (or that are rare): always scanned exactly. */
 const NOT_SKIMMED: ReadonlySet<string> = new Set(["compaction", "branch_summary", "session", "usage", "label", "session_info"]);
 /** How far from the end of a line the message's trailing members are looked for. */
-const TAIL_WINDOW = 4096;
+export const TAIL_WINDOW = 4096;
 
 /**
  * Like scanLine, but on a long line it reads only what the index needs: the

@@ -8,7 +8,9 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
-import { IdTable } from "./id-table.js";
+import { IdTable, sameAscii } from "./id-table.js";
+import type { SkimmedMessage } from "./pi-message-skimmer.js";
+import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
@@ -55,15 +57,7 @@ export class SessionIndex {
     }
     const i = columns.push(r, parentAt);
     const previousAt = this.ids.put(i);
-    if (previousAt >= 0) {
-      this.duplicateDiagnostics.push({
-        severity: "warning",
-        code: "duplicate-id",
-        message: `id ${r.id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
-        line: r.line,
-        entryId: r.id,
-      });
-    }
+    if (previousAt >= 0) this.duplicateFound(r.id, previousAt, r.line);
     if (r.type === "message") this.messages++;
     if (r.activityTime > this.activity) this.activity = r.activityTime;
     columns.addSpend(i, this.spent);
@@ -78,6 +72,42 @@ export class SessionIndex {
       this.name = r.rare?.name?.trim() || undefined;
     }
     this.structure = null;
+  }
+
+  /**
+   * addRecord for a message line skimPiMessage read into `m` from `b` (the
+   * line's bytes, valid during this call): the same index, with no record
+   * and no parentId string (the parent is found from its bytes).
+   */
+  addSkimmed(m: SkimmedMessage, b: SliceableBuffer, line: number, offset: number, length: number): void {
+    const columns = this.columns;
+    const id = b.latin1Slice(m.idStart, m.idEnd);
+    let parentAt = -1;
+    let parentText: string | undefined;
+    if (m.parentStart >= 0) {
+      const last = columns.size - 1;
+      parentAt = last >= 0 && sameAscii(columns.ids[last]!, b, m.parentStart, m.parentEnd) ? last : this.ids.getBytes(b, m.parentStart, m.parentEnd, m.parentHash);
+      if (parentAt < 0) parentText = b.latin1Slice(m.parentStart, m.parentEnd);
+    }
+    const i = columns.pushSkimmed(m, b, id, parentAt, parentText, line, offset, length);
+    const previousAt = this.ids.putHashed(i, m.idHash);
+    if (previousAt >= 0) this.duplicateFound(id, previousAt, line);
+    this.messages++;
+    const activity = columns.activityTime(i);
+    if (activity !== undefined && activity > this.activity) this.activity = activity;
+    columns.addSpend(i, this.spent);
+    if (this.childMap !== null) this.addChild(this.childMap, i);
+    this.structure = null;
+  }
+
+  private duplicateFound(id: string, previousAt: number, line: number): void {
+    this.duplicateDiagnostics.push({
+      severity: "warning",
+      code: "duplicate-id",
+      message: `id ${id} is used again (first on line ${this.columns.line(previousAt)}); lookups find this later entry, as in pi`,
+      line,
+      entryId: id,
+    });
   }
 
   private addChild(map: Map<string, number | number[]>, i: number): void {
