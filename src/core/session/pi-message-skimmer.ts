@@ -216,27 +216,43 @@ function costTotalAt(b: SliceableBuffer, p: number, end: number): number {
   }
 }
 
-/** pi's usage as pi-ai writes it: these keys in this order, each followed by a number, then `}}`. */
-const PI_USAGE = ['{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"totalTokens":', ',"cost":{"input":', ',"output":', ',"cacheRead":', ',"cacheWrite":', ',"total":'].map((k) => encoder.encode(k));
-const usageValues = new Float64Array(PI_USAGE.length);
+/**
+ * pi's usage as pi-ai writes it, byte for byte: `#` a number, `?` the
+ * `,"totalTokens":` number newer pi writes there. Values in `#` order.
+ */
+const USAGE_TEMPLATE = encoder.encode('{"input":#,"output":#,"cacheRead":#,"cacheWrite":#?,"cost":{"input":#,"output":#,"cacheRead":#,"cacheWrite":#,"total":#}}');
+const TOTAL_TOKENS = encoder.encode(',"totalTokens":');
+const NUMBER_SLOT = 0x23;
+const OPTIONAL_SLOT = 0x3f;
+const usageValues = new Float64Array(9);
 
 /** usageAt for pi's own layout of a usage (false when it is laid out otherwise: then usageAt reads it). */
 function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedMessage): boolean {
-  for (let k = 0; k < PI_USAGE.length; k++) {
-    const key = PI_USAGE[k]!;
-    if (!matches(b, p, key)) return false;
-    usageValues[k] = numberAt(b, p + key.length, end);
-    if (after < 0) return false;
-    p = after;
+  const t = USAGE_TEMPLATE;
+  let k = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (c === NUMBER_SLOT) {
+      usageValues[k++] = numberAt(b, p, end);
+      if (after < 0) return false;
+      p = after;
+    } else if (c === OPTIONAL_SLOT) {
+      if (b[p + 2] !== 0x74 /* t */) continue;
+      if (!matches(b, p, TOTAL_TOKENS)) return false;
+      numberAt(b, p + TOTAL_TOKENS.length, end);
+      if (after < 0) return false;
+      p = after;
+    } else if (b[p++] !== c) {
+      return false;
+    }
   }
-  if (b[p] !== CLOSE_OBJECT || b[p + 1] !== CLOSE_OBJECT) return false;
-  after = p + 2;
+  after = p;
   m.hasSpend = true;
   m.input = finite(usageValues[0]!);
   m.output = finite(usageValues[1]!);
   m.cacheRead = finite(usageValues[2]!);
   m.cacheWrite = finite(usageValues[3]!);
-  m.cost = finite(usageValues[9]!);
+  m.cost = finite(usageValues[8]!);
   return true;
 }
 
@@ -298,26 +314,28 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedMessage, par
 }
 
 /**
- * How far a backward search may move when the byte at the needle's first
- * position is `c`: to the nearest later position of `c` in the needle (a
- * backward Horspool search; pi's tails are a few hundred bytes of JSON).
+ * A backward Horspool search on byte pairs: with the needle placed at q, the
+ * pair (b[q], b[q + 1]) says how far left the next placement that could
+ * match is (the nearest s ≥ 1 where the needle holds that pair at s, or its
+ * last byte at s = n - 1), mostly the needle's whole length in JSON text.
  */
-function backwardShifts(needle: Uint8Array): Uint8Array {
-  const shifts = new Uint8Array(256).fill(needle.length);
-  for (let j = needle.length - 1; j >= 1; j--) shifts[needle[j]!] = j;
+function pairShifts(needle: Uint8Array): Uint8Array {
+  const n = needle.length;
+  const shifts = new Uint8Array(65536).fill(n);
+  for (let c1 = 0; c1 < 256; c1++) shifts[(needle[n - 1]! << 8) | c1] = n - 1;
+  for (let s = n - 2; s >= 1; s--) shifts[(needle[s]! << 8) | needle[s + 1]!] = s;
   return shifts;
 }
-const USAGE_SHIFTS = backwardShifts(TAIL_USAGE);
-const TIMESTAMP_SHIFTS = backwardShifts(TAIL_TIMESTAMP);
+const USAGE_SHIFTS = pairShifts(TAIL_USAGE);
+const TIMESTAMP_SHIFTS = pairShifts(TAIL_TIMESTAMP);
 
 /** Last start of `needle` within [from, to): what skimLine's search (a native lastIndexOf on that window) finds. */
 function lastIndexIn(b: Uint8Array, needle: Uint8Array, shifts: Uint8Array, from: number, to: number): number {
-  const n = needle.length;
-  let q = to - n;
+  let q = to - needle.length;
   while (q >= from) {
     const c = b[q]!;
     if (c === QUOTE && matches(b, q, needle)) return q;
-    q -= shifts[c]!;
+    q -= shifts[(c << 8) | b[q + 1]!]!;
   }
   return -1;
 }
@@ -328,12 +346,13 @@ const SEEN_PARENT = 4;
 const SEEN_TIMESTAMP = 8;
 
 /**
- * Reads bytes [start, end) of one line into `m` when it is a long message line
- * in pi's layout that skimLine would read to the same values; false otherwise
- * (the caller then goes through skimLine).
+ * Reads bytes [start, end) of one line into `m` when it is a message line in
+ * pi's layout that skimLine would read to the same values; false otherwise
+ * (the caller then goes through skimLine). A line shorter than SKIM_MIN_BYTES
+ * is validated whole, as skimLine hands it to scanLine.
  */
 export function skimPiMessage(b: SliceableBuffer, start: number, end: number, m: SkimmedMessage): boolean {
-  if (end - start < SKIM_MIN_BYTES || b[start] !== OPEN_OBJECT || b[end - 1] !== CLOSE_OBJECT) return false;
+  if (b[start] !== OPEN_OBJECT || b[end - 1] !== CLOSE_OBJECT) return false;
   let p = start + 1;
   let seen = 0;
   // Leading members, each once, in any order, up to the message.
@@ -391,21 +410,33 @@ export function skimPiMessage(b: SliceableBuffer, start: number, end: number, m:
     const key = keyAt(b, p, end);
     if (key === KEY_CONTENT) break;
     if (key !== KEY_OTHER && key !== KEY_ID && key !== KEY_PARENT && key !== KEY_INPUT && key !== KEY_OUTPUT && key !== KEY_CACHE_READ && key !== KEY_CACHE_WRITE && key !== KEY_COST && key !== KEY_TOTAL && key !== KEY_MESSAGE) return false;
+    // No object or array before the content (pi writes strings there: toolCallId, toolName), so
+    // no `"usage":` or `"timestamp":` key: the tail's start can only be after the content.
+    if (b[after] === OPEN_OBJECT || b[after] === 0x5b) return false;
     p = skipValue(b, after, end);
     if (p < 0 || b[p] !== COMMA) return false;
     p++;
   }
-  const contentAt = p;
-  // The tail: from where skimLine starts it to the end of the line.
-  const from = Math.max(start, end - TAIL_WINDOW);
-  const wantsUsage = m.role !== "user";
-  const usageAtTail = wantsUsage ? lastIndexIn(b, TAIL_USAGE, USAGE_SHIFTS, from, end) : -1;
-  if (m.role === "assistant" && usageAtTail < 0) return false;
-  p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_SHIFTS, from, end);
-  if (p <= contentAt) return false;
   m.hasSpend = false;
   let time = Number.NaN;
-  for (;;) {
+  let closed = false;
+  if (end - start < SKIM_MIN_BYTES) {
+    // A short line is read whole, as scanLine reads it: the content validated, then the members after it.
+    p = skipValue(b, after, end);
+    if (p < 0) return false;
+    closed = b[p] === CLOSE_OBJECT;
+    if (!closed && b[p] !== COMMA) return false;
+    p++;
+  } else {
+    // The tail: from where skimLine starts it to the end of the line.
+    // skimLine searches from max(start, end - TAIL_WINDOW); nothing before the content can match (see above).
+    const from = Math.max(p, end - TAIL_WINDOW);
+    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_SHIFTS, from, end) : -1;
+    if (m.role === "assistant" && usageAtTail < 0) return false;
+    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_SHIFTS, from, end);
+    if (p < 0) return false;
+  }
+  while (!closed) {
     const key = keyAt(b, p, end);
     if (key === KEY_USAGE) {
       const vs = after;
@@ -426,7 +457,7 @@ export function skimPiMessage(b: SliceableBuffer, start: number, end: number, m:
     }
     if (b[p] !== CLOSE_OBJECT) return false;
     p++;
-    break;
+    closed = true;
   }
   // No message timestamp in the tail: pi's activity is the entry's time (Date.parse of a toISOString form is its isoMillis).
   m.time = Number.isNaN(time) ? m.millis : time;
