@@ -189,6 +189,29 @@ function numberAt(b: SliceableBuffer, p: number, end: number): number {
   return negative ? -value : value;
 }
 
+/** After the JSON number at `p`, or -1 when there is none (the grammar numberAt reads, without the value). */
+function skipNumber(b: Uint8Array, p: number, end: number): number {
+  if (b[p] === MINUS) p++;
+  let c = b[p]!;
+  if (c === ZERO) p++;
+  else if (c > ZERO && c <= NINE) while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+  else return -1;
+  if (b[p] === DOT) {
+    const from = ++p;
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+    if (p === from) return -1;
+  }
+  c = b[p]!;
+  if (c === 0x65 || c === 0x45) {
+    p++;
+    if (b[p] === 0x2b || b[p] === MINUS) p++;
+    const from = p;
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+    if (p === from) return -1;
+  }
+  return p;
+}
+
 const finite = (v: number): number => (Number.isFinite(v) ? v : 0);
 
 /** The members of a `cost` object at `p` (`{`) when all values are numbers: cost.total (0 when absent); sets `after`; NaN when not read here. */
@@ -217,14 +240,17 @@ function costTotalAt(b: SliceableBuffer, p: number, end: number): number {
 }
 
 /**
- * pi's usage as pi-ai writes it, byte for byte: `#` a number, `?` the
- * `,"totalTokens":` number newer pi writes there. Values in `#` order.
+ * pi's usage as pi-ai writes it, byte for byte: `#` a number read, `*` a
+ * number only validated (the cost parts: pi-ai's float sums have 17+ digits,
+ * which only Number() reads exactly), `?` the `,"totalTokens":` number newer
+ * pi writes there. Values in `#` order.
  */
-const USAGE_TEMPLATE = encoder.encode('{"input":#,"output":#,"cacheRead":#,"cacheWrite":#?,"cost":{"input":#,"output":#,"cacheRead":#,"cacheWrite":#,"total":#}}');
+const USAGE_TEMPLATE = encoder.encode('{"input":#,"output":#,"cacheRead":#,"cacheWrite":#?,"cost":{"input":*,"output":*,"cacheRead":*,"cacheWrite":*,"total":#}}');
 const TOTAL_TOKENS = encoder.encode(',"totalTokens":');
 const NUMBER_SLOT = 0x23;
+const SKIPPED_NUMBER_SLOT = 0x2a;
 const OPTIONAL_SLOT = 0x3f;
-const usageValues = new Float64Array(9);
+const usageValues = new Float64Array(5);
 
 /** usageAt for pi's own layout of a usage (false when it is laid out otherwise: then usageAt reads it). */
 function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedMessage): boolean {
@@ -236,12 +262,14 @@ function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedMessage
       usageValues[k++] = numberAt(b, p, end);
       if (after < 0) return false;
       p = after;
+    } else if (c === SKIPPED_NUMBER_SLOT) {
+      p = skipNumber(b, p, end);
+      if (p < 0) return false;
     } else if (c === OPTIONAL_SLOT) {
       if (b[p + 2] !== 0x74 /* t */) continue;
       if (!matches(b, p, TOTAL_TOKENS)) return false;
-      numberAt(b, p + TOTAL_TOKENS.length, end);
-      if (after < 0) return false;
-      p = after;
+      p = skipNumber(b, p + TOTAL_TOKENS.length, end);
+      if (p < 0) return false;
     } else if (b[p++] !== c) {
       return false;
     }
@@ -252,7 +280,7 @@ function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedMessage
   m.output = finite(usageValues[1]!);
   m.cacheRead = finite(usageValues[2]!);
   m.cacheWrite = finite(usageValues[3]!);
-  m.cost = finite(usageValues[8]!);
+  m.cost = finite(usageValues[4]!);
   return true;
 }
 
