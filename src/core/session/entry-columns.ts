@@ -10,7 +10,7 @@
 import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
 import { isoMillis } from "./iso-millis.js";
 import { timeOf } from "./meta-from-fields.js";
-import type { SkimmedMessage } from "./pi-message-skimmer.js";
+import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 
 export { isoMillis };
@@ -120,15 +120,15 @@ export class EntryColumns {
   }
 
   /**
-   * push for a message line read by skimPiMessage: the same columns from the
+   * push for a line read by skimPiLayout: the same columns from the
    * line's bytes (`b`), no EntryRecord. `parentAt` as in push; `parentText`
    * the parentId when no earlier entry has it.
    */
-  pushSkimmed(m: SkimmedMessage, b: Uint8Array, id: string, parentAt: number, parentText: string | undefined, line: number, offset: number, length: number): number {
+  pushSkimmed(m: SkimmedEntry, b: Uint8Array, id: string, parentAt: number, parentText: string | undefined, line: number, offset: number, length: number): number {
     const i = this.count;
     if (i === this.lines.length) this.grow(Math.max(1024, i * 2));
     this.ids.push(id);
-    this.types.push("message");
+    this.types.push(m.type);
     this.roles.push(m.role);
     if (m.parentStart < 0) this.parents[i] = NO_PARENT;
     else if (parentAt >= 0) this.parents[i] = parentAt;
@@ -143,11 +143,11 @@ export class EntryColumns {
     this.offsets[i] = offset;
     this.lengths[i] = length;
     let flags = 0;
-    if (m.role !== "toolResult") {
+    if (m.role === "user" || m.role === "assistant") {
       this.activity[i] = m.time;
       flags |= FLAG_ACTIVITY;
     }
-    if (m.hasSpend && m.role !== "user") {
+    if (m.hasSpend && (m.role === "assistant" || m.role === "toolResult")) {
       const at = i * SPEND_WIDTH;
       const spends = this.spends;
       spends[at] = m.input;

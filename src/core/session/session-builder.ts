@@ -10,7 +10,7 @@ import { asBuffer } from "./jsonl-reader.js";
 import { LineClassifier, type ClassifiedLine } from "./line-classifier.js";
 import { scanFromValue, type LineScan } from "./line-fields.js";
 import { recordFromFields, type UnknownKinds } from "./meta-from-fields.js";
-import { SkimmedMessage, skimPiMessage } from "./pi-message-skimmer.js";
+import { SkimmedEntry, skimPiLayout } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
 import { SessionIndex } from "./session-index.js";
@@ -104,19 +104,19 @@ export class SessionBuilder {
   private readonly earlierCrlfLines: number;
 
   private readonly skim: boolean;
-  /** When skimming: the reused target of skimPiMessage. */
-  private readonly skimmed: SkimmedMessage | null;
+  /** When skimming: the reused target of skimPiLayout. */
+  private readonly skimmed: SkimmedEntry | null;
 
   /**
    * `skim`: long lines are skimmed (see skimLine); `piLayout` (default true when
-   * skimming): message lines in pi's layout are read by skimPiMessage, which
+   * skimming): lines in pi's layout are read by skimPiLayout, which
    * gives what skimLine gives (false: skimLine only, the reference in tests).
    */
   constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
-    this.skimmed = this.skim && options.piLayout !== false ? new SkimmedMessage() : null;
+    this.skimmed = this.skim && options.piLayout !== false ? new SkimmedEntry() : null;
     this.classifier = new LineClassifier(this.sawContent, this.skim);
     this.headerDecided = s?.headerDecided ?? false;
     this.header = s?.header ?? null;
@@ -130,11 +130,11 @@ export class SessionBuilder {
   }
 
   line(l: JsonlLine): void {
-    // Most lines of a big session: a message in pi's layout, indexed straight from its bytes.
+    // Most lines of a big session: pi's layout, indexed straight from its bytes.
     const skimmed = this.skimmed;
     if (skimmed !== null && this.deferred === null && this.headerDecided && !this.legacy) {
       const b = asBuffer(l.bytes) as SliceableBuffer;
-      if (skimPiMessage(b, l.start, l.start + l.length, skimmed)) {
+      if (skimPiLayout(b, l.start, l.start + l.length, skimmed)) {
         this.index.addSkimmed(skimmed, b, l.line, l.offset, l.length);
         return;
       }

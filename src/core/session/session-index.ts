@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
 import { IdTable, sameAscii } from "./id-table.js";
-import type { SkimmedMessage } from "./pi-message-skimmer.js";
+import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
 
@@ -75,11 +75,11 @@ export class SessionIndex {
   }
 
   /**
-   * addRecord for a message line skimPiMessage read into `m` from `b` (the
+   * addRecord for a line skimPiLayout read into `m` from `b` (the
    * line's bytes, valid during this call): the same index, with no record
    * and no parentId string (the parent is found from its bytes).
    */
-  addSkimmed(m: SkimmedMessage, b: SliceableBuffer, line: number, offset: number, length: number): void {
+  addSkimmed(m: SkimmedEntry, b: SliceableBuffer, line: number, offset: number, length: number): void {
     const columns = this.columns;
     const id = b.latin1Slice(m.idStart, m.idEnd);
     let parentAt = -1;
@@ -92,7 +92,7 @@ export class SessionIndex {
     const i = columns.pushSkimmed(m, b, id, parentAt, parentText, line, offset, length);
     const previousAt = this.ids.putHashed(i, m.idHash);
     if (previousAt >= 0) this.duplicateFound(id, previousAt, line);
-    this.messages++;
+    if (m.type === "message") this.messages++;
     const activity = columns.activityTime(i);
     if (activity !== undefined && activity > this.activity) this.activity = activity;
     columns.addSpend(i, this.spent);

@@ -1,4 +1,4 @@
-// skimPiMessage (the skim of a message line in pi's layout, straight from its
+// skimPiLayout (the skim of a message line in pi's layout, straight from its
 // bytes) must give the index exactly what skimLine gives — on pi's own lines
 // and on anything near them: junk values, escapes in ids and timestamps,
 // unicode, reordered keys, whitespace, cut-short and damaged bytes. Either it
@@ -9,7 +9,7 @@ import { scanLine } from "../../../src/core/session/entry-scanner.js";
 import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
 import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
 import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
-import { SkimmedMessage, skimPiMessage } from "../../../src/core/session/pi-message-skimmer.js";
+import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
 import { SessionBuilder } from "../../../src/core/session/session-builder.js";
 import { SessionIndex } from "../../../src/core/session/session-index.js";
@@ -58,10 +58,22 @@ const message = fc.oneof(
   ),
   fc.record({ role: fc.constantFrom("bashExecution", "custom", "weird"), content: text, timestamp: number }),
 );
-/** An entry object as pi writes it, or as pi's migration leaves it (id, parentId after the message). */
-const entry = fc.record({ id, parentId: fc.option(id), timestamp, message, migrated: fc.boolean() }).map(({ id, parentId, timestamp, message, migrated }) =>
+/** A message entry as pi writes it, or as pi's migration leaves it (id, parentId after the message). */
+const messageEntry = fc.record({ id, parentId: fc.option(id), timestamp, message, migrated: fc.boolean() }).map(({ id, parentId, timestamp, message, migrated }) =>
   migrated ? { type: "message", timestamp, message, id, parentId } : { type: "message", id, parentId, timestamp, message },
 );
+/** Other entries: the plain types (read whole when short), and types the index reads more of. */
+const otherEntry = fc
+  .record({
+    type: fc.constantFrom("thinking_level_change", "model_change", "custom", "custom_message", "label", "session_info", "compaction", "usage", "branch_summary", "context_edit", "message_x"),
+    id,
+    parentId: fc.option(id),
+    timestamp,
+    more: fc.dictionary(fc.constantFrom("thinkingLevel", "provider", "modelId", "customType", "data", "display", "content", "label", "targetId", "name", "usage", "message", "role", "type", "id", "timestamp"), fc.oneof(fc.string(), fc.nat(), fc.constant(null), fc.record({ role: fc.constant("user") })), { maxKeys: 3 }),
+    migrated: fc.boolean(),
+  })
+  .map(({ type, id, parentId, timestamp, more, migrated }) => (migrated ? { type, timestamp, ...more, id, parentId } : { type, id, parentId, timestamp, ...more }));
+const entry = fc.oneof({ weight: 3, arbitrary: messageEntry }, { weight: 1, arbitrary: otherEntry });
 
 /** Long enough to be skimmed (a short line is always scanned exactly). */
 function long(value: Record<string, unknown>): Record<string, unknown> {
@@ -135,7 +147,7 @@ function withEarlierEntries(): SessionIndex {
 
 const arbitraryLine = fc.tuple(entry, fc.constantFrom(...variants), fc.nat());
 
-describe("skimPiMessage", () => {
+describe("skimPiLayout", () => {
   it("gives the index exactly what skimLine gives, or declines (pi's lines long and short, junk values, escapes, unicode, reordered keys, whitespace, cut and damaged bytes)", () => {
     let taken = 0;
     let runs = 0;
@@ -143,8 +155,8 @@ describe("skimPiMessage", () => {
       fc.property(arbitraryLine, ([value, variant, seed]) => {
         runs++;
         const b = lineBytes(value, variant, seed) as SliceableBuffer;
-        const m = new SkimmedMessage();
-        if (!skimPiMessage(b, 0, b.length, m)) return;
+        const m = new SkimmedEntry();
+        if (!skimPiLayout(b, 0, b.length, m)) return;
         taken++;
         const fast = withEarlierEntries();
         fast.addSkimmed(m, b, location.line + 2, location.offset, b.length);
@@ -166,7 +178,7 @@ describe("skimPiMessage", () => {
 
   it("takes every long message line pi writes (user, assistant with usage, tool result), in pi's layout and after pi's migration", () => {
     fc.assert(
-      fc.property(entry, (value) => {
+      fc.property(messageEntry, (value) => {
         const m = value.message as Record<string, unknown>;
         const plain = typeof value.timestamp === "string" && /^[1-9]\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value.timestamp) && !Number.isNaN(Date.parse(value.timestamp)) && new Date(value.timestamp).toISOString() === value.timestamp;
         const asciiId = (s: unknown) => s === null || (typeof s === "string" && /^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s));
@@ -178,10 +190,25 @@ describe("skimPiMessage", () => {
         const b = Buffer.from(JSON.stringify(long(value))) as SliceableBuffer;
         // A tool result's `details` may hold `"usage":` keys of its own: then skimLine starts its tail there.
         fc.pre(!(m.role === "toolResult" && m.usage === undefined && b.includes('"usage":')));
-        expect(skimPiMessage(b, 0, b.length, new SkimmedMessage())).toBe(true);
+        expect(skimPiLayout(b, 0, b.length, new SkimmedEntry())).toBe(true);
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("takes the short plain entries pi writes (model and thinking-level changes, custom entries), in both layouts", () => {
+    const lines = [
+      '{"type":"model_change","id":"0000000c","parentId":"0000000b","timestamp":"2025-11-20T23:33:07.814Z","provider":"anthropic","modelId":"claude-sonnet-4-5"}',
+      '{"type":"thinking_level_change","timestamp":"2025-11-20T23:33:07.814Z","thinkingLevel":"off","id":"0000000d","parentId":null}',
+      '{"type":"custom","id":"0000000e","parentId":"0000000d","timestamp":"2025-11-20T23:33:07.814Z","customType":"x","data":{"n":[1,2]}}',
+      '{"type":"custom_message","id":"0000000f","parentId":"0000000e","timestamp":"2025-11-20T23:33:07.814Z","customType":"x","content":"hi","display":true}',
+    ];
+    for (const line of lines) {
+      const b = Buffer.from(line) as SliceableBuffer;
+      const m = new SkimmedEntry();
+      expect(skimPiLayout(b, 0, b.length, m)).toBe(true);
+      expect(m.type).toBe(JSON.parse(line).type);
+    }
   });
 
   it("a whole file reads the same with and without it, and as the exact read where every line is valid JSON in pi's layout", () => {
