@@ -16,6 +16,8 @@
 // that start (line-skimmer.ts). Equality with skimLine is property-tested
 // (test/unit/session/pi-layout-skimmer.test.ts).
 
+import type { EntryRecord } from "./entry-columns.js";
+import type { LineLocation } from "./entry-meta.js";
 import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
@@ -287,4 +289,23 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     }
   }
   return seen === SEEN_ALL;
+}
+
+/** The record recordFromFields makes of skimLine's fields for the same line (for readers that keep records, not an index). */
+export function recordOfSkimmed(m: SkimmedEntry, b: SliceableBuffer, location: LineLocation): EntryRecord {
+  const activity = m.role === "user" || m.role === "assistant";
+  const spends = m.hasSpend && (m.role === "assistant" || m.role === "toolResult");
+  return {
+    line: location.line,
+    offset: location.offset,
+    length: location.length,
+    type: m.type,
+    id: b.latin1Slice(m.idStart, m.idEnd),
+    parentId: m.parentStart < 0 ? null : b.latin1Slice(m.parentStart, m.parentEnd),
+    timestamp: b.latin1Slice(m.stampStart, m.stampStart + ISO_LENGTH),
+    role: m.role,
+    activityTime: activity ? m.time : Number.NaN,
+    spend: spends ? { input: m.input, output: m.output, cacheRead: m.cacheRead, cacheWrite: m.cacheWrite, cost: m.cost } : undefined,
+    rare: undefined,
+  };
 }

@@ -9,7 +9,7 @@ import { scanLine } from "../../../src/core/session/entry-scanner.js";
 import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
 import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
 import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
-import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
+import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
 import { SessionBuilder } from "../../../src/core/session/session-builder.js";
 import { SessionIndex } from "../../../src/core/session/session-index.js";
@@ -148,7 +148,7 @@ function withEarlierEntries(): SessionIndex {
 const arbitraryLine = fc.tuple(entry, fc.constantFrom(...variants), fc.nat());
 
 describe("skimPiLayout", () => {
-  it("gives the index exactly what skimLine gives, or declines (pi's lines long and short, junk values, escapes, unicode, reordered keys, whitespace, cut and damaged bytes)", () => {
+  it("gives the index (and a record) exactly what skimLine gives, or declines (pi's lines long and short, junk values, escapes, unicode, reordered keys, whitespace, cut and damaged bytes)", () => {
     let taken = 0;
     let runs = 0;
     fc.assert(
@@ -166,6 +166,7 @@ describe("skimPiLayout", () => {
         const diagnostics: unknown[] = [];
         const record = recordFromFields(scan.fields, { ...location, line: location.line + 2, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, diagnostics as never);
         expect(diagnostics).toEqual([]);
+        expect(recordOfSkimmed(m, b, { ...location, line: location.line + 2, length: b.length })).toEqual(record);
         const reference = withEarlierEntries();
         reference.addRecord(record!);
         expect(indexed(fast)).toEqual(indexed(reference));
