@@ -56,12 +56,7 @@ export class SessionIndex {
       parentAt = last >= 0 && columns.ids[last] === r.parentId ? last : this.ids.get(r.parentId);
     }
     const i = columns.push(r, parentAt);
-    const previousAt = this.ids.put(i);
-    if (previousAt >= 0) this.duplicateFound(r.id, previousAt, r.line);
-    if (r.type === "message") this.messages++;
-    if (r.activityTime > this.activity) this.activity = r.activityTime;
-    columns.addSpend(i, this.spent);
-    if (this.childMap !== null) this.addChild(this.childMap, i);
+    this.added(i, this.ids.put(i));
     if (r.type === "label") {
       const target = r.rare?.targetId;
       if (target !== undefined) {
@@ -71,7 +66,6 @@ export class SessionIndex {
     } else if (r.type === "session_info") {
       this.name = r.rare?.name?.trim() || undefined;
     }
-    this.structure = null;
   }
 
   /**
@@ -90,24 +84,28 @@ export class SessionIndex {
       if (parentAt < 0) parentText = b.latin1Slice(m.parentStart, m.parentEnd);
     }
     const i = columns.pushSkimmed(m, b, id, parentAt, parentText, line, offset, length);
-    const previousAt = this.ids.putHashed(i, m.idHash);
-    if (previousAt >= 0) this.duplicateFound(id, previousAt, line);
-    if (m.type === "message") this.messages++;
+    this.added(i, this.ids.putHashed(i, m.idHash));
+  }
+
+  /** What every new entry i updates (`previousAt`: the entry that had its id, or -1). */
+  private added(i: number, previousAt: number): void {
+    const columns = this.columns;
+    if (previousAt >= 0) {
+      const id = columns.ids[i]!;
+      this.duplicateDiagnostics.push({
+        severity: "warning",
+        code: "duplicate-id",
+        message: `id ${id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
+        line: columns.line(i),
+        entryId: id,
+      });
+    }
+    if (columns.types[i] === "message") this.messages++;
     const activity = columns.activityTime(i);
     if (activity !== undefined && activity > this.activity) this.activity = activity;
     columns.addSpend(i, this.spent);
     if (this.childMap !== null) this.addChild(this.childMap, i);
     this.structure = null;
-  }
-
-  private duplicateFound(id: string, previousAt: number, line: number): void {
-    this.duplicateDiagnostics.push({
-      severity: "warning",
-      code: "duplicate-id",
-      message: `id ${id} is used again (first on line ${this.columns.line(previousAt)}); lookups find this later entry, as in pi`,
-      line,
-      entryId: id,
-    });
   }
 
   private addChild(map: Map<string, number | number[]>, i: number): void {
