@@ -70,13 +70,21 @@ export function asciiString(b: Uint8Array, p: number, end: number): boolean {
 
 /** The key at `p` (its quote) followed by `:`: its KEY_ number, or -1 for one this does not read (escaped, not ASCII). Sets `cursor.after` past the colon. */
 export function keyAt(b: Uint8Array, p: number, end: number): number {
-  if (!asciiString(b, p, end) || b[cursor.after] !== COLON) return -1;
+  if (b[p] !== QUOTE) return -1;
   const s = p + 1;
-  const e = cursor.after - 1;
-  cursor.after++;
+  let e = s;
+  for (;;) {
+    if (e >= end) return -1;
+    const c = b[e]!;
+    if (c === QUOTE) break;
+    if (c < 0x20 || c >= 0x80 || c === BACKSLASH) return -1;
+    e++;
+  }
+  if (b[e + 1] !== COLON) return -1;
+  cursor.after = e + 2;
   const candidates = KEYS_BY_LENGTH[e - s];
   if (candidates !== undefined) {
-    for (const c of candidates) if (matches(b, s, c.bytes)) return c.key;
+    for (let i = 0; i < candidates.length; i++) if (matches(b, s, candidates[i]!.bytes)) return candidates[i]!.key;
   }
   return KEY_OTHER;
 }
