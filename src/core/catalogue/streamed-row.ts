@@ -18,7 +18,9 @@ import { FINGERPRINT_TAIL_BYTES, fingerprintOf } from "../session/fingerprint.js
 import { JsonlReader, asBuffer, type JsonlLine } from "../session/jsonl-reader.js";
 import { LineClassifier, type ClassifiedLine } from "../session/line-classifier.js";
 import type { LineScan } from "../session/line-fields.js";
-import { metaOfRecord } from "../session/entry-columns.js";
+import { metaOfRecord, type EntryRecord } from "../session/entry-columns.js";
+import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../session/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../session/scanned-values.js";
 import { recordFromFields, type UnknownKinds } from "../session/meta-from-fields.js";
 import { needsMigration, versionOfHeader } from "../session/migrate.js";
 import { readRange } from "../session/read-range.js";
@@ -163,6 +165,7 @@ class StreamedLines {
   giveUp = false;
   private headerDecided = false;
   private readonly classifier = new LineClassifier(false, true);
+  private readonly skimmed = new SkimmedEntry();
   private deferred: { line: JsonlLine; copy: Uint8Array; scan: Accepted } | null = null;
   private readonly unknown: UnknownKinds = { entryTypes: new Set(), messageRoles: new Set() };
   private readonly diagnostics: Diagnostic[] = [];
@@ -177,6 +180,15 @@ class StreamedLines {
 
   line(l: JsonlLine): void {
     if (this.giveUp || this.headerMissing) return;
+    if (this.headerDecided) {
+      // Most lines: pi's layout, read straight from the bytes (what the classifier's skim would give).
+      const b = asBuffer(l.bytes) as SliceableBuffer;
+      if (skimPiLayout(b, l.start, l.start + l.length, this.skimmed)) {
+        this.deferred = null;
+        this.add(l, recordOfSkimmed(this.skimmed, b, l));
+        return;
+      }
+    }
     const classified: ClassifiedLine = this.classifier.classify(l.bytes, l.start, l.start + l.length);
     if (classified.kind === "blank") return;
     this.deferred = null;
@@ -217,7 +229,10 @@ class StreamedLines {
     if (scan.kind !== "object" || scan.fields.type === "session") return;
     this.diagnostics.length = 0;
     const record = recordFromFields(scan.fields, { line: l.line, offset: l.offset, length: l.length }, this.unknown, this.diagnostics);
-    if (!record) return;
+    if (record) this.add(l, record);
+  }
+
+  private add(l: JsonlLine, record: EntryRecord): void {
     const meta = metaOfRecord(record, this.table.size);
     if (!this.table.add(meta)) {
       this.giveUp = true;

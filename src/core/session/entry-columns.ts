@@ -8,8 +8,12 @@
 // same object.
 
 import type { EntryMeta, LineLocation, Spend } from "./entry-meta.js";
+import { isoMillis } from "./iso-millis.js";
 import { timeOf } from "./meta-from-fields.js";
+import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
+
+export { isoMillis };
 
 /** Fields of EntryMeta most entries do not have. */
 export interface RareFields {
@@ -111,6 +115,49 @@ export class EntryColumns {
     }
     this.flags[i] = flags;
     if (rare !== undefined) this.rare.set(i, rare);
+    this.count = i + 1;
+    return i;
+  }
+
+  /**
+   * push for a line read by skimPiLayout: the same columns from the
+   * line's bytes (`b`), no EntryRecord. `parentAt` as in push; `parentText`
+   * the parentId when no earlier entry has it.
+   */
+  pushSkimmed(m: SkimmedEntry, b: Uint8Array, id: string, parentAt: number, parentText: string | undefined, line: number, offset: number, length: number): number {
+    const i = this.count;
+    if (i === this.lines.length) this.grow(Math.max(1024, i * 2));
+    this.ids.push(id);
+    this.types.push(m.type);
+    this.roles.push(m.role);
+    if (m.parentStart < 0) this.parents[i] = NO_PARENT;
+    else if (parentAt >= 0) this.parents[i] = parentAt;
+    else {
+      this.parents[i] = PARENT_TEXT;
+      this.rare.set(i, { parentText });
+    }
+    this.times[i] = m.millis;
+    const stamps = this.stamps;
+    for (let k = 0, at = i * ISO_LENGTH, from = m.stampStart; k < ISO_LENGTH; k++) stamps[at + k] = b[from + k]!;
+    this.lines[i] = line;
+    this.offsets[i] = offset;
+    this.lengths[i] = length;
+    let flags = 0;
+    if (m.role === "user" || m.role === "assistant") {
+      this.activity[i] = m.time;
+      flags |= FLAG_ACTIVITY;
+    }
+    if (m.hasSpend && (m.role === "assistant" || m.role === "toolResult")) {
+      const at = i * SPEND_WIDTH;
+      const spends = this.spends;
+      spends[at] = m.input;
+      spends[at + 1] = m.output;
+      spends[at + 2] = m.cacheRead;
+      spends[at + 3] = m.cacheWrite;
+      spends[at + 4] = m.cost;
+      flags |= FLAG_SPEND;
+    }
+    this.flags[i] = flags;
     this.count = i + 1;
     return i;
   }
@@ -236,45 +283,6 @@ export class EntryColumns {
 }
 
 const ISO_LENGTH = 24;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function digits(s: string, from: number, count: number): number {
-  let n = 0;
-  for (let k = from; k < from + count; k++) {
-    const d = s.charCodeAt(k) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/**
- * The ms of an ISO timestamp in exactly the form toISOString writes
- * (`YYYY-MM-DDTHH:mm:ss.sssZ`, years 1000–9999, a real date), else NaN; then
- * `new Date(ms).toISOString()` gives the same string back.
- */
-export function isoMillis(s: string): number {
-  if (s.length !== ISO_LENGTH) return Number.NaN;
-  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54 || s.charCodeAt(13) !== 0x3a) return Number.NaN;
-  if (s.charCodeAt(16) !== 0x3a || s.charCodeAt(19) !== 0x2e || s.charCodeAt(23) !== 0x5a) return Number.NaN;
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
-  const second = digits(s, 17, 2);
-  const ms = digits(s, 20, 3);
-  if (year < 1000 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
-  const leap = month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
-  if (day > DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0)) return Number.NaN;
-  // Days since 1970-01-01 (Howard Hinnant's days_from_civil; Date.UTC was a tenth of indexing).
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
-  return days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + ms;
-}
 
 /** The record of an EntryMeta (for callers that build metas themselves). */
 export function recordOf(meta: EntryMeta): EntryRecord {

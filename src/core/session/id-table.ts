@@ -12,6 +12,13 @@ function hashOf(s: string): number {
   return h;
 }
 
+/** Whether string `id` is the ASCII bytes [s, e) of `b`. */
+export function sameAscii(id: string, b: Uint8Array, s: number, e: number): boolean {
+  if (id.length !== e - s) return false;
+  for (let k = 0; k < id.length; k++) if (id.charCodeAt(k) !== b[s + k]) return false;
+  return true;
+}
+
 export class IdTable {
   /** Position + 1 of an entry, 0 for an empty slot. */
   private slots = new Int32Array(1024);
@@ -30,8 +37,12 @@ export class IdTable {
 
   /** Maps ids[i] to i; returns the position it mapped to before, or -1. */
   put(i: number): number {
+    return this.putHashed(i, hashOf(this.ids[i]!));
+  }
+
+  /** put, with `h` = hashOf(ids[i]) already known (hashed from the line's bytes). */
+  putHashed(i: number, h: number): number {
     const id = this.ids[i]!;
-    const h = hashOf(id);
     if (i >= this.hashes.length) {
       const bigger = new Int32Array(Math.max(i + 1, this.hashes.length * 2));
       bigger.set(this.hashes);
@@ -66,6 +77,21 @@ export class IdTable {
       if (v === 0) return -1;
       const j = v - 1;
       if (this.hashes[j] === h && this.ids[j] === id) return j;
+    }
+  }
+
+  /**
+   * get(id) for an ASCII id held as bytes [s, e) of `b` whose FNV-1a is `h`
+   * (equal to hashOf of its string): no string is made.
+   */
+  getBytes(b: Uint8Array, s: number, e: number, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const v = slots[p]!;
+      if (v === 0) return -1;
+      const j = v - 1;
+      if (this.hashes[j] === h && sameAscii(this.ids[j]!, b, s, e)) return j;
     }
   }
 

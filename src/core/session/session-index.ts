@@ -8,7 +8,9 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
-import { IdTable } from "./id-table.js";
+import { IdTable, sameAscii } from "./id-table.js";
+import type { SkimmedEntry } from "./pi-layout-skimmer.js";
+import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
@@ -54,20 +56,7 @@ export class SessionIndex {
       parentAt = last >= 0 && columns.ids[last] === r.parentId ? last : this.ids.get(r.parentId);
     }
     const i = columns.push(r, parentAt);
-    const previousAt = this.ids.put(i);
-    if (previousAt >= 0) {
-      this.duplicateDiagnostics.push({
-        severity: "warning",
-        code: "duplicate-id",
-        message: `id ${r.id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
-        line: r.line,
-        entryId: r.id,
-      });
-    }
-    if (r.type === "message") this.messages++;
-    if (r.activityTime > this.activity) this.activity = r.activityTime;
-    columns.addSpend(i, this.spent);
-    if (this.childMap !== null) this.addChild(this.childMap, i);
+    this.added(i, this.ids.put(i));
     if (r.type === "label") {
       const target = r.rare?.targetId;
       if (target !== undefined) {
@@ -77,6 +66,45 @@ export class SessionIndex {
     } else if (r.type === "session_info") {
       this.name = r.rare?.name?.trim() || undefined;
     }
+  }
+
+  /**
+   * addRecord for a line skimPiLayout read into `m` from `b` (the
+   * line's bytes, valid during this call): the same index, with no record
+   * and no parentId string (the parent is found from its bytes).
+   */
+  addSkimmed(m: SkimmedEntry, b: SliceableBuffer, line: number, offset: number, length: number): void {
+    const columns = this.columns;
+    const id = b.latin1Slice(m.idStart, m.idEnd);
+    let parentAt = -1;
+    let parentText: string | undefined;
+    if (m.parentStart >= 0) {
+      const last = columns.size - 1;
+      parentAt = last >= 0 && sameAscii(columns.ids[last]!, b, m.parentStart, m.parentEnd) ? last : this.ids.getBytes(b, m.parentStart, m.parentEnd, m.parentHash);
+      if (parentAt < 0) parentText = b.latin1Slice(m.parentStart, m.parentEnd);
+    }
+    const i = columns.pushSkimmed(m, b, id, parentAt, parentText, line, offset, length);
+    this.added(i, this.ids.putHashed(i, m.idHash));
+  }
+
+  /** What every new entry i updates (`previousAt`: the entry that had its id, or -1). */
+  private added(i: number, previousAt: number): void {
+    const columns = this.columns;
+    if (previousAt >= 0) {
+      const id = columns.ids[i]!;
+      this.duplicateDiagnostics.push({
+        severity: "warning",
+        code: "duplicate-id",
+        message: `id ${id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
+        line: columns.line(i),
+        entryId: id,
+      });
+    }
+    if (columns.types[i] === "message") this.messages++;
+    const activity = columns.activityTime(i);
+    if (activity !== undefined && activity > this.activity) this.activity = activity;
+    columns.addSpend(i, this.spent);
+    if (this.childMap !== null) this.addChild(this.childMap, i);
     this.structure = null;
   }
 

@@ -1,0 +1,170 @@
+// The byte-level pieces skimPiLayout (pi-layout-skimmer.ts) reads a line
+// with: printable-ASCII strings (hashed as the id table hashes ids), keys it
+// knows, JSON numbers with their value (as numberFromBytes reads them) or
+// only validated. Each accepts a subset of what the entry scanner accepts and
+// says so by failing; `cursor.after` is where the last one ended.
+
+import type { SliceableBuffer } from "./scanned-values.js";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const encoder = new TextEncoder();
+
+export const KEY_OTHER = 0;
+export const KEY_ROLE = 1;
+export const KEY_TIMESTAMP = 2;
+export const KEY_CONTENT = 3;
+export const KEY_USAGE = 4;
+export const KEY_ID = 5;
+export const KEY_PARENT = 6;
+export const KEY_INPUT = 7;
+export const KEY_OUTPUT = 8;
+export const KEY_CACHE_READ = 9;
+export const KEY_CACHE_WRITE = 10;
+export const KEY_COST = 11;
+export const KEY_TOTAL = 12;
+export const KEY_MESSAGE = 13;
+const KEY_WORDS: [string, number][] = [
+  ["role", KEY_ROLE], ["timestamp", KEY_TIMESTAMP], ["content", KEY_CONTENT], ["usage", KEY_USAGE], ["id", KEY_ID],
+  ["parentId", KEY_PARENT], ["input", KEY_INPUT], ["output", KEY_OUTPUT], ["cacheRead", KEY_CACHE_READ],
+  ["cacheWrite", KEY_CACHE_WRITE], ["cost", KEY_COST], ["total", KEY_TOTAL], ["message", KEY_MESSAGE],
+  // Captured top-level keys: never accepted after the message here.
+  ["type", KEY_MESSAGE], ["targetId", KEY_MESSAGE], ["label", KEY_MESSAGE], ["name", KEY_MESSAGE], ["version", KEY_MESSAGE], ["cwd", KEY_MESSAGE],
+];
+const KEYS_BY_LENGTH: { bytes: Uint8Array; key: number }[][] = [];
+for (const [word, key] of KEY_WORDS) (KEYS_BY_LENGTH[word.length] ??= []).push({ bytes: encoder.encode(word), key });
+
+/** 10^k, exact for k ≤ 22. */
+const POW10: number[] = [];
+for (let k = 0, v = 1; k <= 22; k++, v *= 10) POW10.push(v);
+
+/** Scanner state (synchronous, not re-entrant): where the last key or value read ends, the last ASCII string's hash. */
+export const cursor = { after: 0, hash: 0 };
+
+export function matches(b: Uint8Array, p: number, word: Uint8Array): boolean {
+  for (let i = 0; i < word.length; i++) if (b[p + i] !== word[i]) return false;
+  return true;
+}
+
+/** A string of printable ASCII without `"` or `\` at `p` (its quote): sets `cursor.after` and its FNV-1a `hash`; false otherwise. */
+export function asciiString(b: Uint8Array, p: number, end: number): boolean {
+  if (b[p] !== QUOTE) return false;
+  let h = 0x811c9dc5 | 0;
+  for (let q = p + 1; q < end; q++) {
+    const c = b[q]!;
+    if (c === QUOTE) {
+      cursor.after = q + 1;
+      cursor.hash = h;
+      return true;
+    }
+    if (c < 0x20 || c >= 0x80 || c === BACKSLASH) return false;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return false;
+}
+
+/** The key at `p` (its quote) followed by `:`: its KEY_ number, or -1 for one this does not read (escaped, not ASCII). Sets `cursor.after` past the colon. */
+export function keyAt(b: Uint8Array, p: number, end: number): number {
+  if (b[p] !== QUOTE) return -1;
+  const s = p + 1;
+  let e = s;
+  for (;;) {
+    if (e >= end) return -1;
+    const c = b[e]!;
+    if (c === QUOTE) break;
+    if (c < 0x20 || c >= 0x80 || c === BACKSLASH) return -1;
+    e++;
+  }
+  if (b[e + 1] !== COLON) return -1;
+  cursor.after = e + 2;
+  const candidates = KEYS_BY_LENGTH[e - s];
+  if (candidates !== undefined) {
+    for (let i = 0; i < candidates.length; i++) if (matches(b, s, candidates[i]!.bytes)) return candidates[i]!.key;
+  }
+  return KEY_OTHER;
+}
+
+/** The JSON number at `p` (sets `cursor.after`), as numberFromBytes reads it; NaN with `cursor.after` = -1 when it is none. */
+export function numberAt(b: SliceableBuffer, p: number, end: number): number {
+  const s = p;
+  const negative = b[p] === MINUS;
+  if (negative) p++;
+  let mantissa = 0;
+  let digits = 0;
+  let c = b[p]!;
+  if (c === ZERO) {
+    p++;
+    digits = 1;
+  } else if (c > ZERO && c <= NINE) {
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) {
+      mantissa = mantissa * 10 + (c - ZERO);
+      digits++;
+      p++;
+    }
+  } else {
+    cursor.after = -1;
+    return Number.NaN;
+  }
+  let fraction = 0;
+  if (b[p] === DOT) {
+    p++;
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) {
+      mantissa = mantissa * 10 + (c - ZERO);
+      digits++;
+      fraction++;
+      p++;
+    }
+    if (fraction === 0) {
+      cursor.after = -1;
+      return Number.NaN;
+    }
+  }
+  c = b[p]!;
+  if (c === 0x65 || c === 0x45) {
+    p++;
+    if (b[p] === 0x2b || b[p] === MINUS) p++;
+    const from = p;
+    while (p < end && b[p]! >= ZERO && b[p]! <= NINE) p++;
+    if (p === from) {
+      cursor.after = -1;
+      return Number.NaN;
+    }
+    cursor.after = p;
+    return Number(b.latin1Slice(s, p));
+  }
+  cursor.after = p;
+  // ≤ 15 digits: the integer is exact and so is one division by an exact power of ten (correctly rounded, as Number()).
+  if (digits > 15) return Number(b.latin1Slice(s, p));
+  const value = fraction === 0 ? mantissa : mantissa / POW10[fraction]!;
+  return negative ? -value : value;
+}
+
+/** After the JSON number at `p`, or -1 when there is none (the grammar numberAt reads, without the value). */
+export function skipNumber(b: Uint8Array, p: number, end: number): number {
+  if (b[p] === MINUS) p++;
+  let c = b[p]!;
+  if (c === ZERO) p++;
+  else if (c > ZERO && c <= NINE) while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+  else return -1;
+  if (b[p] === DOT) {
+    const from = ++p;
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+    if (p === from) return -1;
+  }
+  c = b[p]!;
+  if (c === 0x65 || c === 0x45) {
+    p++;
+    if (b[p] === 0x2b || b[p] === MINUS) p++;
+    const from = p;
+    while (p < end && (c = b[p]!) >= ZERO && c <= NINE) p++;
+    if (p === from) return -1;
+  }
+  return p;
+}
+
+export const finite = (v: number): number => (Number.isFinite(v) ? v : 0);

@@ -1,0 +1,243 @@
+// skimPiLayout (the skim of a message line in pi's layout, straight from its
+// bytes) must give the index exactly what skimLine gives — on pi's own lines
+// and on anything near them: junk values, escapes in ids and timestamps,
+// unicode, reordered keys, whitespace, cut-short and damaged bytes. Either it
+// declines (the line goes through skimLine) or its entry is skimLine's.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { scanLine } from "../../../src/core/session/entry-scanner.js";
+import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
+import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
+import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
+import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
+import { SessionBuilder } from "../../../src/core/session/session-builder.js";
+import { SessionIndex } from "../../../src/core/session/session-index.js";
+import { mutate } from "../../support/junk-mutation.js";
+import { createSeededRandom } from "../../support/seeded-random.js";
+
+const hex = (n: number) => fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom(..."0123456789abcdef") });
+/** Ids as pi writes them (8 hex digits), some sharing a few values so parents resolve, and odd ones. */
+const id = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("0000000a", "0000000b", "0000000c", "0000000d") }, { weight: 3, arbitrary: hex(8) }, { weight: 1, arbitrary: fc.constantFrom("", "é1", "a\"b", "a\\b", "tab\there", "\u2028", "x".repeat(40)) });
+const timestamp = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) }).map((t) => new Date(t).toISOString()) },
+  { weight: 1, arbitrary: fc.constantFrom("2025-01-01T00:00:00Z", "2025-02-30T00:00:00.000Z", "2025-01-01T24:00:00.000Z", "0999-01-01T00:00:00.000Z", "2025-01-01T00:00:00.000z", "", "2025-01-01T00:00:00.000Z ") },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.constant(null)) },
+);
+const text = fc.string({ maxLength: 600, unit: "grapheme" });
+const number = fc.oneof(
+  { weight: 4, arbitrary: fc.nat() },
+  { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(0.1, 1e21, 123456789012345, 1234567890123456, -0, 5e-324, 0.000123) },
+);
+const cost = fc.record({ input: number, output: number, cacheRead: number, cacheWrite: number, total: number }, { requiredKeys: [] });
+const usage = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ input: number, output: number, cacheRead: number, cacheWrite: number, totalTokens: number, cost }) },
+  { weight: 2, arbitrary: fc.record({ input: number, output: number, cacheRead: number, cacheWrite: number, cost }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: fc.record({ cost: fc.oneof(cost, fc.constant(null), fc.constant([1])), input: fc.oneof(number, fc.constant("7")), output: number }) },
+);
+const message = fc.oneof(
+  fc.record({ role: fc.constant("user"), content: fc.oneof(text, fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 })), timestamp: number }, { requiredKeys: ["role", "content"] }),
+  fc.record(
+    {
+      role: fc.constant("assistant"),
+      content: fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 }),
+      api: fc.constant("anthropic-messages"),
+      provider: fc.constant("anthropic"),
+      model: fc.constant("claude-sonnet-4-5"),
+      usage,
+      stopReason: fc.constantFrom("stop", "toolUse", "aborted"),
+      timestamp: fc.oneof(number, fc.constant("1700000000000")),
+      errorMessage: fc.string({ unit: "grapheme" }),
+    },
+    { requiredKeys: ["role", "content", "timestamp"] },
+  ),
+  fc.record(
+    { role: fc.constant("toolResult"), toolCallId: fc.string(), toolName: fc.constantFrom("bash", "read"), content: fc.array(fc.record({ type: fc.constant("text"), text })), details: fc.anything({ maxDepth: 2 }), isError: fc.boolean(), timestamp: number, usage },
+    { requiredKeys: ["role", "toolCallId", "content", "timestamp"] },
+  ),
+  fc.record({ role: fc.constantFrom("bashExecution", "custom", "weird"), content: text, timestamp: number }),
+);
+/** A message entry as pi writes it, or as pi's migration leaves it (id, parentId after the message). */
+const messageEntry = fc.record({ id, parentId: fc.option(id), timestamp, message, migrated: fc.boolean() }).map(({ id, parentId, timestamp, message, migrated }) =>
+  migrated ? { type: "message", timestamp, message, id, parentId } : { type: "message", id, parentId, timestamp, message },
+);
+/** Other entries: the plain types (read whole when short), and types the index reads more of. */
+const otherEntry = fc
+  .record({
+    type: fc.constantFrom("thinking_level_change", "model_change", "custom", "custom_message", "label", "session_info", "compaction", "usage", "branch_summary", "context_edit", "message_x"),
+    id,
+    parentId: fc.option(id),
+    timestamp,
+    more: fc.dictionary(fc.constantFrom("thinkingLevel", "provider", "modelId", "customType", "data", "display", "content", "label", "targetId", "name", "usage", "message", "role", "type", "id", "timestamp"), fc.oneof(fc.string(), fc.nat(), fc.constant(null), fc.record({ role: fc.constant("user") })), { maxKeys: 3 }),
+    migrated: fc.boolean(),
+  })
+  .map(({ type, id, parentId, timestamp, more, migrated }) => (migrated ? { type, timestamp, ...more, id, parentId } : { type, id, parentId, timestamp, ...more }));
+const entry = fc.oneof({ weight: 3, arbitrary: messageEntry }, { weight: 1, arbitrary: otherEntry });
+
+/** Long enough to be skimmed (a short line is always scanned exactly). */
+function long(value: Record<string, unknown>): Record<string, unknown> {
+  const m = value.message as Record<string, unknown> | undefined;
+  if (typeof m !== "object" || m === null || Array.isArray(m) || JSON.stringify(value).length >= SKIM_MIN_BYTES) return value;
+  const padded: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(m)) padded[k] = k === "content" && typeof v === "string" ? v.padEnd(SKIM_MIN_BYTES, "·") : v;
+  if (typeof padded.content !== "string") padded.pad = "·".repeat(SKIM_MIN_BYTES);
+  return { ...value, message: padded };
+}
+
+/** Keys of the entry and of its message in another order. */
+function reorder(value: Record<string, unknown>, seed: number): Record<string, unknown> {
+  const rng = createSeededRandom(seed);
+  const shuffle = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).sort(() => rng.next() - 0.5));
+  const m = value.message;
+  const top = shuffle(value);
+  if (typeof m === "object" && m !== null && !Array.isArray(m)) top.message = shuffle(m as Record<string, unknown>);
+  return top;
+}
+
+type Variant = "pi" | "short" | "junk" | "reordered" | "spaced" | "escaped" | "cut" | "byte" | "tail";
+const variants: Variant[] = ["pi", "pi", "pi", "short", "short", "junk", "reordered", "spaced", "escaped", "cut", "byte", "tail"];
+
+/** A line's bytes: pi's layout (long, or short and so read whole), or one of the ways away from it. */
+function lineBytes(value: Record<string, unknown>, variant: Variant, seed: number): Buffer {
+  const rng = createSeededRandom(seed);
+  // Short lines (scanned whole) keep their length; damaged ones are sometimes short too.
+  let v = variant === "junk" ? (mutate(value, rng, 0) as Record<string, unknown>) : value;
+  if (variant !== "short" && (seed % 4 !== 0 || variant === "pi")) v = long(v);
+  if (variant === "reordered") v = reorder(v, seed);
+  let line = JSON.stringify(v);
+  if (variant === "spaced") {
+    // JSON whitespace between tokens (no newline inside a line).
+    line = JSON.stringify(v, null, rng.pick([1, "\t", " \r "])).replace(/\n/g, rng.pick([" ", "", "\t"]));
+  } else if (variant === "escaped") {
+    // The same values written with escapes: \u in ids, timestamps, roles or keys.
+    const targets = [/"id":"(.)/, /"parentId":"(.)/, /"timestamp":"(.)/, /"role":"(.)/, /"(u)sage":/, /"(c)ontent":/, /"(t)ype":/];
+    const target = rng.pick(targets);
+    line = line.replace(target, (whole, ch: string) => whole.replace(ch, `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  } else if (variant === "cut") {
+    line = line.slice(0, rng.int(0, line.length - 1));
+  } else if (variant === "tail") {
+    // Damage near the end, where the tail members are read.
+    const at = rng.int(Math.max(0, line.length - 300), line.length - 1);
+    line = line.slice(0, at) + rng.pick(['"', "\\", "}", ",", "{", "\u0001", " ", "x", '"usage":{}', '"timestamp":1,']) + line.slice(at + rng.int(0, 2));
+  }
+  const bytes = Buffer.from(line);
+  if (variant === "byte" && bytes.length > 0) {
+    const at = rng.int(0, Math.min(bytes.length - 1, 200));
+    bytes[at] = rng.pick([0x22, 0x5c, 0x7d, 0x2c, 0x01, 0xff, 0x20, 0x30]);
+  }
+  return bytes;
+}
+
+const location = { line: 2, offset: 10, length: 1 };
+
+/** What the index holds after one line, read by the fast path or by skimLine. */
+function indexed(index: SessionIndex): unknown {
+  return { metas: index.entries, spend: index.totalSpend, activity: index.lastActivityTime, messages: index.messageCount, diagnostics: index.diagnostics };
+}
+
+/** The same earlier entries in both indexes, so parents resolve to the previous entry, to an earlier one, or to none. */
+function withEarlierEntries(): SessionIndex {
+  const index = new SessionIndex();
+  for (const [i, earlier] of ["0000000a", "0000000b"].entries()) {
+    index.addRecord({ ...location, line: i + 1, type: "custom", id: earlier, parentId: null, timestamp: "2025-01-01T00:00:00.000Z", role: undefined, activityTime: Number.NaN, spend: undefined, rare: undefined });
+  }
+  return index;
+}
+
+const arbitraryLine = fc.tuple(entry, fc.constantFrom(...variants), fc.nat());
+
+describe("skimPiLayout", () => {
+  it("gives the index (and a record) exactly what skimLine gives, or declines (pi's lines long and short, junk values, escapes, unicode, reordered keys, whitespace, cut and damaged bytes)", () => {
+    let taken = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(arbitraryLine, ([value, variant, seed]) => {
+        runs++;
+        const b = lineBytes(value, variant, seed) as SliceableBuffer;
+        const m = new SkimmedEntry();
+        if (!skimPiLayout(b, 0, b.length, m)) return;
+        taken++;
+        const fast = withEarlierEntries();
+        fast.addSkimmed(m, b, location.line + 2, location.offset, b.length);
+        const scan = skimLine(b, 0, b.length);
+        expect(scan.kind).toBe("object");
+        if (scan.kind !== "object") return;
+        const diagnostics: unknown[] = [];
+        const record = recordFromFields(scan.fields, { ...location, line: location.line + 2, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, diagnostics as never);
+        expect(diagnostics).toEqual([]);
+        expect(recordOfSkimmed(m, b, { ...location, line: location.line + 2, length: b.length })).toEqual(record);
+        const reference = withEarlierEntries();
+        reference.addRecord(record!);
+        expect(indexed(fast)).toEqual(indexed(reference));
+      }),
+      { numRuns: 3000 },
+    );
+    // Not vacuous: many lines take the fast path (the next test: every line pi writes does).
+    expect(taken).toBeGreaterThan(runs / 20);
+  });
+
+  it("takes every long message line pi writes (user, assistant with usage, tool result), in pi's layout and after pi's migration", () => {
+    fc.assert(
+      fc.property(messageEntry, (value) => {
+        const m = value.message as Record<string, unknown>;
+        const plain = typeof value.timestamp === "string" && /^[1-9]\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value.timestamp) && !Number.isNaN(Date.parse(value.timestamp)) && new Date(value.timestamp).toISOString() === value.timestamp;
+        const asciiId = (s: unknown) => s === null || (typeof s === "string" && /^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s));
+        const piUsage = (u: unknown) => typeof u === "object" && u !== null && Object.values(u).every((x) => typeof x === "number" || (typeof x === "object" && x !== null && !Array.isArray(x)));
+        const wanted =
+          plain && asciiId(value.id) && asciiId(value.parentId) && typeof m.timestamp === "number" &&
+          (m.role === "user" || (m.role === "assistant" && piUsage(m.usage)) || (m.role === "toolResult" && (m.usage === undefined || piUsage(m.usage))));
+        fc.pre(wanted);
+        const b = Buffer.from(JSON.stringify(long(value))) as SliceableBuffer;
+        // A tool result's `details` may hold `"usage":` keys of its own: then skimLine starts its tail there.
+        fc.pre(!(m.role === "toolResult" && m.usage === undefined && b.includes('"usage":')));
+        expect(skimPiLayout(b, 0, b.length, new SkimmedEntry())).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("takes the short plain entries pi writes (model and thinking-level changes, custom entries), in both layouts", () => {
+    const lines = [
+      '{"type":"model_change","id":"0000000c","parentId":"0000000b","timestamp":"2025-11-20T23:33:07.814Z","provider":"anthropic","modelId":"claude-sonnet-4-5"}',
+      '{"type":"thinking_level_change","timestamp":"2025-11-20T23:33:07.814Z","thinkingLevel":"off","id":"0000000d","parentId":null}',
+      '{"type":"custom","id":"0000000e","parentId":"0000000d","timestamp":"2025-11-20T23:33:07.814Z","customType":"x","data":{"n":[1,2]}}',
+      '{"type":"custom_message","id":"0000000f","parentId":"0000000e","timestamp":"2025-11-20T23:33:07.814Z","customType":"x","content":"hi","display":true}',
+    ];
+    for (const line of lines) {
+      const b = Buffer.from(line) as SliceableBuffer;
+      const m = new SkimmedEntry();
+      expect(skimPiLayout(b, 0, b.length, m)).toBe(true);
+      expect(m.type).toBe(JSON.parse(line).type);
+    }
+  });
+
+  it("a whole file reads the same with and without it, and as the exact read where every line is valid JSON in pi's layout", () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryLine, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), (lines, cuts) => {
+        const header = JSON.stringify({ type: "session", version: 3, id: "h", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" });
+        const bodies = lines.map(([value, variant, seed]) => lineBytes(value, variant, seed));
+        const bytes = Buffer.concat([Buffer.from(`${header}\n`), ...bodies.flatMap((b) => [b, Buffer.from("\n")])]);
+        const read = (options: { skim: boolean; piLayout?: boolean }) => {
+          const builder = new SessionBuilder(undefined, options);
+          const reader = new JsonlReader((l) => builder.line(l));
+          let from = 0;
+          for (const cut of [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b)) {
+            reader.push(bytes.subarray(from, cut));
+            from = cut;
+          }
+          reader.push(bytes.subarray(from));
+          const built = builder.finish(reader.end());
+          return { ...(indexed(built.index) as object), builder: built.diagnostics, leaf: built.index.leafId };
+        };
+        const fast = read({ skim: true });
+        expect(fast).toEqual(read({ skim: true, piLayout: false }));
+        // skimLine's own contract: exact on valid lines in pi's layouts (not on reordered keys: a
+        // message timestamp before its usage is not read, see line-skimmer.ts).
+        const piLayouts = lines.every(([, variant], i) => variant !== "reordered" && scanLine(bodies[i]!, 0, bodies[i]!.length).kind !== "invalid");
+        if (piLayouts) expect(fast).toEqual(read({ skim: false }));
+      }),
+      { numRuns: Number(process.env.RUNS ?? 400) },
+    );
+  });
+});
