@@ -8,7 +8,7 @@
 // targeted refreshes need that). Cycle-safe: entries in a parent cycle are in
 // a group of their own. `advance` follows an append in place and says which
 // nodes changed.
-import type { EntryMeta } from "../../core/session/entry-meta";
+import type { EntryKind, EntryMeta } from "../../core/session/entry-meta";
 import type { LoadedSession } from "../../core/session/open-session";
 import { ENTRY_PAGE, pageWindow, RunLayout, TURN_PAGE } from "./entries-layout";
 
@@ -40,7 +40,7 @@ export type Paging = Map<string, number>;
 /** What changed after an append: nodes to refresh, `undefined` for the top level. */
 export type ChangedNodes = (EntryNode | undefined)[];
 
-function startsTurn(meta: EntryMeta): boolean {
+function startsTurn(meta: EntryKind): boolean {
   return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
 }
 
@@ -124,7 +124,7 @@ export class EntriesModel {
   }
 
   /** Whether a row is shown under the filter; branch points and the leaf always are. */
-  visible(meta: EntryMeta): boolean {
+  visible(meta: EntryKind & { id: string }): boolean {
     if (this.filter === "all") return true;
     if (meta.id === this.leafId || this.currentSession.index.childCount(meta.id) > 1) return true;
     switch (this.filter) {
@@ -143,18 +143,30 @@ export class EntriesModel {
     if (known) return known;
     const layout = new RunLayout(headId);
     // linearRun's walk, without its copies (runs reach 100,000 entries): an entry already in a run ends it (a cycle).
+    // By position, without making an EntryMeta per entry (they are kept: ~25 MB for a 100 MB session).
     const index = this.currentSession.index;
-    for (let id: string | undefined = headId; id !== undefined && !this.runOf.has(id); ) {
-      const meta = index.get(id);
-      if (!meta) break;
-      layout.push(id, this.visible(meta), startsTurn(meta));
+    let at = index.get(headId)?.index ?? -1;
+    while (at >= 0 && !this.runOf.has(index.idAt(at))) {
+      const id = index.idAt(at);
+      const kind = { id, type: index.typeAt(at), role: index.roleAt(at) };
+      layout.push(id, this.visible(kind), startsTurn(kind));
       this.runOf.set(id, layout);
-      const kids = index.children(id);
-      id = kids.length === 1 ? kids[0]!.id : undefined;
+      at = this.onlyChildAt(at);
     }
     this.layouts.set(headId, layout);
     this.runByTail.set(layout.tail, layout);
     return layout;
+  }
+
+  /** The position of the one child of the entry at `at` (mostly the next line), -1 when it has none or several. */
+  private onlyChildAt(at: number): number {
+    const index = this.currentSession.index;
+    if (index.childCount(index.idAt(at)) !== 1) return -1;
+    // One entry names this id as parent: when the next line's parent resolves here, that is it
+    // (with repeated ids a child is looked up by its id, the later entry winning, as pi does).
+    if (index.duplicateCount === 0 && at + 1 < index.size && index.parentPositionOf(at + 1) === at) return at + 1;
+    const kids = index.children(index.idAt(at));
+    return kids.length === 1 ? (index.get(kids[0]!.id)?.index ?? -1) : -1;
   }
 
   /** The rows of a run under its container: flat, or its turns paged. */
