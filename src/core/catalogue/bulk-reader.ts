@@ -4,8 +4,7 @@
 // messages between the processes, and their validation (data crossing a
 // process boundary: nothing is trusted that does not pass).
 
-import { validRecord, type CatalogueRecord } from "./catalogue-file.js";
-import { IdFilter } from "./id-filter.js";
+import { validStoredRecord, type CatalogueRecord } from "./catalogue-file.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 
@@ -56,15 +55,6 @@ export function validAnswer(message: unknown): BulkAnswer | undefined {
   if (message.kind === "done") return typeof message.cpuMs === "number" && Number.isFinite(message.cpuMs) ? { kind: "done", cpuMs: message.cpuMs } : undefined;
   if (message.kind === "unreadable") return typeof message.path === "string" ? { kind: "unreadable", path: message.path } : undefined;
   if (message.kind !== "record" || !isObj(message.record)) return undefined;
-  const record = validRecord(message.record);
-  if (!record) return undefined;
-  if (record.kind === "session" && record.resume) {
-    const sent = isObj(message.record.resume) ? message.record.resume.ids : undefined;
-    if (sent !== undefined) {
-      const ids = IdFilter.fromJSON(sent);
-      if (!ids) return undefined;
-      record.resume.ids = ids;
-    }
-  }
-  return { kind: "record", record };
+  const record = validStoredRecord(message.record);
+  return record ? { kind: "record", record } : undefined;
 }

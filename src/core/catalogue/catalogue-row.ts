@@ -143,7 +143,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   const complete = resumable && endsOnCompleteLine(session.path, size);
   let resume: RowResume | null = null;
   if (complete) {
-    const ids = IdFilter.sizedFor(session.index.size + 64);
+    const ids = IdFilter.forSession(session.index.size);
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
   }
