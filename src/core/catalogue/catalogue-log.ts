@@ -112,6 +112,14 @@ function pathOfLine(text: Buffer): string | undefined {
 /** How a removal line ends (`{"path":…,"kind":"gone"}`: no record's JSON ends so). */
 const GONE = Buffer.from(',"kind":"gone"}');
 
+/** The files of the catalogue before the log (version 2: the rows, and the id filters beside them), replaced by it. */
+async function removeVersion2Files(file: string): Promise<void> {
+  const rows = file.replace(/catalogue-v\d+-(.*)\.jsonl$/, "catalogue-v2-$1.json");
+  if (rows === file) return;
+  await rm(rows, { force: true });
+  await rm(rows.replace(/\.json$/, ".ids.json"), { force: true });
+}
+
 export interface LoadedLog {
   records: Map<string, CatalogueRecord>;
   /** Bytes of each live line (for deciding when to compact). */
@@ -201,7 +209,10 @@ export class CatalogueLog {
       const st = await handle.stat();
       const parts: Buffer[] = [];
       let pending = 0;
-      if (st.size === 0) parts.push(lineOf(headerValue(this.ruleName)));
+      if (st.size === 0) {
+        parts.push(lineOf(headerValue(this.ruleName)));
+        await removeVersion2Files(this.file);
+      }
       else {
         // A line cut short (a crash mid-write) is ended first, so the next one is not joined to it.
         const last = Buffer.alloc(1);
@@ -234,7 +245,12 @@ export class CatalogueLog {
   async compact(): Promise<void> {
     const keep = new Map<string, { at: number; length: number }>();
     let end: number;
-    const source = await open(this.file, "r");
+    let source: FileHandle;
+    try {
+      source = await open(this.file, "r");
+    } catch {
+      return; // nothing saved yet
+    }
     try {
       let first = true;
       end = await eachLine(source, (line, at) => {
