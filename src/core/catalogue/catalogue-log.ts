@@ -10,7 +10,7 @@
 // copied, streamed, to a temporary file renamed over it (a line another writer
 // appends in that moment may be lost: that only costs a read of its file later).
 
-import { createHash, randomBytes } from "node:crypto";
+import * as crypto from "node:crypto";
 import { mkdir, open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { CATALOGUE_FORMAT, CATALOGUE_VERSION, validStoredRecord, type CatalogueRecord } from "./catalogue-file.js";
@@ -28,14 +28,17 @@ export function catalogueLogFile(folder: string, ruleName: string): string {
   return join(folder, `catalogue-v${CATALOGUE_VERSION}-${ruleName.replace(/[^A-Za-z0-9.-]/g, "_")}.jsonl`);
 }
 
+// crypto.hash (one call, no Hash object per line) where the runtime has it (Node ≥ 20.12).
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+
 function checksum(json: Uint8Array | string): string {
-  return createHash("sha256").update(json).digest("hex").slice(0, 16);
+  return (oneShot ? oneShot("sha256", json, "hex") : crypto.createHash("sha256").update(json).digest("hex")).slice(0, 16);
 }
 
 /** One line of the log: the checksum of the JSON, a space, the JSON, a newline. */
-function lineOf(value: unknown): Buffer {
+function lineOf(value: unknown): string {
   const json = JSON.stringify(value);
-  return Buffer.from(`${checksum(json)} ${json}\n`);
+  return `${checksum(json)} ${json}\n`;
 }
 
 function headerValue(ruleName: string): object {
@@ -207,7 +210,7 @@ export class CatalogueLog {
     let size: number;
     try {
       const st = await handle.stat();
-      const parts: Buffer[] = [];
+      const parts: string[] = [];
       let pending = 0;
       if (st.size === 0) {
         parts.push(lineOf(headerValue(this.ruleName)));
@@ -217,23 +220,24 @@ export class CatalogueLog {
         // A line cut short (a crash mid-write) is ended first, so the next one is not joined to it.
         const last = Buffer.alloc(1);
         await handle.read(last, 0, 1, st.size - 1);
-        if (last[0] !== 0x0a) parts.push(Buffer.from("\n"));
+        if (last[0] !== 0x0a) parts.push("\n");
       }
       for (const [path, record] of changes) {
         const line = lineOf(storedValue(path, record));
+        const bytes = Buffer.byteLength(line);
         this.liveBytes -= this.lineBytes.get(path) ?? 0;
         if (record) {
-          this.lineBytes.set(path, line.length);
-          this.liveBytes += line.length;
+          this.lineBytes.set(path, bytes);
+          this.liveBytes += bytes;
         } else this.lineBytes.delete(path);
         parts.push(line);
-        pending += line.length;
+        pending += bytes;
         if (pending >= BATCH) {
-          await handle.write(Buffer.concat(parts.splice(0)));
+          await handle.write(parts.splice(0).join(""));
           pending = 0;
         }
       }
-      if (parts.length > 0) await handle.write(Buffer.concat(parts));
+      if (parts.length > 0) await handle.write(parts.join(""));
       size = (await handle.stat()).size;
     } finally {
       await handle.close();
@@ -269,7 +273,7 @@ export class CatalogueLog {
       await this.replaceWith(async (out) => {
         const header = lineOf(headerValue(this.ruleName));
         await out.write(header);
-        let written = header.length;
+        let written = Buffer.byteLength(header);
         const buffer = Buffer.allocUnsafe(BATCH);
         for (let i = 0; i < offsets.length; ) {
           // Runs of kept lines read in one go (most lines are kept).
@@ -306,26 +310,27 @@ export class CatalogueLog {
     this.lineBytes.clear();
     this.liveBytes = 0;
     await this.replaceWith(async (out) => {
-      const parts: Buffer[] = [lineOf(headerValue(this.ruleName))];
+      const parts: string[] = [lineOf(headerValue(this.ruleName))];
       let pending = 0;
       for (const record of records) {
         const line = lineOf(storedValue(record.path, record));
-        this.lineBytes.set(record.path, line.length);
-        this.liveBytes += line.length;
+        const bytes = Buffer.byteLength(line);
+        this.lineBytes.set(record.path, bytes);
+        this.liveBytes += bytes;
         parts.push(line);
-        pending += line.length;
+        pending += bytes;
         if (pending >= BATCH) {
-          await out.write(Buffer.concat(parts.splice(0)));
+          await out.write(parts.splice(0).join(""));
           pending = 0;
         }
       }
-      await out.write(Buffer.concat(parts));
+      await out.write(parts.join(""));
     });
     this.appendable = true;
   }
 
   private async replaceWith(fill: (out: FileHandle) => Promise<void>): Promise<void> {
-    const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
     let renamed = false;
     try {
       const out = await open(temp, "wx", 0o600);
