@@ -89,10 +89,6 @@ export class IdFilter {
     return all;
   }
 
-  copy(): IdFilter {
-    return new IdFilter(new Uint8Array(this.bits), this.count, this.byteLength);
-  }
-
   private each(id: string, visit: (byte: number, mask: number) => void): void {
     const size = this.byteLength * 8;
     const a = fnv1a(id, 0);
