@@ -14,8 +14,8 @@ export interface StaleFile {
 }
 
 export type BulkAnswer =
-  /** The file's record, read in full. */
-  | { kind: "record"; record: CatalogueRecord }
+  /** The file's record, read in full; `logged`: the bytes of its line when the child appended it to the catalogue's log. */
+  | { kind: "record"; record: CatalogueRecord; logged?: number }
   /** The file cannot be read (gone, permissions). */
   | { kind: "unreadable"; path: string }
   /** All answered: the CPU the reads took (ms). */
@@ -25,7 +25,8 @@ export interface BulkReader {
   /** Whether these files (none of them recorded) are worth reading elsewhere. */
   wants(files: readonly StaleFile[]): boolean;
   /** Answers for (some of) the paths; it ends early when the reading stops (the rest is read in-process). Never throws. */
-  read(paths: readonly string[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
+  /** `log`: the catalogue's log, where the reader appends the records it answers (the catalogue then need not write them). */
+  read(paths: readonly string[], options: CatalogueOptions, log?: string): AsyncIterable<BulkAnswer>;
 }
 
 /** Host → child: what to read, and the pi-version policy to count it with. */
@@ -33,6 +34,7 @@ export interface FillRequest {
   type: "fill";
   options: CatalogueOptions;
   paths: string[];
+  log?: string;
 }
 
 const VERSIONS: readonly string[] = ["0.73", "1.5"];
@@ -46,7 +48,8 @@ export function validFillRequest(message: unknown): FillRequest | undefined {
   if (explicitVersion !== undefined && !isVersion(explicitVersion)) return undefined;
   if (defaultVersion !== undefined && !isVersion(defaultVersion)) return undefined;
   const options: CatalogueOptions = { ...(explicitVersion ? { explicitVersion } : {}), ...(defaultVersion ? { defaultVersion } : {}) };
-  return { type: "fill", options, paths: message.paths as string[] };
+  if (message.log !== undefined && typeof message.log !== "string") return undefined;
+  return { type: "fill", options, paths: message.paths as string[], ...(message.log !== undefined ? { log: message.log } : {}) };
 }
 
 /** A message from the child (sent as JSON: an id filter as its toJSON, a NaN header time as null) as an answer, or undefined when it is not a valid one. */
@@ -56,5 +59,9 @@ export function validAnswer(message: unknown): BulkAnswer | undefined {
   if (message.kind === "unreadable") return typeof message.path === "string" ? { kind: "unreadable", path: message.path } : undefined;
   if (message.kind !== "record" || !isObj(message.record)) return undefined;
   const record = validStoredRecord(message.record);
-  return record ? { kind: "record", record } : undefined;
+  if (!record) return undefined;
+  const logged = message.logged;
+  if (logged === undefined) return { kind: "record", record };
+  // A claim about the log only spares a write: were it false, the file is read again next time.
+  return typeof logged === "number" && Number.isInteger(logged) && logged > 0 ? { kind: "record", record, logged } : undefined;
 }

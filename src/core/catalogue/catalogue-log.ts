@@ -115,6 +115,58 @@ function pathOfLine(text: Buffer): string | undefined {
 /** How a removal line ends (`{"path":…,"kind":"gone"}`: no record's JSON ends so). */
 const GONE = Buffer.from(',"kind":"gone"}');
 
+/**
+ * What an append must write first: the header in a new file, a newline after a line cut short
+ * (a crash mid-write), so the next line is not joined to it.
+ */
+async function appendStart(handle: FileHandle, file: string, ruleName: string): Promise<string> {
+  const st = await handle.stat();
+  if (st.size === 0) {
+    await removeVersion2Files(file);
+    return lineOf(headerValue(ruleName));
+  }
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, st.size - 1);
+  return last[0] !== 0x0a ? "\n" : "";
+}
+
+/** Whether the file starts with this catalogue's header line (or is empty). */
+async function startsAsLog(handle: FileHandle, ruleName: string): Promise<boolean> {
+  const head = Buffer.alloc(512);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  if (bytesRead === 0) return true;
+  const nl = head.subarray(0, bytesRead).indexOf(0x0a);
+  const json = nl < 0 ? undefined : checkedJson(head.subarray(0, nl));
+  try {
+    return json !== undefined && isHeader(JSON.parse(json.toString("utf8")), ruleName);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Appends `records` to the log at `file` when it is this catalogue's log (or new), for a process
+ * that reads sessions for the catalogue (fill-child.ts); each line's bytes, or undefined when nothing
+ * was written (another file is there, or the write failed).
+ */
+export async function appendRecords(file: string, ruleName: string, records: readonly CatalogueRecord[]): Promise<number[] | undefined> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(file, "a+", 0o600);
+    try {
+      if (!(await startsAsLog(handle, ruleName))) return undefined;
+      const start = await appendStart(handle, file, ruleName);
+      const lines = records.map((r) => lineOf(storedValue(r.path, r)));
+      await handle.write(start + lines.join(""));
+      return lines.map((l) => Buffer.byteLength(l));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** The files of the catalogue before the log (version 2: the rows, and the id filters beside them), replaced by it. */
 async function removeVersion2Files(file: string): Promise<void> {
   const rows = file.replace(/catalogue-v\d+-(.*)\.jsonl$/, "catalogue-v2-$1.json");
@@ -209,19 +261,8 @@ export class CatalogueLog {
     const handle = await open(this.file, "a+", 0o600);
     let size: number;
     try {
-      const st = await handle.stat();
-      const parts: string[] = [];
+      const parts = [await appendStart(handle, this.file, this.ruleName)];
       let pending = 0;
-      if (st.size === 0) {
-        parts.push(lineOf(headerValue(this.ruleName)));
-        await removeVersion2Files(this.file);
-      }
-      else {
-        // A line cut short (a crash mid-write) is ended first, so the next one is not joined to it.
-        const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, st.size - 1);
-        if (last[0] !== 0x0a) parts.push("\n");
-      }
       for (const [path, record] of changes) {
         const line = lineOf(storedValue(path, record));
         const bytes = Buffer.byteLength(line);
@@ -243,6 +284,12 @@ export class CatalogueLog {
       await handle.close();
     }
     if (size > 2 * this.liveBytes + COMPACT_SLACK) await this.compact();
+  }
+
+  /** A line another process appended for this catalogue (what the next compaction weighs). */
+  appended(path: string, bytes: number): void {
+    this.liveBytes += bytes - (this.lineBytes.get(path) ?? 0);
+    this.lineBytes.set(path, bytes);
   }
 
   /** Keeps the last valid line per path (and the header), copied in file order, then renamed over the log. */

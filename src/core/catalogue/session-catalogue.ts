@@ -40,7 +40,7 @@ export interface CatalogueOptions {
 }
 
 /** pi-0.73 / pi-1.5: marked sessions as pi 1.5, the others as that; "-only" when explicit. */
-function policyName(options: CatalogueOptions): string {
+export function policyName(options: CatalogueOptions): string {
   if (options.explicitVersion) return `${semanticsFor(options.explicitVersion).contextTokenRule.name}-only`;
   return semanticsFor(options.defaultVersion ?? "0.73").contextTokenRule.name;
 }
@@ -151,7 +151,7 @@ export class SessionCatalogue {
     const asked = new Set(cold.map((f) => f.path));
     let last = Date.now();
     try {
-      for await (const answer of bulk.read([...asked], this.options)) {
+      for await (const answer of bulk.read([...asked], this.options, this.log.file)) {
         if (answer.kind === "done") {
           this.stats.childCpuMs += answer.cpuMs;
           continue;
@@ -168,7 +168,8 @@ export class SessionCatalogue {
           this.stats.readByChild++;
           // Recorded meanwhile (a watcher's refresh read it since): that record is the newer one.
           const record = this.records.get(path) ?? answer.record;
-          if (record === answer.record) this.put(record);
+          if (record === answer.record && answer.logged !== undefined) this.putLogged(record, answer.logged);
+          else if (record === answer.record) this.put(record);
           if (record.kind === "session") yield record.row;
         }
         if (Date.now() - last >= SLICE_MS) {
@@ -226,6 +227,13 @@ export class SessionCatalogue {
 
   private remove(path: string): void {
     if (this.records.delete(path)) this.touched.set(path, null);
+  }
+
+  /** A record another process already appended to the log (`bytes`: its line's): nothing to save. */
+  private putLogged(record: CatalogueRecord, bytes: number): void {
+    this.records.set(record.path, record);
+    this.touched.delete(record.path);
+    this.log.appended(record.path, bytes);
   }
 
   private put(record: CatalogueRecord): void {
