@@ -4,8 +4,7 @@
 // messages between the processes, and their validation (data crossing a
 // process boundary: nothing is trusted that does not pass).
 
-import { validRecord, type CatalogueRecord } from "./catalogue-file.js";
-import { IdFilter } from "./id-filter.js";
+import { validStoredRecord, type CatalogueRecord } from "./catalogue-file.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 
@@ -15,8 +14,8 @@ export interface StaleFile {
 }
 
 export type BulkAnswer =
-  /** The file's record, read in full. */
-  | { kind: "record"; record: CatalogueRecord }
+  /** The file's record, read in full; `logged`: the bytes of its line when the child appended it to the catalogue's log. */
+  | { kind: "record"; record: CatalogueRecord; logged?: number }
   /** The file cannot be read (gone, permissions). */
   | { kind: "unreadable"; path: string }
   /** All answered: the CPU the reads took (ms). */
@@ -26,7 +25,8 @@ export interface BulkReader {
   /** Whether these files (none of them recorded) are worth reading elsewhere. */
   wants(files: readonly StaleFile[]): boolean;
   /** Answers for (some of) the paths; it ends early when the reading stops (the rest is read in-process). Never throws. */
-  read(paths: readonly string[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
+  /** `log`: the catalogue's log, where the reader appends the records it answers (the catalogue then need not write them). */
+  read(paths: readonly string[], options: CatalogueOptions, log?: string): AsyncIterable<BulkAnswer>;
 }
 
 /** Host → child: what to read, and the pi-version policy to count it with. */
@@ -34,6 +34,7 @@ export interface FillRequest {
   type: "fill";
   options: CatalogueOptions;
   paths: string[];
+  log?: string;
 }
 
 const VERSIONS: readonly string[] = ["0.73", "1.5"];
@@ -47,7 +48,8 @@ export function validFillRequest(message: unknown): FillRequest | undefined {
   if (explicitVersion !== undefined && !isVersion(explicitVersion)) return undefined;
   if (defaultVersion !== undefined && !isVersion(defaultVersion)) return undefined;
   const options: CatalogueOptions = { ...(explicitVersion ? { explicitVersion } : {}), ...(defaultVersion ? { defaultVersion } : {}) };
-  return { type: "fill", options, paths: message.paths as string[] };
+  if (message.log !== undefined && typeof message.log !== "string") return undefined;
+  return { type: "fill", options, paths: message.paths as string[], ...(message.log !== undefined ? { log: message.log } : {}) };
 }
 
 /** A message from the child (sent as JSON: an id filter as its toJSON, a NaN header time as null) as an answer, or undefined when it is not a valid one. */
@@ -56,15 +58,10 @@ export function validAnswer(message: unknown): BulkAnswer | undefined {
   if (message.kind === "done") return typeof message.cpuMs === "number" && Number.isFinite(message.cpuMs) ? { kind: "done", cpuMs: message.cpuMs } : undefined;
   if (message.kind === "unreadable") return typeof message.path === "string" ? { kind: "unreadable", path: message.path } : undefined;
   if (message.kind !== "record" || !isObj(message.record)) return undefined;
-  const record = validRecord(message.record);
+  const record = validStoredRecord(message.record);
   if (!record) return undefined;
-  if (record.kind === "session" && record.resume) {
-    const sent = isObj(message.record.resume) ? message.record.resume.ids : undefined;
-    if (sent !== undefined) {
-      const ids = IdFilter.fromJSON(sent);
-      if (!ids) return undefined;
-      record.resume.ids = ids;
-    }
-  }
-  return { kind: "record", record };
+  const logged = message.logged;
+  if (logged === undefined) return { kind: "record", record };
+  // A claim about the log only spares a write: were it false, the file is read again next time.
+  return typeof logged === "number" && Number.isInteger(logged) && logged > 0 ? { kind: "record", record, logged } : undefined;
 }

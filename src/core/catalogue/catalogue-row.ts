@@ -143,7 +143,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   const complete = resumable && endsOnCompleteLine(session.path, size);
   let resume: RowResume | null = null;
   if (complete) {
-    const ids = IdFilter.sizedFor(session.index.size + 64);
+    const ids = IdFilter.forSession(session.index.size);
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
   }
@@ -245,7 +245,9 @@ export function extendRow(
     mtimeMs,
   };
   const leafId = metas.length > 0 ? metas[metas.length - 1]!.id : resume.leafId;
-  const ids = resume.ids.copy();
+  // Extended in place, not copied (a 100 MB session's is 512 KB, per pi write): the previous record is
+  // replaced by this one, and a filter that holds more ids than its row only costs a full read, never a wrong row.
+  const ids = resume.ids;
   for (const m of metas) ids.add(m.id);
   return { row, resume: ids.hasRoom ? { ...resume, offset: size, leafId, ids } : null };
 }

@@ -6,7 +6,7 @@
 // answers early, with one line to `warn`; the catalogue reads the rest itself.
 
 import { fork, type ChildProcess } from "node:child_process";
-import { validAnswer, type BulkAnswer, type BulkReader, type StaleFile } from "./bulk-reader.js";
+import { validAnswer, type BulkAnswer, type BulkReader, type FillRequest, type StaleFile } from "./bulk-reader.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 
 export interface ChildBulkOptions {
@@ -28,11 +28,11 @@ export function childBulkReader(script: string, options: ChildBulkOptions = {}):
   const minBytes = options.minBytes ?? CHILD_MIN_BYTES;
   return {
     wants: (files: readonly StaleFile[]) => files.length > 0 && (files.length >= minFiles || files.reduce((sum, f) => sum + f.size, 0) >= minBytes),
-    read: (paths, catalogueOptions) => answersOf(script, paths, catalogueOptions, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
+    read: (paths, catalogueOptions, log) => answersOf(script, paths, catalogueOptions, log, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
   };
 }
 
-async function* answersOf(script: string, paths: readonly string[], options: CatalogueOptions, idleMs: number, warn: (m: string) => void): AsyncGenerator<BulkAnswer> {
+async function* answersOf(script: string, paths: readonly string[], options: CatalogueOptions, log: string | undefined, idleMs: number, warn: (m: string) => void): AsyncGenerator<BulkAnswer> {
   const queue: BulkAnswer[] = [];
   let ended: string | null = null; // why the answers stopped ("" when done)
   let wake: (() => void) | null = null;
@@ -72,7 +72,8 @@ async function* answersOf(script: string, paths: readonly string[], options: Cat
   });
   child.on("error", (error) => stop(`it failed: ${message(error)}`));
   child.on("close", (code, signal) => stop(`it exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split("\n")[0]}` : ""}`));
-  child.send({ type: "fill", options, paths: [...paths] }, (error) => {
+  const request: FillRequest = { type: "fill", options, paths: [...paths], ...(log ? { log } : {}) };
+  child.send(request, (error) => {
     if (error) stop(`it cannot be sent the files: ${message(error)}`);
   });
   try {

@@ -2,11 +2,17 @@
 // dist/catalogue-fill.js): its allocation churn (~1 GB of JSON for a cold
 // 5,000-session listing) stays out of the extension host's heap. It takes one
 // FillRequest over IPC, sends one answer per file as it is read, then "done",
-// and exits. The host validates every answer (see bulk-reader.ts).
+// and exits. The host validates every answer (see bulk-reader.ts). Given the
+// catalogue's log, it appends each slice's records there before answering
+// them, so the host need not write 5,000 rows again (it loads the log anew,
+// validating every line, in its next run).
 
-import { validFillRequest, type BulkAnswer } from "./bulk-reader.js";
+import { validFillRequest, type BulkAnswer, type FillRequest } from "./bulk-reader.js";
+import type { CatalogueRecord } from "./catalogue-file.js";
+import { appendRecords } from "./catalogue-log.js";
 import { rowVersionPolicy } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
+import { policyName } from "./session-catalogue.js";
 
 /** Work between two yields to the event loop (lets IPC flush the answers so far). */
 const SLICE_MS = 30;
@@ -18,25 +24,41 @@ function send(answer: BulkAnswer): Promise<void> {
   });
 }
 
-async function fill(paths: readonly string[], versionOf: ReturnType<typeof rowVersionPolicy>): Promise<void> {
+async function fill(request: FillRequest): Promise<void> {
+  const versionOf = rowVersionPolicy(request.options);
+  const ruleName = policyName(request.options);
   const start = process.cpuUsage();
   let sliceStart = Date.now();
   let pending: Promise<void> = Promise.resolve();
-  for (const path of paths) {
+  let slice: BulkAnswer[] = [];
+  // Logged first, then answered: an answer never claims a line that is not written.
+  const flush = async (): Promise<void> => {
+    const answers = slice;
+    slice = [];
+    const records = answers.flatMap((a) => (a.kind === "record" ? [a.record] : []));
+    const bytes = request.log && records.length > 0 ? await appendRecords(request.log, ruleName, records) : undefined;
+    let k = 0;
+    for (const answer of answers) {
+      if (answer.kind === "record" && bytes) answer.logged = bytes[k++];
+      pending = send(answer);
+    }
+    await pending;
+  };
+  for (const path of request.paths) {
     let answer: BulkAnswer;
     try {
-      answer = { kind: "record", record: readRecord(path, versionOf) };
+      answer = { kind: "record", record: readRecord(path, versionOf) as CatalogueRecord };
     } catch {
       answer = { kind: "unreadable", path };
     }
-    pending = send(answer);
+    slice.push(answer);
     if (Date.now() - sliceStart >= SLICE_MS) {
-      await pending;
+      await flush();
       sliceStart = Date.now();
     }
   }
+  await flush();
   const cpu = process.cpuUsage(start);
-  await pending;
   await send({ kind: "done", cpuMs: (cpu.user + cpu.system) / 1000 });
 }
 
@@ -47,7 +69,7 @@ process.once("message", (message: unknown) => {
     process.disconnect?.();
     return;
   }
-  fill(request.paths, rowVersionPolicy(request.options)).then(
+  fill(request).then(
     () => process.disconnect?.(),
     () => {
       process.exitCode = 1;

@@ -18,35 +18,60 @@ function fnv1a(text: string, seed: number): number {
   return h >>> 0;
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 export class IdFilter {
+  /** Decoded on first use: a catalogue of 5,000 sessions loads its filters without decoding them. */
+  private decoded: Uint8Array | undefined;
+
   private constructor(
-    private readonly bits: Uint8Array,
+    bits: Uint8Array | undefined,
     private count: number,
-  ) {}
+    /** Length of the bits in bytes (a power of two). */
+    private readonly byteLength: number,
+    private readonly base64?: string,
+  ) {
+    this.decoded = bits;
+  }
+
+  private get bits(): Uint8Array {
+    return (this.decoded ??= new Uint8Array(Buffer.from(this.base64!, "base64")));
+  }
 
   /** A filter sized for `expected` ids (it stays usable while it holds ≤ its capacity). */
   static sizedFor(expected: number): IdFilter {
     let bytes = MIN_BYTES;
     while (bytes * 8 < expected * 2 * BITS_PER_ID && bytes < MAX_BYTES) bytes *= 2;
-    return new IdFilter(new Uint8Array(bytes), 0);
+    return new IdFilter(new Uint8Array(bytes), 0, bytes);
+  }
+
+  /**
+   * The filter of a session read in full with `entries` entries: room for as many again and a few
+   * (a small session is cheap to read again when it outgrows its filter; 64 ids of headroom made
+   * each of 5,000 three-entry sessions' filters 512 bytes instead of 128).
+   */
+  static forSession(entries: number): IdFilter {
+    return IdFilter.sizedFor(entries + 16);
   }
 
   static fromJSON(value: unknown): IdFilter | undefined {
     if (typeof value !== "object" || value === null) return undefined;
     const { bits, count } = value as { bits?: unknown; count?: unknown };
     if (typeof bits !== "string" || typeof count !== "number" || !Number.isInteger(count) || count < 0) return undefined;
-    const bytes = Buffer.from(bits, "base64");
-    if (bytes.length < MIN_BYTES || (bytes.length & (bytes.length - 1)) !== 0) return undefined;
-    return new IdFilter(new Uint8Array(bytes), count);
+    // The decoded length from the text alone (the bytes are decoded when first asked).
+    if (bits.length % 4 !== 0 || !BASE64.test(bits)) return undefined;
+    const length = (bits.length / 4) * 3 - (bits.endsWith("==") ? 2 : bits.endsWith("=") ? 1 : 0);
+    if (length < MIN_BYTES || length > MAX_BYTES || (length & (length - 1)) !== 0) return undefined;
+    return new IdFilter(undefined, count, length, bits);
   }
 
   toJSON(): { bits: string; count: number } {
-    return { bits: Buffer.from(this.bits).toString("base64"), count: this.count };
+    return { bits: this.decoded ? Buffer.from(this.decoded).toString("base64") : this.base64!, count: this.count };
   }
 
   /** Whether it can take more ids and still answer usefully. */
   get hasRoom(): boolean {
-    return this.count * BITS_PER_ID <= this.bits.length * 8;
+    return this.count * BITS_PER_ID <= this.byteLength * 8;
   }
 
   add(id: string): void {
@@ -64,12 +89,8 @@ export class IdFilter {
     return all;
   }
 
-  copy(): IdFilter {
-    return new IdFilter(new Uint8Array(this.bits), this.count);
-  }
-
   private each(id: string, visit: (byte: number, mask: number) => void): void {
-    const size = this.bits.length * 8;
+    const size = this.byteLength * 8;
     const a = fnv1a(id, 0);
     const b = fnv1a(id, 0x9e3779b9) | 1;
     for (let i = 0; i < HASHES; i++) {

@@ -7,7 +7,7 @@
 // Use:
 //   const catalogue = await SessionCatalogue.open(join(defaultCacheDir(), "catalogue"));
 //   for await (const row of catalogue.rows(files, (p) => show(p))) add(row);   // cached rows first
-//   await catalogue.save();                                                   // atomic; merges with other writers
+//   await catalogue.save();                                                   // appends the changed rows (catalogue-log.ts)
 // The extension passes its globalStorageUri path as the folder.
 
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
@@ -16,9 +16,9 @@ import { readRange } from "../session/read-range.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
-import { catalogueFile, idsFile, loadIds, loadRecords, saveIds, saveRecords, type CatalogueRecord, type RecordKey, type StoredIds } from "./catalogue-file.js";
+import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
+import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
-import type { IdFilter } from "./id-filter.js";
 import { readRecord } from "./read-record.js";
 import type { BulkReader, StaleFile } from "./bulk-reader.js";
 
@@ -40,7 +40,7 @@ export interface CatalogueOptions {
 }
 
 /** pi-0.73 / pi-1.5: marked sessions as pi 1.5, the others as that; "-only" when explicit. */
-function policyName(options: CatalogueOptions): string {
+export function policyName(options: CatalogueOptions): string {
   if (options.explicitVersion) return `${semanticsFor(options.explicitVersion).contextTokenRule.name}-only`;
   return semanticsFor(options.defaultVersion ?? "0.73").contextTokenRule.name;
 }
@@ -50,11 +50,8 @@ const SLICE_MS = 30;
 
 export class SessionCatalogue {
   private readonly records: Map<string, CatalogueRecord>;
-  /** Records this process computed or removed since loading (what save() writes over the file's). */
+  /** Records this process computed or removed since the last save (what save() appends). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
-  /** The id filters, read from their side file when the first append needs one. */
-  private ids: Map<string, StoredIds> | null = null;
-  private readonly touchedIds = new Map<string, StoredIds | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
   readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0 };
 
@@ -63,36 +60,30 @@ export class SessionCatalogue {
   /** The rule of sessions without a pi 1.x marker. */
   readonly rule: ContextTokenRule;
   private readonly versionOf: RowVersion;
-  /** Names the file: rows computed under another policy are not reused. */
-  private readonly ruleName: string;
 
   private constructor(
     readonly folder: string,
     private readonly options: CatalogueOptions,
     records: Map<string, CatalogueRecord>,
+    private readonly log: CatalogueLog,
   ) {
     this.defaultVersion = options.explicitVersion ?? options.defaultVersion ?? "0.73";
     this.rule = semanticsFor(this.defaultVersion).contextTokenRule;
     this.versionOf = rowVersionPolicy(options);
-    this.ruleName = policyName(options);
     this.records = records;
   }
 
   /** Loads the catalogue kept in `folder` (an empty one when there is none or it is damaged). */
   static async open(folder: string, options: CatalogueOptions = {}): Promise<SessionCatalogue> {
+    // The policy names the file: rows computed under another policy are not reused.
     const name = policyName(options);
-    const catalogue = new SessionCatalogue(folder, options, await loadRecords(catalogueFile(folder, name), name));
-    // Read now, while nothing waits: an append will need it (the rows file stays small without it).
-    catalogue.idsReady = loadIds(idsFile(folder, name), name).then((ids) => {
-      catalogue.ids ??= ids;
-    });
-    return catalogue;
+    const file = catalogueLogFile(folder, name);
+    const loaded = await loadLog(file, name);
+    return new SessionCatalogue(folder, options, loaded.records, new CatalogueLog(file, name, loaded.lineBytes, loaded.appendable));
   }
 
-  private idsReady: Promise<void> = Promise.resolve();
-
   get file(): string {
-    return catalogueFile(this.folder, this.ruleName);
+    return this.log.file;
   }
 
   /** The row as last computed, without looking at the file. */
@@ -109,7 +100,6 @@ export class SessionCatalogue {
   async *rows(files: readonly string[], onProgress?: (p: CatalogueProgress) => void, bulk?: BulkReader): AsyncGenerator<CatalogueRow> {
     const progress: CatalogueProgress = { done: 0, total: files.length, cached: 0, appended: 0, read: 0 };
     let stale: { path: string; size: number; mtimeMs: number }[] = [];
-    let idsAwaited = false;
     for (const path of files) {
       let st;
       try {
@@ -137,10 +127,6 @@ export class SessionCatalogue {
     }
     let sliceStart = Date.now();
     for (const file of stale) {
-      if (!idsAwaited) {
-        await this.idsReady;
-        idsAwaited = true;
-      }
       const row = this.update(file.path, progress);
       progress.done++;
       if (row) yield row;
@@ -165,7 +151,7 @@ export class SessionCatalogue {
     const asked = new Set(cold.map((f) => f.path));
     let last = Date.now();
     try {
-      for await (const answer of bulk.read([...asked], this.options)) {
+      for await (const answer of bulk.read([...asked], this.options, this.log.file)) {
         if (answer.kind === "done") {
           this.stats.childCpuMs += answer.cpuMs;
           continue;
@@ -182,7 +168,8 @@ export class SessionCatalogue {
           this.stats.readByChild++;
           // Recorded meanwhile (a watcher's refresh read it since): that record is the newer one.
           const record = this.records.get(path) ?? answer.record;
-          if (record === answer.record) this.put(record);
+          if (record === answer.record && answer.logged !== undefined) this.putLogged(record, answer.logged);
+          else if (record === answer.record) this.put(record);
           if (record.kind === "session") yield record.row;
         }
         if (Date.now() - last >= SLICE_MS) {
@@ -213,61 +200,51 @@ export class SessionCatalogue {
         return record.kind === "session" ? record.row : undefined;
       }
     }
-    await this.idsReady;
     return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }) ?? undefined;
   }
 
   /**
-   * Writes what this process learnt over the file as it is now on disk (another
-   * process may have saved meanwhile: its other records are kept).
+   * Appends what this process learnt since the last save to the file (another
+   * process may have saved meanwhile: its lines stay, the later line for a path wins).
    */
   async save(): Promise<void> {
-    if (this.touched.size > 0) {
-      const onDisk = await loadRecords(this.file, this.ruleName);
-      for (const [path, record] of this.touched) {
-        if (record) onDisk.set(path, record);
-        else onDisk.delete(path);
-      }
-      await saveRecords(this.file, this.folder, this.ruleName, onDisk.values());
-      this.touched.clear();
+    if (this.touched.size === 0) return;
+    const changes = [...this.touched];
+    this.touched.clear();
+    try {
+      await this.log.write(changes, () => this.records.values());
+    } catch (error) {
+      // Not written: written with the next save (unless computed again meanwhile).
+      for (const [path, record] of changes) if (!this.touched.has(path)) this.touched.set(path, record);
+      throw error;
     }
-    if (this.touchedIds.size > 0) {
-      const file = idsFile(this.folder, this.ruleName);
-      const onDisk = await loadIds(file, this.ruleName);
-      for (const [path, ids] of this.touchedIds) {
-        if (ids) onDisk.set(path, ids);
-        else onDisk.delete(path);
-      }
-      await saveIds(file, this.folder, this.ruleName, onDisk);
-      this.touchedIds.clear();
-    }
+  }
+
+  /** Compacts the file now (a save does when it holds much more than its live lines). */
+  async compact(): Promise<void> {
+    await this.log.compact();
   }
 
   private remove(path: string): void {
     if (this.records.delete(path)) this.touched.set(path, null);
-    this.ids?.delete(path);
-    this.touchedIds.set(path, null);
+  }
+
+  /** A record another process already appended to the log (`bytes`: its line's): nothing to save. */
+  private putLogged(record: CatalogueRecord, bytes: number): void {
+    this.records.set(record.path, record);
+    this.touched.delete(record.path);
+    this.log.appended(record.path, bytes);
   }
 
   private put(record: CatalogueRecord): void {
     this.records.set(record.path, record);
     this.touched.set(record.path, record);
-    const ids = record.kind === "session" && record.resume?.ids ? { size: record.key.size, tailHash: record.key.tailHash, filter: record.resume.ids } : null;
-    if (ids) (this.ids ??= new Map()).set(record.path, ids);
-    else this.ids?.delete(record.path);
-    this.touchedIds.set(record.path, ids);
-  }
-
-  /** The record's id filter: kept with it, or from the side file when it belongs to the same key. */
-  private idsOf(path: string, key: RecordKey): IdFilter | undefined {
-    const stored = this.ids?.get(path);
-    return stored && stored.size === key.size && stored.tailHash === key.tailHash ? stored.filter : undefined;
   }
 
   private update(path: string, progress: CatalogueProgress): CatalogueRow | null {
     const record = this.records.get(path);
     try {
-      if (record?.kind === "session" && record.resume && (record.resume.ids ?? this.idsOf(path, record.key))) {
+      if (record?.kind === "session" && record.resume?.ids) {
         const appended = this.tryAppend(path, record);
         if (appended) {
           progress.appended++;
@@ -304,8 +281,7 @@ export class SessionCatalogue {
       if (oldTail.length !== key.tailLength || hashBytes(oldTail) !== key.tailHash) return null;
       const appended = readRange(fd, key.size, st.size - key.size);
       if (appended.length !== st.size - key.size) return null;
-      const ids = record.resume!.ids ?? this.idsOf(path, key)!;
-      computed = extendRow(record.row, { ...record.resume!, ids }, appended, st.size, st.mtimeMs, this.versionOf);
+      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, st.size, st.mtimeMs, this.versionOf);
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES

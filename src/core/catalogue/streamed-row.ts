@@ -325,7 +325,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
   };
   let resume: RowResume | null = null;
   if (complete && versionOfHeader(header) === 3) {
-    const ids = IdFilter.sizedFor(table.size + 64);
+    const ids = IdFilter.forSession(table.size);
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
   }

@@ -13,6 +13,33 @@ export const TURN_PAGE = 50;
 /** Entries of one turn shown at first (and added by each "Load earlier…"). */
 export const ENTRY_PAGE = 200;
 
+/**
+ * Numbers by entry position (the index's file order), in a typed array that
+ * grows: what a Map keyed by entry id held, without a map entry per entry (a
+ * 100 MB session's run holds ~100,000).
+ */
+export class PositionSlots {
+  private slots = new Int32Array(0);
+
+  /** The number at `position`, -1 when none. */
+  get(position: number): number {
+    return position >= 0 && position < this.slots.length ? this.slots[position]! - 1 : -1;
+  }
+
+  set(position: number, value: number): void {
+    if (position >= this.slots.length) {
+      const grown = new Int32Array(Math.max(position + 1, this.slots.length * 2, 64));
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    this.slots[position] = value + 1;
+  }
+
+  delete(position: number): void {
+    if (position >= 0 && position < this.slots.length) this.slots[position] = 0;
+  }
+}
+
 export class RunLayout {
   /** Every entry of the run, in order (shown or not). */
   readonly ids: string[] = [];
@@ -20,9 +47,14 @@ export class RunLayout {
   readonly rows: string[] = [];
   /** Indices into rows where a turn starts (rows[0] always starts one). */
   readonly turnStarts: number[] = [];
-  private readonly rowIndex = new Map<string, number>();
+  /** Row of each shown entry, by the entry's position in the index. */
+  private readonly rowAt = new PositionSlots();
 
-  constructor(readonly headId: string) {}
+  /** `slot`: the run's number in its model (what PositionSlots hold for its entries). */
+  constructor(
+    readonly headId: string,
+    readonly slot = 0,
+  ) {}
 
   get tail(): string {
     return this.ids[this.ids.length - 1] ?? this.headId;
@@ -32,25 +64,28 @@ export class RunLayout {
     return this.rows.length > FLAT_LIMIT;
   }
 
-  push(id: string, visible: boolean, startsTurn: boolean): void {
+  /** Adds the entry `id` at index position `position`. */
+  push(id: string, position: number, visible: boolean, startsTurn: boolean): void {
     this.ids.push(id);
     if (!visible) return;
     if (startsTurn || this.rows.length === 0) this.turnStarts.push(this.rows.length);
-    this.rowIndex.set(id, this.rows.length);
+    this.rowAt.set(position, this.rows.length);
     this.rows.push(id);
   }
 
   /** Hides the last row again (the old leaf under a filter once pi wrote past it). */
-  popRow(id: string): boolean {
-    if (this.rows[this.rows.length - 1] !== id) return false;
+  popRow(id: string, position: number): boolean {
+    if (this.rows[this.rows.length - 1] !== id || this.rowAt.get(position) !== this.rows.length - 1) return false;
     this.rows.pop();
-    this.rowIndex.delete(id);
+    this.rowAt.delete(position);
     if (this.turnStarts[this.turnStarts.length - 1] === this.rows.length) this.turnStarts.pop();
     return true;
   }
 
-  rowOf(id: string): number | undefined {
-    return this.rowIndex.get(id);
+  /** The row of the entry at index position `position`, if it is shown in this run. */
+  rowOf(position: number): number | undefined {
+    const row = this.rowAt.get(position);
+    return row < 0 ? undefined : row;
   }
 
   get turnCount(): number {
@@ -84,9 +119,9 @@ export class RunLayout {
     return (this.turnStarts[turn + 1] ?? this.rows.length) - this.turnStarts[turn]! - 1;
   }
 
-  /** The turn whose head is this entry, if it heads one. */
-  turnHeadedBy(id: string): number | undefined {
-    const row = this.rowIndex.get(id);
+  /** The turn whose head is the entry at this index position, if it heads one. */
+  turnHeadedBy(position: number): number | undefined {
+    const row = this.rowOf(position);
     if (row === undefined) return undefined;
     const turn = this.turnOfRow(row);
     return this.turnStarts[turn] === row ? turn : undefined;

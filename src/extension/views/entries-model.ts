@@ -8,9 +8,9 @@
 // targeted refreshes need that). Cycle-safe: entries in a parent cycle are in
 // a group of their own. `advance` follows an append in place and says which
 // nodes changed.
-import type { EntryMeta } from "../../core/session/entry-meta";
+import type { EntryKind, EntryMeta } from "../../core/session/entry-meta";
 import type { LoadedSession } from "../../core/session/open-session";
-import { ENTRY_PAGE, pageWindow, RunLayout, TURN_PAGE } from "./entries-layout";
+import { ENTRY_PAGE, pageWindow, PositionSlots, RunLayout, TURN_PAGE } from "./entries-layout";
 
 export type EntryFilter = "all" | "user" | "no-tool-results" | "labelled";
 
@@ -40,15 +40,19 @@ export type Paging = Map<string, number>;
 /** What changed after an append: nodes to refresh, `undefined` for the top level. */
 export type ChangedNodes = (EntryNode | undefined)[];
 
-function startsTurn(meta: EntryMeta): boolean {
+function startsTurn(meta: EntryKind): boolean {
   return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
 }
 
 export class EntriesModel {
   private readonly layouts = new Map<string, RunLayout>();
-  private readonly runOf = new Map<string, RunLayout>();
+  /** The run each laid-out entry is in (a number into `runs`), by index position. */
+  private readonly runs: RunLayout[] = [];
+  private readonly runAt = new PositionSlots();
   private readonly runByTail = new Map<string, RunLayout>();
-  private readonly leafPath: Set<string>;
+  /** Entries on the leaf's path, by index position; by id when the file repeats ids (positions and ids then differ). */
+  private readonly onPath = new PositionSlots();
+  private readonly pathIds: Set<string> | undefined;
   private readonly unreachable: ReadonlySet<string>;
   private currentSession: LoadedSession;
   // What this model has seen, kept apart from the session: the core may extend its index in place.
@@ -63,7 +67,9 @@ export class EntriesModel {
   ) {
     this.currentSession = session;
     const leaf = session.index.leafId;
-    this.leafPath = new Set(leaf ? session.index.pathIds(leaf) : []);
+    if (session.index.duplicateCount > 0) this.pathIds = new Set(leaf ? session.index.pathIds(leaf) : []);
+    // pathPositions' walk (cycle-safe), marking positions instead of collecting them.
+    else for (let i = session.index.size - 1; i >= 0 && this.onPath.get(i) < 0; i = session.index.parentPositionOf(i)) this.onPath.set(i, 1);
     this.unreachable = new Set(session.index.unreachable.map((m) => m.id));
     this.seenSize = session.index.size;
     this.seenLeaf = leaf;
@@ -86,7 +92,22 @@ export class EntriesModel {
   }
 
   isOnLeafPath(id: string): boolean {
-    return this.leafPath.has(id);
+    return this.pathIds ? this.pathIds.has(id) : this.onPath.get(this.positionOf(id)) >= 0;
+  }
+
+  /** The index position of an entry id (the later entry for a repeated id, as lookups give), -1 when none. */
+  private positionOf(id: string): number {
+    return this.currentSession.index.get(id)?.index ?? -1;
+  }
+
+  private runOf(position: number): RunLayout | undefined {
+    const run = this.runAt.get(position);
+    return run < 0 ? undefined : this.runs[run];
+  }
+
+  private addToRun(layout: RunLayout, id: string, position: number, kind: EntryKind & { id: string }): void {
+    layout.push(id, position, this.visible(kind), startsTurn(kind));
+    this.runAt.set(position, layout.slot);
   }
 
   private childIds(id: string): string[] {
@@ -124,7 +145,7 @@ export class EntriesModel {
   }
 
   /** Whether a row is shown under the filter; branch points and the leaf always are. */
-  visible(meta: EntryMeta): boolean {
+  visible(meta: EntryKind & { id: string }): boolean {
     if (this.filter === "all") return true;
     if (meta.id === this.leafId || this.currentSession.index.childCount(meta.id) > 1) return true;
     switch (this.filter) {
@@ -141,20 +162,31 @@ export class EntriesModel {
   private layout(headId: string): RunLayout {
     const known = this.layouts.get(headId);
     if (known) return known;
-    const layout = new RunLayout(headId);
+    const layout = new RunLayout(headId, this.runs.length);
+    this.runs.push(layout);
     // linearRun's walk, without its copies (runs reach 100,000 entries): an entry already in a run ends it (a cycle).
+    // By position, without making an EntryMeta per entry (they are kept: ~25 MB for a 100 MB session).
     const index = this.currentSession.index;
-    for (let id: string | undefined = headId; id !== undefined && !this.runOf.has(id); ) {
-      const meta = index.get(id);
-      if (!meta) break;
-      layout.push(id, this.visible(meta), startsTurn(meta));
-      this.runOf.set(id, layout);
-      const kids = index.children(id);
-      id = kids.length === 1 ? kids[0]!.id : undefined;
+    let at = index.get(headId)?.index ?? -1;
+    while (at >= 0 && !this.runOf(at)) {
+      const id = index.idAt(at);
+      this.addToRun(layout, id, at, { id, type: index.typeAt(at), role: index.roleAt(at) });
+      at = this.onlyChildAt(at);
     }
     this.layouts.set(headId, layout);
     this.runByTail.set(layout.tail, layout);
     return layout;
+  }
+
+  /** The position of the one child of the entry at `at` (mostly the next line), -1 when it has none or several. */
+  private onlyChildAt(at: number): number {
+    const index = this.currentSession.index;
+    if (index.childCount(index.idAt(at)) !== 1) return -1;
+    // One entry names this id as parent: when the next line's parent resolves here, that is it
+    // (with repeated ids a child is looked up by its id, the later entry winning, as pi does).
+    if (index.duplicateCount === 0 && at + 1 < index.size && index.parentPositionOf(at + 1) === at) return at + 1;
+    const kids = index.children(index.idAt(at));
+    return kids.length === 1 ? (index.get(kids[0]!.id)?.index ?? -1) : -1;
   }
 
   /** The rows of a run under its container: flat, or its turns paged. */
@@ -176,9 +208,10 @@ export class EntriesModel {
 
   /** The turn an entry heads in a folded run, if it does. */
   private headedTurn(entryId: string): { layout: RunLayout; turn: number } | undefined {
-    const layout = this.runOf.get(entryId);
+    const position = this.positionOf(entryId);
+    const layout = this.runOf(position);
     if (!layout?.folded) return undefined;
-    const turn = layout.turnHeadedBy(entryId);
+    const turn = layout.turnHeadedBy(position);
     return turn === undefined ? undefined : { layout, turn };
   }
 
@@ -241,7 +274,7 @@ export class EntriesModel {
   }
 
   private layoutOf(entryId: string): RunLayout {
-    return this.runOf.get(entryId) ?? this.layout(this.runHead(entryId));
+    return this.runOf(this.positionOf(entryId)) ?? this.layout(this.runHead(entryId));
   }
 
   /** Makes `shown` cover the item at `index` of `total` (counted from the start). */
@@ -265,7 +298,7 @@ export class EntriesModel {
     if (this.unreachable.has(node.entryId)) return this.cycleNode();
     const layout = this.layoutOf(node.entryId);
     const container = this.runContainer(layout);
-    const row = layout.rowOf(node.entryId);
+    const row = layout.rowOf(this.positionOf(node.entryId));
     if (!layout.folded || row === undefined) return container;
     const turn = layout.turnOfRow(row);
     const headRow = layout.turnStarts[turn]!;
@@ -280,11 +313,11 @@ export class EntriesModel {
 
   /** Whether a row with children starts expanded: a branch point on the leaf's path, the turn holding the leaf. */
   opensOnShow(entryId: string): boolean {
-    if (!this.leafPath.has(entryId)) return false;
+    if (!this.isOnLeafPath(entryId)) return false;
     const headed = this.headedTurn(entryId);
     if (!headed) return true;
     const leaf = this.leafId;
-    const leafRow = leaf ? headed.layout.rowOf(leaf) : undefined;
+    const leafRow = leaf ? headed.layout.rowOf(this.positionOf(leaf)) : undefined;
     return leafRow !== undefined && headed.layout.turnOfRow(leafRow) === headed.turn;
   }
 
@@ -299,7 +332,7 @@ export class EntriesModel {
 
   /** Whether the branch (from its head down) holds the current leaf. */
   branchHoldsLeaf(headId: string): boolean {
-    return this.leafPath.has(headId);
+    return this.isOnLeafPath(headId);
   }
 
   /** Entries in the run below a branch head (for the branch row's description). */
@@ -319,6 +352,8 @@ export class EntriesModel {
     for (let i = this.seenSize; i < next.index.size; i++) added.push(next.index.at(i));
     this.currentSession = next;
     if (added.length === 0) return [];
+    // A repeated id (now or before: lookups by id and positions then differ): built again.
+    if (this.pathIds || next.index.duplicateCount > 0) return null;
     const oldLeaf = this.seenLeaf;
     this.seenSize = next.index.size;
     this.seenLeaf = next.index.leafId;
@@ -327,9 +362,9 @@ export class EntriesModel {
     if (oldLeaf) {
       changed.add(this.entryNode(oldLeaf));
       const oldMeta = next.index.get(oldLeaf);
-      const layout = this.runOf.get(oldLeaf);
+      const layout = oldMeta && this.runOf(oldMeta.index);
       if (oldMeta && layout && !this.visible(oldMeta)) {
-        if (!layout.popRow(oldLeaf)) return null;
+        if (!layout.popRow(oldLeaf, oldMeta.index)) return null;
         changed.add(this.runContainer(layout));
       }
     }
@@ -339,16 +374,15 @@ export class EntriesModel {
         if (meta.targetId) changed.add(this.entryNode(meta.targetId));
       }
       const parentId = meta.parentId;
-      // A new root, a missing or own parent, a second child (a new branch point), a repeated id: the shape changed.
-      if (!parentId || parentId === meta.id || !next.index.get(parentId) || next.index.childCount(parentId) !== 1 || this.runOf.has(meta.id)) return null;
+      // A new root, a missing or own parent, a second child (a new branch point): the shape changed.
+      if (!parentId || parentId === meta.id || !next.index.get(parentId) || next.index.childCount(parentId) !== 1) return null;
       const layout = this.runByTail.get(parentId);
       // A run nobody has asked for yet is built whole when it is.
       if (!layout) continue;
       const rowsBefore = layout.rows.length;
       const turnsBefore = layout.turnCount;
       const foldedBefore = layout.folded;
-      layout.push(meta.id, this.visible(meta), startsTurn(meta));
-      this.runOf.set(meta.id, layout);
+      this.addToRun(layout, meta.id, meta.index, meta);
       this.runByTail.delete(parentId);
       this.runByTail.set(meta.id, layout);
       if (layout.rows.length === rowsBefore) continue;
@@ -361,16 +395,15 @@ export class EntriesModel {
   /** Adds the appended entries to the leaf's path; false when the new leaf does not continue the old one. */
   private extendLeafPath(oldLeaf: string | null, addedCount: number): boolean {
     const index = this.currentSession.index;
-    const newLeaf = index.leafId;
-    if (newLeaf === oldLeaf) return true;
-    const chain: string[] = [];
-    let id: string | null | undefined = newLeaf;
-    while (id && !this.leafPath.has(id) && chain.length <= addedCount) {
-      chain.push(id);
-      id = index.get(id)?.parentId;
+    if (index.leafId === oldLeaf) return true;
+    const chain: number[] = [];
+    let at = index.size - 1;
+    while (at >= 0 && this.onPath.get(at) < 0 && chain.length <= addedCount) {
+      chain.push(at);
+      at = index.parentPositionOf(at);
     }
-    if ((id ?? null) !== oldLeaf) return false;
-    for (const added of chain) this.leafPath.add(added);
+    if ((at >= 0 ? index.idAt(at) : null) !== oldLeaf) return false;
+    for (const added of chain) this.onPath.set(added, 1);
     return true;
   }
 }

@@ -2,14 +2,14 @@
 // forked with this Node. Its rows equal the in-process read; what it does not
 // answer (it cannot start, dies, lies) is read in-process, with one warning.
 
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
 import { childBulkReader } from "../../../src/core/catalogue/child-bulk-reader.js";
-import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.js";
+import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
 import { FileModel } from "../../support/session-lines.js";
 
 let dir: string;
@@ -69,6 +69,15 @@ describe("cold fill in a child process", () => {
     expect(catalogue.stats.childCpuMs).toBeGreaterThan(0);
     expect(progress.at(-1)).toBe(files.length);
 
+    // The child appended what it read to the catalogue's log: a new process answers from it, and the
+    // host's save has nothing of the fill to write.
+    const logged = statSync(catalogue.file).size;
+    let fromLog!: CatalogueProgress;
+    expect(byPath(await (await SessionCatalogue.open(folder)).list(files, (p) => (fromLog = p)))).toEqual(expected);
+    expect(fromLog).toMatchObject({ read: 0, cached: 41 });
+    await catalogue.save();
+    expect(statSync(catalogue.file).size).toBe(logged);
+
     // The id filter came over from the child: an append is read as an append.
     models[0]!.lines.length = 0;
     appendFileSync(files[0]!, models[0]!.line({ kind: "user", parent: "leaf", pick: 7, text: "one more", usage: 1 }) + "\n");
@@ -111,6 +120,21 @@ describe("cold fill in a child process", () => {
     expect(catalogue.stats.readByChild).toBeGreaterThan(0);
     expect(catalogue.stats.readByChild).toBeLessThanOrEqual(5);
     expect(warnings.join("\n")).toMatch(/it exited \(code 3\)/);
+  });
+
+  it("a child that claims lines it did not write costs a read next time, never a wrong or lost row", async () => {
+    const expected = await inProcess();
+    const real = join(dir, "claims.js");
+    // The real reader without the log, each record answer claiming a logged line.
+    writeFileSync(real, `const send = process.send.bind(process); process.send = (m, ...rest) => send(m.kind === "record" ? { ...m, logged: 100 } : m, ...rest); const on = process.once.bind(process); process.once = (e, f) => on(e, e === "message" ? (m) => f({ ...m, log: undefined }) : f); require(${JSON.stringify(script)});`);
+    const folder = cache();
+    const catalogue = await SessionCatalogue.open(folder);
+    expect(byPath(await catalogue.list(files, undefined, childBulkReader(real, { minFiles: 1 })))).toEqual(expected);
+    expect(catalogue.stats.readByChild).toBe(41);
+    await catalogue.save();
+    let progress!: CatalogueProgress;
+    expect(byPath(await (await SessionCatalogue.open(folder)).list(files, (p) => (progress = p)))).toEqual(expected);
+    expect(progress).toMatchObject({ read: 41, cached: 0 });
   });
 
   it("answers that do not validate stop the child: a damaged row, a path it was not asked for", async () => {

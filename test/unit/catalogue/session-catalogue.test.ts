@@ -3,6 +3,7 @@
 // truncation, deletion) and whatever happened to the cache file (damage,
 // another process saving at the same time).
 
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,6 +63,12 @@ async function listed(cache: string, files: string[]): Promise<{ rows: Catalogue
   return { rows, progress };
 }
 
+/** A line of the catalogue's log as it writes them: the JSON's sha256 (16 hex digits), a space, the JSON. */
+function logLine(value: unknown): string {
+  const json = JSON.stringify(value);
+  return `${createHash("sha256").update(json).digest("hex").slice(0, 16)} ${json}`;
+}
+
 const byPath = (rows: CatalogueRow[]) => [...rows].sort((a, b) => a.path.localeCompare(b.path));
 
 describe("SessionCatalogue", () => {
@@ -118,24 +125,32 @@ describe("SessionCatalogue", () => {
   });
 
   it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {
-    const files = sessionFiles(3);
+    const files = sessionFiles(4);
     const cache = fresh();
     const catalogue = await SessionCatalogue.open(cache);
     await catalogue.list(files);
     await catalogue.save();
     const file = catalogue.file;
-    const data = JSON.parse(readFileSync(file, "utf8"));
-    data.records[0].row.entries = "many";
-    data.records[1].row.contextTokens = 123456789;
-    data.records[1].key.tailHash = "nothex";
-    writeFileSync(file, JSON.stringify(data));
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const record = (i: number) => JSON.parse(lines[i]!.slice(17));
+    // 1: valid checksum over an invalid record; 2: a changed digit under the old checksum;
+    // 3: a key that is not a hash (checksum recomputed); the last line cut short.
+    lines[1] = logLine({ ...record(1), row: { ...record(1).row, entries: "many" } });
+    lines[2] = lines[2]!.replace(/"contextTokens":(\d)/, (_m, d: string) => `"contextTokens":${(Number(d) + 1) % 10}`);
+    lines[3] = logLine({ ...record(3), key: { ...record(3).key, tailHash: "nothex" } });
+    writeFileSync(file, `${lines.join("\n")}\n`.slice(0, -10));
     const damaged = await listed(cache, files);
-    expect(damaged.progress).toMatchObject({ read: 2, cached: 2 });
-    expect(byPath(damaged.rows)).toEqual(byPath(files.slice(0, 3).map((f) => fullRow(f)!)));
-    writeFileSync(file, '{"format":"pi-sessions-catalogue","version":1,"rule":"pi-0.73","records":[{"pa');
+    expect(damaged.progress).toMatchObject({ read: 4, cached: 1 });
+    expect(byPath(damaged.rows)).toEqual(byPath(files.slice(0, 4).map((f) => fullRow(f)!)));
+    // The repaired rows were appended after the damaged tail: all answered from the file now.
+    expect((await listed(cache, files)).progress).toMatchObject({ read: 0, cached: 5 });
+    writeFileSync(file, '{"format":"pi-sessions-catalogue","version":3,"rule":"pi-0.73","records":[{"pa');
     const garbage = await listed(cache, files);
-    expect(garbage.progress).toMatchObject({ read: 4, cached: 0 });
+    expect(garbage.progress).toMatchObject({ read: 5, cached: 0 });
     expect(byPath(garbage.rows)).toEqual(byPath(damaged.rows));
+    // A file that is not this catalogue's log is replaced, not appended to.
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(logLine({ format: "pi-sessions-catalogue", version: 3, rule: "pi-0.73" }));
+    expect((await listed(cache, files)).progress).toMatchObject({ read: 0, cached: 5 });
   });
 
   it("two writers saving at once leave a valid file holding both's work", async () => {
@@ -145,11 +160,12 @@ describe("SessionCatalogue", () => {
     const [ca, cb] = await Promise.all([SessionCatalogue.open(cache), SessionCatalogue.open(cache)]);
     await Promise.all([ca.list(a), cb.list(b)]);
     await Promise.all([ca.save(), cb.save()]);
-    // The second save re-read the file before writing; a fresh process sees both sets, or re-reads what one overwrote.
+    // Both appended their lines: a fresh process answers every file from the log.
     const again = await listed(cache, [...a, ...b]);
     expect(again.rows).toHaveLength(6);
-    expect(again.progress.cached + again.progress.read).toBe(8);
-    JSON.parse(readFileSync(ca.file, "utf8"));
+    expect(again.progress).toMatchObject({ cached: 8, read: 0 });
+    const lines = readFileSync(ca.file, "utf8").trimEnd().split("\n");
+    for (const line of lines) expect(logLine(JSON.parse(line.slice(17)))).toBe(line);
   });
 
   it("after random appends, rewrites and truncations, every row equals a full read", async () => {

@@ -61,7 +61,7 @@ describe("list", () => {
     });
     for (const s of sessions) expect(Object.keys(s)).toEqual(expect.arrayContaining(["path", "id", "cwd", "name", "entries", "modified"]));
     expect(existsSync(join(cache, "catalogue"))).toBe(true);
-    expect(readdirSync(join(cache, "catalogue")).some((f) => f.endsWith(".json"))).toBe(true);
+    expect(readdirSync(join(cache, "catalogue")).some((f) => /^catalogue-v\d+-.*\.jsonl$/.test(f))).toBe(true);
     const second = await cli(["list", "--all", "--json", "--agent-dir", agentDir], { env });
     expect(second.json()).toEqual(first.json());
     // Without --all, only the cwd's folder.
