@@ -16,7 +16,7 @@ import {
   type FileChange,
   type FileFingerprint,
 } from "./fingerprint.js";
-import { JsonlReader } from "./jsonl-reader.js";
+import { asBuffer, JsonlReader } from "./jsonl-reader.js";
 import { SessionBuilder, type BuiltSession, type ResumePoint } from "./session-builder.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
@@ -46,6 +46,12 @@ export interface LoadedSession {
   entries(): SessionEntry[];
   /** Bodies of `metas` handed to `visit` in the order given and not kept (one pass over many entries). */
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
+  /**
+   * The bytes of the line a meta describes (no line break), when the session
+   * holds the file in memory and an exact (not skimmed) read checked them, so
+   * they are valid JSON holding that entry; undefined otherwise (openSessionInMemory).
+   */
+  checkedLine(meta: EntryMeta): Buffer | undefined;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -71,6 +77,8 @@ class Session implements LoadedSession {
   readonly index: SessionIndex;
   private lineDiagnostics!: Diagnostic[];
   private readonly bodies: EntryBodies;
+  /** The very bytes the index read (never changed since), when held in memory. */
+  private readonly heldBytes: MemoryByteSource | undefined;
   private readonly migrated: SessionEntry[] | null;
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
   /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
@@ -87,6 +95,7 @@ class Session implements LoadedSession {
     this.index = built.index;
     this.migrated = built.migratedEntries;
     this.bodies = new EntryBodies(source, path ?? "session bytes");
+    this.heldBytes = source instanceof MemoryByteSource ? source : undefined;
     this.take(built);
   }
 
@@ -139,6 +148,11 @@ class Session implements LoadedSession {
       return;
     }
     this.bodies.each(metas, visit);
+  }
+
+  checkedLine(meta: EntryMeta): Buffer | undefined {
+    if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
+    return asBuffer(this.heldBytes.read(meta.offset, meta.length));
   }
 
   pathTo(leafId?: string | null): SessionEntry[] {
@@ -312,6 +326,42 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
   const built = plan.builder.finish(plan.reader.end());
   const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
   return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail), built.resume);
+}
+
+/** Files larger than this are streamed by openSessionInMemory instead of held. */
+const MAX_IN_MEMORY_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The file read in one go and kept in memory as the body source, for a command
+ * that will read most bodies once anyway (`prepare`): the index pass and the
+ * body pass share one read of the bytes, and checkedLine gives them. A refresh reads the file again (nothing is appended to the
+ * bytes held). Files over 1 GiB are streamed as openSessionSync does.
+ */
+export function openSessionInMemory(path: string): LoadedSession {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  let bytes: Buffer | undefined;
+  let mtimeMs = 0;
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    mtimeMs = stat.mtimeMs;
+    if (stat.size <= MAX_IN_MEMORY_BYTES) bytes = readRange(fd, 0, stat.size);
+  } catch (e) {
+    throw cannotRead(path, e);
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes === undefined) return readSyncFrom(path, null);
+  const plan = planRead(null);
+  plan.reader.push(bytes);
+  const built = plan.builder.finish(plan.reader.end());
+  const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
+  return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail, mtimeMs), null);
 }
 
 /**
