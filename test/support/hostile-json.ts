@@ -67,7 +67,11 @@ export function hostileWriter(rng: SeededRandom, variation: number, notUtf8 = va
 
   function writeNumber(n: number): void {
     if (odd()) {
-      const forms = Number.isInteger(n) ? [`${n}.0`, `${n}e0`, `${n}E+0`, n === 0 ? "-0" : `${n}.00`] : [`${n}0`, `${n}e0`];
+      // The same number written otherwise (toPrecision(17) reads back as the same double).
+      const plain = JSON.stringify(n);
+      const forms = [n.toPrecision(17)];
+      if (!plain.includes("e")) forms.push(`${plain}e0`, `${plain}E+0`, plain.includes(".") ? `${plain}0` : `${plain}.0`);
+      if (n === 0) forms.push("-0");
       chunks.push(rng.pick(forms));
     } else {
       chunks.push(JSON.stringify(n));
