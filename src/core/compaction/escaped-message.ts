@@ -127,7 +127,8 @@ function toolResultText(line: Buffer, content: number): [number, DirectText] | u
   for (const span of spans) bytes += span.length;
   // A character takes at least one byte: a longer text may be cut, so it is decoded and cut as pi cuts it.
   if (bytes > TOOL_RESULT_MAX_CHARS) {
-    const text = spans.map((span) => JSON.parse(`"${span.toString("utf8")}"`) as string).join("");
+    // Each span sits between its quotes in the line: decoded with them.
+    const text = spans.map((span) => JSON.parse(Buffer.from(span.buffer, span.byteOffset - 1, span.length + 2).toString("utf8")) as string).join("");
     return [end, { text: `[Tool result]: ${truncateForSummary(text, TOOL_RESULT_MAX_CHARS)}` }];
   }
   return [end, { escaped: spans.length > 0 ? [TOOL_RESULT, ...spans] : [] }];

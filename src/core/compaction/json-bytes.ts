@@ -225,14 +225,37 @@ export function canonicalValueEnd(bytes: Buffer, p: number, members?: number[]):
   return String(Number(token)) === token ? end : -1;
 }
 
-/** `text` as it sits inside a JSON string: `"` and `\` escaped (the text is canonical JSON, so nothing else needs it). */
+/** Escaped texts are written into shared blocks of this size (one allocation for many small texts). */
+const ARENA_BYTES = 1024 * 1024;
+let arena = Buffer.allocUnsafe(0);
+let arenaUsed = 0;
+
+/**
+ * `text` as it sits inside a JSON string: `"` and `\` escaped (the text is
+ * canonical JSON, so nothing else needs it). The result may share its memory
+ * with other results (never overwritten).
+ */
 export function escapeJsonText(bytes: Buffer, start: number, end: number): Buffer {
-  const out = Buffer.allocUnsafe(2 * (end - start));
-  let o = 0;
+  const most = 2 * (end - start);
+  let out: Buffer;
+  let o: number;
+  if (most > ARENA_BYTES / 8) {
+    out = Buffer.allocUnsafe(most);
+    o = 0;
+  } else {
+    if (arenaUsed + most > arena.length) {
+      arena = Buffer.allocUnsafe(ARENA_BYTES);
+      arenaUsed = 0;
+    }
+    out = arena;
+    o = arenaUsed;
+  }
+  const from = o;
   for (let i = start; i < end; i++) {
     const b = bytes[i]!;
     if (b === QUOTE || b === BACKSLASH) out[o++] = BACKSLASH;
     out[o++] = b;
   }
-  return out.subarray(0, o);
+  if (out === arena) arenaUsed = o;
+  return out.subarray(from, o);
 }
