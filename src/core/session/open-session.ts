@@ -46,11 +46,7 @@ export interface LoadedSession {
   entries(): SessionEntry[];
   /** Bodies of `metas` handed to `visit` in the order given and not kept (one pass over many entries). */
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
-  /**
-   * The bytes of the line a meta describes (no line break), when the session
-   * holds the file in memory and an exact (not skimmed) read checked them, so
-   * they are valid JSON holding that entry; undefined otherwise (openSessionInMemory).
-   */
+  /** A line's bytes (no break) when held in memory and checked by an exact read (open-session-in-memory.ts); else undefined. */
   checkedLine(meta: EntryMeta): Buffer | undefined;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
@@ -198,7 +194,8 @@ class TailKeeper {
   }
 }
 
-function cannotRead(path: string, e: unknown): Error {
+/** The one error for a file that cannot be read at all (missing, permission, a directory). */
+export function cannotRead(path: string, e: unknown): Error {
   const code = (e as { code?: unknown }).code;
   const why =
     code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : undefined;
@@ -328,35 +325,8 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
   return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail), built.resume);
 }
 
-/** Files larger than this are streamed by openSessionInMemory instead of held. */
-const MAX_IN_MEMORY_BYTES = 1024 * 1024 * 1024;
-
-/**
- * The file read in one go and kept in memory as the body source, for a command
- * that will read most bodies once anyway (`prepare`): the index pass and the
- * body pass share one read of the bytes, and checkedLine gives them. A refresh reads the file again (nothing is appended to the
- * bytes held). Files over 1 GiB are streamed as openSessionSync does.
- */
-export function openSessionInMemory(path: string): LoadedSession {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    throw cannotRead(path, e);
-  }
-  let bytes: Buffer | undefined;
-  let mtimeMs = 0;
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    mtimeMs = stat.mtimeMs;
-    if (stat.size <= MAX_IN_MEMORY_BYTES) bytes = readRange(fd, 0, stat.size);
-  } catch (e) {
-    throw cannotRead(path, e);
-  } finally {
-    closeSync(fd);
-  }
-  if (bytes === undefined) return readSyncFrom(path, null);
+/** A session over a whole file's bytes (openSessionInMemory); a refresh reads the file anew, never appends to them. */
+export function sessionOverFileBytes(path: string, bytes: Buffer, mtimeMs: number): LoadedSession {
   const plan = planRead(null);
   plan.reader.push(bytes);
   const built = plan.builder.finish(plan.reader.end());
