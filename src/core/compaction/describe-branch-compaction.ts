@@ -3,7 +3,8 @@
 // entries they need, then the summarised history is read once in file order,
 // each message serialised and its file operations noted (from the line's
 // bytes, escaped as `--json` writes it, where the reader holds them: see
-// escaped-message.ts), and no parsed body is kept. This is what `pi-sessions prepare` runs on a 100 MB branch.
+// escaped-message.ts), and no parsed body is kept. This is what
+// `pi-sessions prepare` runs on a 100 MB branch.
 
 import type { BranchReader } from "../context/branch-reader.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
