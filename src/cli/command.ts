@@ -2,6 +2,8 @@ import type { FlagSpec, ParsedArgs } from "./args";
 
 export interface CliIo {
   stdout: (text: string) => void;
+  /** Bytes for stdout (UTF-8); when absent, they are decoded and given to `stdout`. */
+  stdoutBytes?: (bytes: Uint8Array) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   processCwd: string;

@@ -43,6 +43,7 @@ if (require.main === module) {
   }
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
+    stdoutBytes: (bytes) => process.stdout.write(bytes),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     processCwd: process.cwd(),

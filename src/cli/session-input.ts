@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/session/discover";
 import { openSession, type LoadedSession } from "../core/session/open-session";
+import { openSessionInMemory } from "../core/session/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
@@ -19,12 +20,16 @@ export function requireFileArg(ctx: CommandContext): string {
   return resolve(ctx.io.processCwd, file);
 }
 
-export async function loadSession(ctx: CommandContext, file: string): Promise<LoadedSession> {
+/**
+ * `inMemory`: the file is read in one go and kept for its bodies (a command that reads
+ * most bodies once: the index and the bodies share one read; see openSessionInMemory).
+ */
+export async function loadSession(ctx: CommandContext, file: string, options: { inMemory?: boolean } = {}): Promise<LoadedSession> {
   if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
   if (statSync(file).isDirectory()) throw new CliError(`${file}: is a directory, not a session file`, EXIT_BAD_INPUT);
   let session: LoadedSession;
   try {
-    session = await openSession(file);
+    session = options.inMemory ? openSessionInMemory(file) : await openSession(file);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
   }

@@ -14,7 +14,7 @@ export const prepareCommand: Command = {
   summary: "The compaction that `compact` would run, without calling a model.",
   flags: { leaf: { value: true }, "keep-recent-tokens": { value: true }, "reserve-tokens": { value: true } },
   async run(ctx) {
-    const session = await loadSession(ctx, requireFileArg(ctx));
+    const session = await loadSession(ctx, requireFileArg(ctx), { inMemory: true });
     const leafId = resolveLeaf(ctx, session);
     const { semantics, piVersion } = sessionSemantics(ctx, session);
     // Bodies are parsed as needed and not kept: a 100 MB branch is read in one pass.

@@ -1,8 +1,10 @@
 // `describePreparation(planCompaction(path, settings))` for pi 0.73.1, streamed:
 // the decisions (previous compaction, tokens before, cut point) read only the
 // entries they need, then the summarised history is read once in file order,
-// each message serialised and its file operations noted, and no parsed body
-// is kept. This is what `pi-sessions prepare` runs on a 100 MB branch.
+// each message serialised and its file operations noted (from the line's
+// bytes, escaped as `--json` writes it, where the reader holds them: see
+// escaped-message.ts), and no parsed body is kept. This is what
+// `pi-sessions prepare` runs on a 100 MB branch.
 
 import type { BranchReader } from "../context/branch-reader.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
@@ -12,7 +14,8 @@ import { branchContextTokens } from "../tokens/branch-context-tokens.js";
 import { findBranchCutPoint } from "./branch-cut-point.js";
 import type { CompactablePreparationJson, NotCompactablePreparationJson, TranscriptFunctions } from "./describe-preparation.js";
 import { getMessageFromEntryForCompaction } from "./entry-message.js";
-import { addFileOpsFromDetails, computeFileLists, createFileOps, extractFileOpsFromMessage, type FileOperations } from "./file-ops.js";
+import { directMessage } from "./escaped-message.js";
+import { addFileOpsFromDetails, addToolFileOp, computeFileLists, createFileOps, extractFileOpsFromMessage, type FileOperations } from "./file-ops.js";
 import { serializeConversation } from "./serialize-conversation.js";
 import { TranscriptBuilder, transcriptString, type TranscriptText } from "./transcript-builder.js";
 
@@ -55,16 +58,23 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
   if (prevCompaction && !prevCompaction.fromHook && prevCompaction.details) addFileOpsFromDetails(prevCompaction.details, fileOps);
   const historyEnd = cutPoint.isSplitTurn ? cutPoint.turnStartIndex : cutPoint.firstKeptEntryIndex;
   const history = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
-  const summarise = (builder: TranscriptBuilder) => (entry: SessionEntry) => {
-    const message = getMessageFromEntryForCompaction(entry);
+  const summarise = (builder: TranscriptBuilder) => (i: number, line: Buffer | undefined, entry: () => SessionEntry) => {
+    // A message line serialised from its bytes where it can be; else parsed.
+    const direct = line && branch.typeAt(i) === "message" ? directMessage(line) : undefined;
+    if (direct) {
+      for (const [toolName, path] of direct.fileOps) addToolFileOp(toolName, path, fileOps);
+      builder.addDirect(direct.text);
+      return;
+    }
+    const message = getMessageFromEntryForCompaction(entry());
     if (!message) return;
     extractFileOpsFromMessage(message, fileOps);
     builder.add(message);
   };
-  branch.forEach(boundaryStart, historyEnd, isSummarisedType, summarise(history));
+  branch.forEachLine(boundaryStart, historyEnd, isSummarisedType, summarise(history));
   const prefix = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
   if (cutPoint.isSplitTurn) {
-    branch.forEach(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, summarise(prefix));
+    branch.forEachLine(cutPoint.turnStartIndex, cutPoint.firstKeptEntryIndex, isSummarisedType, summarise(prefix));
   }
 
   return describedCompaction(

@@ -37,18 +37,22 @@ export function extractFileOpsFromMessage(message: ContextMessage, fileOps: File
     const args = block.arguments;
     if (!isObject(args)) continue;
     const path = typeof args.path === "string" ? args.path : undefined;
-    if (!path) continue;
-    switch (block.name) {
-      case "read":
-        fileOps.read.add(path);
-        break;
-      case "write":
-        fileOps.written.add(path);
-        break;
-      case "edit":
-        fileOps.edited.add(path);
-        break;
-    }
+    if (path) addToolFileOp(block.name, path, fileOps);
+  }
+}
+
+/** A `read`, `write` or `edit` tool call's path, noted as extractFileOpsFromMessage notes it (other tools: nothing). */
+export function addToolFileOp(toolName: unknown, path: string, fileOps: FileOperations): void {
+  switch (toolName) {
+    case "read":
+      fileOps.read.add(path);
+      break;
+    case "write":
+      fileOps.written.add(path);
+      break;
+    case "edit":
+      fileOps.edited.add(path);
+      break;
   }
 }
 

@@ -6,7 +6,6 @@
 
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { LoadedSession } from "../session/open-session.js";
-import type { SessionIndex } from "../session/session-index.js";
 import type { SessionEntry } from "../session/types.js";
 
 export interface BranchReader {
@@ -22,6 +21,17 @@ export interface BranchReader {
    * in branch order; the bodies are not kept.
    */
   forEach(start: number, end: number, wanted: (type: string) => boolean, visit: (entry: SessionEntry, i: number) => void): void;
+  /**
+   * forEach for readers that can work from a line's bytes: `line` is the
+   * entry's line (valid JSON, checked by an exact read) where the session holds
+   * its file in memory, else undefined; `entry()` parses it (not kept).
+   */
+  forEachLine(
+    start: number,
+    end: number,
+    wanted: (type: string) => boolean,
+    visit: (i: number, line: Buffer | undefined, entry: () => SessionEntry) => void,
+  ): void;
   /** Calls `visit` with the entries at `positions`, in that order; the bodies are not kept. */
   forEachAt(positions: readonly number[], visit: (entry: SessionEntry, i: number) => void): void;
   /** Every entry, parsed (for code that needs the plain array). */
@@ -30,17 +40,19 @@ export interface BranchReader {
 
 /** A branch already in memory (tests, and the code that has one). */
 export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
+  const forEach: BranchReader["forEach"] = (start, end, wanted, visit) => {
+    for (let i = Math.max(0, start); i < Math.min(end, entries.length); i++) {
+      const entry = entries[i]!;
+      if (wanted(entry.type)) visit(entry, i);
+    }
+  };
   return {
     length: entries.length,
     typeAt: (i) => entries[i]!.type,
     idAt: (i) => entries[i]!.id,
     entry: (i) => entries[i]!,
-    forEach(start, end, wanted, visit) {
-      for (let i = Math.max(0, start); i < Math.min(end, entries.length); i++) {
-        const entry = entries[i]!;
-        if (wanted(entry.type)) visit(entry, i);
-      }
-    },
+    forEach,
+    forEachLine: (start, end, wanted, visit) => forEach(start, end, wanted, (entry, i) => visit(i, undefined, () => entry)),
     forEachAt(positions, visit) {
       for (const i of positions) visit(entries[i]!, i);
     },
@@ -49,46 +61,52 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
 }
 
 /**
- * index.pathIds(leaf) as metas, in one lookup per entry: a walk longer than
- * the index has entries must repeat one (a parentId cycle), and is left to
- * pathIds, which stops before the first repeated entry.
- */
-function pathMetas(index: SessionIndex, leafId: string): EntryMeta[] {
-  const metas: EntryMeta[] = [];
-  for (let meta = index.get(leafId); meta; meta = meta.parentId ? index.get(meta.parentId) : undefined) {
-    metas.push(meta);
-    if (metas.length > index.size) return index.pathIds(leafId).map((id) => index.get(id)!);
-  }
-  return metas.reverse();
-}
-
-/**
  * The branch of `session` ending at `leafId` (pi's getBranch: undefined = the
  * index's leaf, null = empty), bodies parsed from the file as needed. A session
- * shown migrated (v1/v2) is already in memory and read as such.
+ * shown migrated (v1/v2) is already in memory and read as such. Types and ids
+ * come from the index's columns; an entry's meta is made only when its body is read.
  */
 export function sessionBranchReader(session: LoadedSession, leafId?: string | null): BranchReader {
   if (session.needsMigration) return branchReaderOf(session.pathTo(leafId));
-  const leaf = leafId === undefined ? session.index.leafId : leafId;
-  const metas: EntryMeta[] = leaf === null ? [] : pathMetas(session.index, leaf);
+  const index = session.index;
+  const leaf = leafId === undefined ? index.leafId : leafId;
+  // pathIds' walk (a parentId cycle stops before the first repeated entry), as positions.
+  const at: number[] = leaf === null ? [] : index.pathPositions(leaf);
+  const pick = (start: number, end: number, wanted: (type: string) => boolean): [EntryMeta[], number[]] => {
+    const picked: EntryMeta[] = [];
+    const positions: number[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, at.length); i++) {
+      if (!wanted(index.typeAt(at[i]!))) continue;
+      picked.push(index.at(at[i]!));
+      positions.push(i);
+    }
+    return [picked, positions];
+  };
+  const forEach: BranchReader["forEach"] = (start, end, wanted, visit) => {
+    const [picked, positions] = pick(start, end, wanted);
+    session.eachEntryAt(picked, (entry, k) => visit(entry, positions[k]!));
+  };
   return {
-    length: metas.length,
-    typeAt: (i) => metas[i]!.type,
-    idAt: (i) => metas[i]!.id,
-    entry: (i) => session.entryAt(metas[i]!),
-    forEach(start, end, wanted, visit) {
-      const picked: EntryMeta[] = [];
-      const positions: number[] = [];
-      for (let i = Math.max(0, start); i < Math.min(end, metas.length); i++) {
-        if (!wanted(metas[i]!.type)) continue;
-        picked.push(metas[i]!);
-        positions.push(i);
+    length: at.length,
+    typeAt: (i) => index.typeAt(at[i]!),
+    idAt: (i) => index.idAt(at[i]!),
+    entry: (i) => session.entryAt(index.at(at[i]!)),
+    forEach,
+    forEachLine(start, end, wanted, visit) {
+      const [picked, positions] = pick(start, end, wanted);
+      if (picked.length === 0) return;
+      if (session.checkedLine(picked[0]!) === undefined) {
+        session.eachEntryAt(picked, (entry, k) => visit(positions[k]!, undefined, () => entry));
+        return;
       }
-      session.eachEntryAt(picked, (entry, k) => visit(entry, positions[k]!));
+      for (let k = 0; k < picked.length; k++) {
+        const meta = picked[k]!;
+        visit(positions[k]!, session.checkedLine(meta), () => session.entryAt(meta));
+      }
     },
     forEachAt(positions, visit) {
       session.eachEntryAt(
-        positions.map((i) => metas[i]!),
+        positions.map((i) => index.at(at[i]!)),
         (entry, k) => visit(entry, positions[k]!),
       );
     },

@@ -16,7 +16,7 @@ import {
   type FileChange,
   type FileFingerprint,
 } from "./fingerprint.js";
-import { JsonlReader } from "./jsonl-reader.js";
+import { asBuffer, JsonlReader } from "./jsonl-reader.js";
 import { SessionBuilder, type BuiltSession, type ResumePoint } from "./session-builder.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
@@ -46,6 +46,8 @@ export interface LoadedSession {
   entries(): SessionEntry[];
   /** Bodies of `metas` handed to `visit` in the order given and not kept (one pass over many entries). */
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
+  /** A line's bytes (no break) when held in memory and checked by an exact read (open-session-in-memory.ts); else undefined. */
+  checkedLine(meta: EntryMeta): Buffer | undefined;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -71,6 +73,8 @@ class Session implements LoadedSession {
   readonly index: SessionIndex;
   private lineDiagnostics!: Diagnostic[];
   private readonly bodies: EntryBodies;
+  /** The very bytes the index read (never changed since), when held in memory. */
+  private readonly heldBytes: MemoryByteSource | undefined;
   private readonly migrated: SessionEntry[] | null;
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
   /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
@@ -87,6 +91,7 @@ class Session implements LoadedSession {
     this.index = built.index;
     this.migrated = built.migratedEntries;
     this.bodies = new EntryBodies(source, path ?? "session bytes");
+    this.heldBytes = source instanceof MemoryByteSource ? source : undefined;
     this.take(built);
   }
 
@@ -141,6 +146,11 @@ class Session implements LoadedSession {
     this.bodies.each(metas, visit);
   }
 
+  checkedLine(meta: EntryMeta): Buffer | undefined {
+    if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
+    return asBuffer(this.heldBytes.read(meta.offset, meta.length));
+  }
+
   pathTo(leafId?: string | null): SessionEntry[] {
     const leaf = leafId === undefined ? this.index.leafId : leafId;
     if (leaf === null) return [];
@@ -184,7 +194,8 @@ class TailKeeper {
   }
 }
 
-function cannotRead(path: string, e: unknown): Error {
+/** The one error for a file that cannot be read at all (missing, permission, a directory). */
+export function cannotRead(path: string, e: unknown): Error {
   const code = (e as { code?: unknown }).code;
   const why =
     code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : undefined;
@@ -312,6 +323,15 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
   const built = plan.builder.finish(plan.reader.end());
   const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
   return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail), built.resume);
+}
+
+/** A session over a whole file's bytes (openSessionInMemory); a refresh reads the file anew, never appends to them. */
+export function sessionOverFileBytes(path: string, bytes: Buffer, mtimeMs: number): LoadedSession {
+  const plan = planRead(null);
+  plan.reader.push(bytes);
+  const built = plan.builder.finish(plan.reader.end());
+  const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
+  return new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail, mtimeMs), null);
 }
 
 /**

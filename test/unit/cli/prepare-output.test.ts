@@ -5,7 +5,7 @@
 // JSON.stringify on texts with quotes, control characters, lone surrogates
 // cut at piece edges and its own marker.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,8 @@ import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 import { generateRandomSession } from "../../support/random-session.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
+import { hostileWriter } from "../../support/hostile-json.js";
+import { trickyMessage } from "../../support/tricky-messages.js";
 import { cli } from "./run-cli";
 
 const FIXTURES = join(__dirname, "../../fixtures");
@@ -39,7 +41,10 @@ async function expectSameOutput(file: string, version: PiVersion, leaf: string |
   const s = semanticsFor(version);
   const described = s.describePreparation(s.planCompaction(session.pathTo(leaf), out.settings));
   const leafId = leaf ?? session.index.leafId;
-  expect(run.stdout).toBe(`${JSON.stringify({ ...described, piVersion: version, leafId, settings: out.settings }, null, 2)}\n`);
+  const expected = `${JSON.stringify({ ...described, piVersion: version, leafId, settings: out.settings }, null, 2)}\n`;
+  expect(run.stdout).toBe(expected);
+  // Byte for byte: history written from the line bytes must be the UTF-8 JSON.stringify writes.
+  expect(run.stdoutBytes.equals(Buffer.from(expected, "utf8"))).toBe(true);
 
   const text = await cli(args.filter((a) => a !== "--json"));
   expect(text.code).toBe(0);
@@ -70,7 +75,35 @@ describe.each(["0.73", "1.5"] as PiVersion[])("prepare --json writes what it wro
     expect(seen.compactable).toBeGreaterThan(20);
     expect(seen.not).toBeGreaterThan(5);
   });
+
+  it("on sessions of tricky messages, written as JSON.stringify writes them and otherwise", async () => {
+    let compactable = 0;
+    for (let seed = 1; seed <= 4; seed++) {
+      const file = trickySession(seed, join(dir, `tricky-${seed}.jsonl`));
+      const ids = openSessionSync(file).index.entries.map((m) => m.id);
+      for (const leaf of [undefined, ids[Math.floor(ids.length / 2)]]) {
+        for (const keep of [0, 2000]) if (await expectSameOutput(file, version, leaf, keep)) compactable++;
+      }
+    }
+    expect(compactable).toBeGreaterThan(8);
+  });
 });
+
+/** A linear session of tricky messages; from seed 3 on, messages written with non-canonical bytes too. */
+function trickySession(seed: number, file: string): string {
+  const rng = createSeededRandom(seed * 104729);
+  const writer = seed === 2 ? hostileWriter(rng, 0, 0.05) : hostileWriter(rng, seed === 1 ? 0 : 0.05);
+  const lines = [Buffer.from(JSON.stringify({ type: "session", version: 3, id: `s${seed}`, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }))];
+  let parentId: string | null = null;
+  for (let i = 0; i < 150; i++) {
+    const id = `e${seed}-${i}`;
+    const head = JSON.stringify({ type: "message", id, parentId, timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), message: 0 });
+    lines.push(Buffer.concat([Buffer.from(head.slice(0, -2)), writer.line(trickyMessage(rng)), Buffer.from("}")]));
+    parentId = id;
+  }
+  writeFileSync(file, Buffer.concat(lines.flatMap((l) => [l, Buffer.from("\n")])));
+  return file;
+}
 
 describe("printJsonWithTextPieces", () => {
   it("writes JSON.stringify(value, null, 2) of the joined text", () => {
@@ -80,10 +113,17 @@ describe("printJsonWithTextPieces", () => {
     for (let run = 0; run < 300; run++) {
       const pieces = Array.from({ length: rng.int(0, 5) }, text);
       const value = { before: text(), serializedHistory: { pieces }, after: [text()], previousSummary: text() };
+      // Some pieces given as the bytes JSON.stringify writes for them, written as they are.
+      const given = pieces.map((p) => (rng.chance(0.5) ? p : { escaped: Buffer.from(JSON.stringify(p).slice(1, -1)) }));
+      const expected = `${JSON.stringify({ ...value, serializedHistory: pieces.join("\n\n") }, null, 2)}\n`;
       let out = "";
       const ctx = { io: { stdout: (t: string) => (out += t) } } as unknown as Parameters<typeof printJsonWithTextPieces>[0];
-      printJsonWithTextPieces(ctx, value, "serializedHistory", pieces);
-      expect(out).toBe(`${JSON.stringify({ ...value, serializedHistory: pieces.join("\n\n") }, null, 2)}\n`);
+      printJsonWithTextPieces(ctx, value, "serializedHistory", given);
+      expect(out).toBe(expected);
+      const bytes: Buffer[] = [];
+      const byteCtx = { io: { stdout: (t: string) => bytes.push(Buffer.from(t)), stdoutBytes: (b: Uint8Array) => bytes.push(Buffer.from(b)) } } as unknown as Parameters<typeof printJsonWithTextPieces>[0];
+      printJsonWithTextPieces(byteCtx, value, "serializedHistory", given);
+      expect(Buffer.concat(bytes).equals(Buffer.from(expected))).toBe(true);
     }
   });
 });

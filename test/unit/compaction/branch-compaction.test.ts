@@ -4,21 +4,26 @@
 // sessions read through the file reader (types and ids from the index, bodies
 // parsed as needed), on sessions pi 1.5.2 writes, on the broken fixtures, and on
 // pi 1.5.2's fixtures with fields replaced by junk, at every leaf and for
-// several keepRecentTokens.
+// several keepRecentTokens. Each file is read both ways: bodies parsed from the
+// file, and held in memory (openSessionInMemory, what `prepare` runs), where
+// pi 0.73's history is serialised from the line bytes (escaped-message.ts).
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchReaderOf, sessionBranchReader, type BranchReader } from "../../../src/core/context/branch-reader.js";
-import { transcriptString } from "../../../src/core/compaction/transcript-builder.js";
+import { pieceText, transcriptString } from "../../../src/core/compaction/transcript-builder.js";
 import { semanticsFor, type PiVersion } from "../../../src/core/pi-version/index.js";
 import { openSessionSync, type LoadedSession } from "../../../src/core/session/open-session.js";
+import { openSessionInMemory } from "../../../src/core/session/open-session-in-memory.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { describePi15 } from "../../support/pi15/oracle.js";
 import { generateRandomSession } from "../../support/random-session.js";
 import { mutate } from "../../support/junk-mutation.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
+import { hostileWriter } from "../../support/hostile-json.js";
+import { trickyMessage } from "../../support/tricky-messages.js";
 
 const VERSIONS: PiVersion[] = ["0.73", "1.5"];
 const KEEP_VALUES = [0, 1, 40, 500, 20000];
@@ -44,9 +49,22 @@ function compareAt(version: PiVersion, branch: BranchReader, path: readonly Sess
     expect(joined).toStrictEqual(whole);
     // Same members in the same order (the CLI writes them as they come).
     expect(JSON.stringify(joined)).toBe(JSON.stringify(whole));
-    if (streamed.compactable && joined.compactable) expect(streamed.serializedHistory.length).toBe(joined.serializedHistory.length);
+    if (streamed.compactable && joined.compactable) {
+      expect(streamed.serializedHistory.length).toBe(joined.serializedHistory.length);
+      // A piece given escaped holds exactly the bytes JSON.stringify writes for its text.
+      for (const piece of streamed.serializedHistory.pieces) {
+        if (typeof piece !== "string") expect(piece.escaped.equals(Buffer.from(JSON.stringify(pieceText(piece)).slice(1, -1)))).toBe(true);
+      }
+    }
   }
   return KEEP_VALUES.length;
+}
+
+/** The file as `prepare` reads it (held in memory), checked to give line bytes for the direct path. */
+function inMemory(path: string): LoadedSession {
+  const session = openSessionInMemory(path);
+  if (!session.needsMigration && session.index.size > 0) expect(session.checkedLine(session.index.at(0))).toBeDefined();
+  return session;
 }
 
 /** Every entry of the file as a leaf, or every `step`th (and pi's default leaf), through the file reader. */
@@ -64,13 +82,17 @@ describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi 
     for (let seed = 1; seed <= 40; seed++) {
       const generated = generateRandomSession(seed, dir);
       runs += compareFile(version, openSessionSync(generated.path));
+      runs += compareFile(version, inMemory(generated.path));
     }
-    expect(runs).toBeGreaterThan(1000);
+    expect(runs).toBeGreaterThan(2000);
   });
 
   it("on the broken fixtures and pi's large session", () => {
     let runs = 0;
-    for (const file of readdirSync(BROKEN_DIR).filter((f) => f.endsWith(".jsonl"))) runs += compareFile(version, openSessionSync(join(BROKEN_DIR, file)));
+    for (const file of readdirSync(BROKEN_DIR).filter((f) => f.endsWith(".jsonl"))) {
+      runs += compareFile(version, openSessionSync(join(BROKEN_DIR, file)));
+      runs += compareFile(version, inMemory(join(BROKEN_DIR, file)));
+    }
     // A parentId cycle: the walk stops before the first repeated entry, as pathTo's.
     const cycle = join(dir, "cycle.jsonl");
     const message = (id: string, parentId: string | null, role: string) =>
@@ -81,6 +103,7 @@ describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi 
     runs += compareFile(version, cycleSession);
     for (const file of ["large-session.jsonl", "before-compaction.jsonl"]) {
       runs += compareFile(version, openSessionSync(join(__dirname, "../../fixtures/pi-mono", file)), 37);
+      runs += compareFile(version, inMemory(join(__dirname, "../../fixtures/pi-mono", file)), 37);
     }
     expect(runs).toBeGreaterThan(100);
   });
@@ -98,11 +121,34 @@ describe.each(VERSIONS)("streamed prepare equals the whole-path preparation (pi 
         writeFileSync(copy, [header, ...mutated.map((e) => JSON.stringify(e))].join("\n") + "\n");
         const session = openSessionSync(copy);
         runs += compareFile(version, session);
+        runs += compareFile(version, inMemory(copy));
         const path = session.pathTo();
         runs += compareAt(version, branchReaderOf(path), path);
       }
     }
     expect(runs).toBeGreaterThan(1000);
+  });
+
+  it("on 12 sessions of tricky messages written as JSON.stringify writes them and otherwise, every 3rd leaf, held in memory", () => {
+    let runs = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const rng = createSeededRandom(seed * 7919);
+      const writer = seed <= 2 ? hostileWriter(rng, 0, seed === 2 ? 0.05 : 0) : hostileWriter(rng, seed <= 4 ? 0 : 0.05);
+      const lines = [Buffer.from(JSON.stringify({ type: "session", version: 3, id: `s${seed}`, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }))];
+      let parentId: string | null = null;
+      for (let i = 0; i < 120; i++) {
+        const id = `e${seed}-${i}`;
+        const entry = { type: "message", id, parentId, timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), message: trickyMessage(rng) };
+        // The entry's own fields as JSON.stringify writes them (the index must read them), its message written by `writer`.
+        const head = JSON.stringify({ ...entry, message: 0 });
+        lines.push(Buffer.concat([Buffer.from(head.slice(0, -2)), writer.line(entry.message), Buffer.from("}")]));
+        parentId = id;
+      }
+      const file = join(dir, `tricky-${seed}.jsonl`);
+      writeFileSync(file, Buffer.concat(lines.flatMap((l) => [l, Buffer.from("\n")])));
+      runs += compareFile(version, inMemory(file), 3);
+    }
+    expect(runs).toBeGreaterThan(250);
   });
 });
 
