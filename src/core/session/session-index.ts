@@ -12,6 +12,7 @@ import { IdTable, sameAscii } from "./id-table.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
+import { analyseTree, type IndexedTree, type TreeStructure } from "./tree-structure.js";
 
 const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
 
@@ -30,7 +31,7 @@ export class SessionIndex {
   private readonly labelMap = new Map<string, string>();
   private readonly duplicateDiagnostics: Diagnostic[] = [];
   private name: string | undefined = undefined;
-  private structure: Structure | null = null;
+  private structure: TreeStructure | null = null;
   private messages = 0;
   private activity = 0;
   private readonly spent: Spend = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
@@ -299,110 +300,14 @@ export class SessionIndex {
     return this.analyse().diagnostics;
   }
 
-  private analyse(): Structure {
+  private analyse(): TreeStructure {
     if (this.structure) return this.structure;
-    const roots: number[] = [];
-    const orphans: EntryMeta[] = [];
-    const branchPoints: EntryMeta[] = [];
-    const diagnostics: Diagnostic[] = [...this.duplicateDiagnostics];
-    const { ids, types } = this.columns;
-    const children = this.childLists;
-    for (let i = 0; i < this.columns.size; i++) {
-      const id = ids[i]!;
-      const parentId = this.columns.parentId(i);
-      if (parentId === null) {
-        roots.push(i);
-      } else if (parentId === id) {
-        roots.push(i);
-        diagnostics.push({
-          severity: "warning",
-          code: "self-parent",
-          message: `entry ${id} is its own parent; shown as a root (pi would loop on it)`,
-          line: this.columns.line(i),
-          entryId: id,
-        });
-      } else if (this.ids.get(parentId) < 0) {
-        roots.push(i);
-        orphans.push(this.columns.at(i));
-        diagnostics.push({
-          severity: "warning",
-          code: "dangling-parent",
-          message: `entry ${id} has parent ${parentId}, which is not in the file; shown as a root`,
-          line: this.columns.line(i),
-          entryId: id,
-        });
-      }
-      const kids = children.get(id);
-      if (kids !== undefined && typeof kids !== "number" && this.ids.get(id) === i) branchPoints.push(this.columns.at(i));
-      const targetId = types[i] === "label" ? this.columns.rareOf(i)?.targetId : undefined;
-      if (targetId !== undefined && this.ids.get(targetId) < 0) {
-        diagnostics.push({
-          severity: "warning",
-          code: "unknown-label-target",
-          message: `label entry ${id} points at ${targetId}, which is not in the file`,
-          line: this.columns.line(i),
-          entryId: id,
-        });
-      }
-    }
-    const unreachable = this.findUnreachable(roots, diagnostics);
-    this.structure = { roots: roots.map((i) => this.columns.at(i)), orphans, branchPoints, unreachable, diagnostics };
-    return this.structure;
+    const tree: IndexedTree = {
+      columns: this.columns,
+      ids: this.ids,
+      duplicateDiagnostics: this.duplicateDiagnostics,
+      childLists: () => this.childLists,
+    };
+    return (this.structure = analyseTree(tree));
   }
-
-  /** Entries no root reaches through children; reports each parent cycle once. */
-  private findUnreachable(roots: readonly number[], diagnostics: Diagnostic[]): EntryMeta[] {
-    const size = this.columns.size;
-    const ids = this.columns.ids;
-    const reached = new Uint8Array(size);
-    let reachedCount = 0;
-    const stack: number[] = [...roots];
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      if (reached[i] === 1) continue;
-      reached[i] = 1;
-      reachedCount++;
-      const kids = this.childLists.get(ids[i]!);
-      if (kids === undefined) continue;
-      if (typeof kids === "number") stack.push(kids);
-      else for (const k of kids) if (reached[k] === 0) stack.push(k);
-    }
-    if (reachedCount === size) return [];
-    const unreachable: number[] = [];
-    for (let i = 0; i < size; i++) if (reached[i] === 0) unreachable.push(i);
-    const reported = new Uint8Array(size);
-    for (const start of unreachable) {
-      if (reported[start] === 1) continue;
-      // Walk up until an entry repeats: that entry is on the cycle.
-      const walk: number[] = [];
-      const onWalk = new Set<number>();
-      let current = start;
-      while (current >= 0 && !onWalk.has(current) && reported[current] === 0) {
-        onWalk.add(current);
-        walk.push(current);
-        const parentId = this.columns.parentId(current);
-        current = parentId !== null ? this.ids.get(parentId) : -1;
-      }
-      for (const i of walk) reported[i] = 1;
-      if (current < 0 || !onWalk.has(current)) continue;
-      const cycle = walk.slice(walk.indexOf(current));
-      const first = cycle.reduce((a, b) => (this.columns.line(b) < this.columns.line(a) ? b : a));
-      diagnostics.push({
-        severity: "error",
-        code: "parent-cycle",
-        message: `parent cycle: ${cycle.map((i) => ids[i]).join(" → ")} → ${ids[cycle[0]!]}; these entries and their descendants are unreachable from any root (pi would loop on them)`,
-        line: this.columns.line(first),
-        entryId: ids[first],
-      });
-    }
-    return unreachable.map((i) => this.columns.at(i));
-  }
-}
-
-interface Structure {
-  roots: EntryMeta[];
-  orphans: EntryMeta[];
-  branchPoints: EntryMeta[];
-  unreachable: EntryMeta[];
-  diagnostics: Diagnostic[];
 }
