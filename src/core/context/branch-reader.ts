@@ -93,15 +93,21 @@ export function sessionBranchReader(session: LoadedSession, leafId?: string | nu
     entry: (i) => session.entryAt(index.at(at[i]!)),
     forEach,
     forEachLine(start, end, wanted, visit) {
-      const [picked, positions] = pick(start, end, wanted);
-      if (picked.length === 0) return;
-      if (session.checkedLine(picked[0]!) === undefined) {
-        session.eachEntryAt(picked, (entry, k) => visit(positions[k]!, undefined, () => entry));
+      const first = Math.max(0, start);
+      const last = Math.min(end, at.length);
+      let k = first;
+      while (k < last && !wanted(index.typeAt(at[k]!))) k++;
+      if (k === last) return;
+      if (session.checkedLineAt(at[k]!) === undefined) {
+        const [picked, positions] = pick(start, end, wanted);
+        session.eachEntryAt(picked, (entry, n) => visit(positions[n]!, undefined, () => entry));
         return;
       }
-      for (let k = 0; k < picked.length; k++) {
-        const meta = picked[k]!;
-        visit(positions[k]!, session.checkedLine(meta), () => session.entryAt(meta));
+      // Lines held in memory: handed over by position, a meta made only when a body is parsed.
+      for (; k < last; k++) {
+        const p = at[k]!;
+        if (!wanted(index.typeAt(p))) continue;
+        visit(k, session.checkedLineAt(p), () => session.entryAt(index.at(p)));
       }
     },
     forEachAt(positions, visit) {

@@ -186,6 +186,16 @@ export class EntryColumns {
     return this.lines[i]!;
   }
 
+  /** Byte offset of entry i's line in the file. */
+  offset(i: number): number {
+    return this.offsets[i]!;
+  }
+
+  /** Byte length of entry i's line (no line break). */
+  length(i: number): number {
+    return this.lengths[i]!;
+  }
+
   role(i: number): string | undefined {
     return this.roles[i];
   }

@@ -48,6 +48,8 @@ export interface LoadedSession {
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
   /** A line's bytes (no break) when held in memory and checked by an exact read (open-session-in-memory.ts); else undefined. */
   checkedLine(meta: EntryMeta): Buffer | undefined;
+  /** checkedLine of the entry at index position i (no meta made). */
+  checkedLineAt(i: number): Buffer | undefined;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -149,6 +151,11 @@ class Session implements LoadedSession {
   checkedLine(meta: EntryMeta): Buffer | undefined {
     if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
     return asBuffer(this.heldBytes.read(meta.offset, meta.length));
+  }
+
+  checkedLineAt(i: number): Buffer | undefined {
+    if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
+    return asBuffer(this.heldBytes.read(this.index.offsetAt(i), this.index.lengthAt(i)));
   }
 
   pathTo(leafId?: string | null): SessionEntry[] {

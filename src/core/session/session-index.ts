@@ -156,6 +156,15 @@ export class SessionIndex {
     return this.columns.types[i]!;
   }
 
+  /** Where the line of the entry at position i is (byte offset, byte length), without making its meta. */
+  offsetAt(i: number): number {
+    return this.columns.offset(i);
+  }
+
+  lengthAt(i: number): number {
+    return this.columns.length(i);
+  }
+
   /** The message role of the entry at position i, without making its meta. */
   roleAt(i: number): string | undefined {
     return this.columns.role(i);

@@ -12,7 +12,7 @@ function treeOf(index: SessionIndex): IndexedTree {
   return { columns: inner.columns, ids: inner.ids, duplicateDiagnostics: inner.duplicateDiagnostics, childLists: () => inner.childLists };
 }
 
-function shown(s: TreeStructure) {
+function shown(s: { [K in keyof TreeStructure]: readonly TreeStructure[K][number][] }) {
   const ids = (metas: readonly EntryMeta[]) => metas.map((m) => `${m.id}@${m.line}`);
   return { roots: ids(s.roots), orphans: ids(s.orphans), branchPoints: ids(s.branchPoints), unreachable: ids(s.unreachable), diagnostics: s.diagnostics };
 }
