@@ -16,6 +16,7 @@ import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-versio
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
 import { IdFilter } from "./id-filter.js";
+import { keepsProjection, ProjectedTail, projectedResumeOf, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
@@ -70,6 +71,8 @@ export interface RowResume {
   headerMs: number;
   /** The ids read so far (an appended line reusing one means a full read). */
   ids: IdFilter;
+  /** pi 1.5, a branch without a compaction: what an appended context edit needs (absent: such an edit reads the file). */
+  projected?: ProjectedResume;
 }
 
 export interface ComputedRow {
@@ -146,6 +149,9 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     const ids = IdFilter.forSession(session.index.size);
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
+    const branch = facts.branch;
+    const projected = keepsProjection(rule) ? projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! })) : undefined;
+    if (projected) resume.projected = projected;
   }
   return { row, resume };
 }
@@ -209,12 +215,17 @@ export function extendRow(
   // The file's first marker: the row needs its line, and maybe another rule.
   if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
+  const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
   for (const m of metas) {
     const fromMeta = rule.messagesFromMeta(m);
     const candidate = fromMeta !== 0 || rule.isUsageCandidate(m) || rule.isResetCandidate(m);
-    added.push(candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 });
+    const tokens = candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 };
+    tail?.add(m, m.id, tokens, () => mini.entryAt(m), added.length);
+    added.push(tokens);
   }
-  const usage = rule.extend({ usage: { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages }, branchHasReset: resume.branchHasReset }, added);
+  const previousUsage = { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages };
+  // A context edit of a recent entry: pi 1.5's projected estimate, carried in the resume.
+  const usage = tail?.sawEdit ? (tail.lost ? undefined : tail.usageAfterEdits(added)) : rule.extend({ usage: previousUsage, branchHasReset: resume.branchHasReset }, added);
   if (!usage) return null;
   const modelEntries = metas.filter((m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"));
   const model = sessionModel(modelEntries.map((m) => mini.entryAt(m)));
@@ -249,5 +260,9 @@ export function extendRow(
   // replaced by this one, and a filter that holds more ids than its row only costs a full read, never a wrong row.
   const ids = resume.ids;
   for (const m of metas) ids.add(m.id);
-  return { row, resume: ids.hasRoom ? { ...resume, offset: size, leafId, ids } : null };
+  const next: RowResume = { ...resume, offset: size, leafId, ids, branchHasReset: resume.branchHasReset || tail?.sawEdit === true };
+  const projected = tail?.current;
+  if (projected) next.projected = projected;
+  else delete next.projected;
+  return { row, resume: ids.hasRoom ? next : null };
 }

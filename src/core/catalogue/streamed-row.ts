@@ -33,6 +33,7 @@ import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedR
 import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
+import { keepsProjection, projectedResumeOf } from "./projected-resume.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 /** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
@@ -295,7 +296,8 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
   const bodies = new EntryBodies(new ReusedReads(fd, chunk, key.size, path), path, BODY_CACHE_BYTES);
   const leaf = table.size - 1;
   const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
-  const facts = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m)).facts();
+  const streamed = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m));
+  const facts = streamed.facts();
   const headerMs = headerTime(header);
   const row: CatalogueRow = {
     path,
@@ -328,6 +330,9 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     const ids = IdFilter.forSession(table.size);
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
+    // Kept from the row's own count of the whole branch (when pi's rule needed it): no extra pass.
+    const projected = keepsProjection(rule) ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p)) : undefined;
+    if (projected) resume.projected = projected;
   }
   return { row, resume };
 }
