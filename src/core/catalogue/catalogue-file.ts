@@ -52,6 +52,8 @@ function resumeOf(r: unknown, size: number): StoredResume | null | undefined {
   if (r === null) return null;
   if (!(isObj(r) && r.offset === size && strOrNull(r.leafId) && typeof r.branchHasReset === "boolean" && (isNum(r.headerMs) || r.headerMs === null))) return undefined;
   const resume: StoredResume = { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN };
+  if (r.editsAhead !== undefined && r.editsAhead !== true) return undefined;
+  if (r.editsAhead === true) resume.editsAhead = true;
   if (r.projected !== undefined) {
     const projected = validProjectedResume(r.projected);
     if (!projected) return undefined;

@@ -16,7 +16,7 @@ import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-versio
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
 import { IdFilter } from "./id-filter.js";
-import { keepsProjection, ProjectedTail, projectedResumeOf, type ProjectedResume } from "./projected-resume.js";
+import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
@@ -73,6 +73,11 @@ export interface RowResume {
   ids: IdFilter;
   /** pi 1.5, a branch without a compaction: what an appended context edit needs (absent: such an edit reads the file). */
   projected?: ProjectedResume;
+  /**
+   * pi 1.5: a context_edit in the file targets an id no entry has (yet): pi applies it to a later
+   * entry that takes that id, so every append reads the file.
+   */
+  editsAhead?: true;
 }
 
 export interface ComputedRow {
@@ -149,11 +154,26 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     const ids = IdFilter.forSession(session.index.size);
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
+    if (keepsProjection(rule) && hasEditAhead(session)) resume.editsAhead = true;
     const branch = facts.branch;
     const projected = keepsProjection(rule) ? projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! })) : undefined;
     if (projected) resume.projected = projected;
   }
   return { row, resume };
+}
+
+function hasEditAhead(session: LoadedSession): boolean {
+  const index = session.index;
+  const targets: string[] = [];
+  for (let i = 0; i < index.size; i++) {
+    if (index.typeAt(i) !== "context_edit") continue;
+    const target = editTarget(session.entryAt(index.at(i)));
+    if (target !== undefined) targets.push(target);
+  }
+  if (targets.length === 0) return false;
+  const known = new Set<string>();
+  for (let i = 0; i < index.size; i++) known.add(index.idAt(i));
+  return targets.some((t) => !known.has(t));
 }
 
 function hasCompaction(session: LoadedSession): boolean {
@@ -202,6 +222,7 @@ export function extendRow(
   versionOf: RowVersion,
 ): ComputedRow | null {
   const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
+  if (resume.editsAhead && keepsProjection(rule)) return null;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const head = Buffer.from(MINI_HEADER);
   const mini = sessionFromBytes(Buffer.concat([head, appended]));

@@ -51,6 +51,12 @@ function roleOf(kind: EntryKind): string | undefined {
   return undefined;
 }
 
+/** The target of a context_edit body, when it is an id. */
+export function editTarget(entry: SessionEntry): string | undefined {
+  const target: unknown = (entry as { targetId?: unknown }).targetId;
+  return typeof target === "string" ? target : undefined;
+}
+
 /** Whether a row counted by `rule` keeps a projected resume. */
 export function keepsProjection(rule: ContextTokenRule): boolean {
   return rule === pi15ContextTokenRule;

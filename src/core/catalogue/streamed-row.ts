@@ -33,7 +33,7 @@ import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedR
 import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
-import { keepsProjection, projectedResumeOf } from "./projected-resume.js";
+import { editTarget, keepsProjection, projectedResumeOf } from "./projected-resume.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 /** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
@@ -117,6 +117,8 @@ class RowSums {
   hasCompactions = false;
   firstUserMessage: string | null = null;
   marker: Pi1xMarker | undefined;
+  /** Targets of the file's context edits (read while their line is in the chunk). */
+  readonly editTargets: string[] = [];
 
   add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): void {
     if (meta.type === "message") this.messages++;
@@ -131,6 +133,11 @@ class RowSums {
     }
     if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
     if (meta.type === "compaction") this.hasCompactions = true;
+    if (meta.type === "context_edit") {
+      // As rowFromSession: a body that cannot be read throws there too.
+      const target = editTarget(body(meta));
+      if (target !== undefined) this.editTargets.push(target);
+    }
     if (this.firstUserMessage === null && meta.type === "message" && meta.role === "user") {
       // firstUserMessageText: the first user message with text (a body that cannot be read throws there too).
       const message: unknown = (body(meta) as { message?: unknown }).message;
@@ -333,6 +340,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     // Kept from the row's own count of the whole branch (when pi's rule needed it): no extra pass.
     const projected = keepsProjection(rule) ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p)) : undefined;
     if (projected) resume.projected = projected;
+    if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;
   }
   return { row, resume };
 }
