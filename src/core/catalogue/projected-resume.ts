@@ -123,12 +123,12 @@ export class ProjectedTail {
     if (this.lost) return;
     if (kind.type === "compaction" || (tokens as Pi15EntryTokens).system) return this.lose();
     if (kind.type === "context_edit") return this.edit(body() as ContextEditEntry, index);
-    const role = roleOf(kind);
-    if (role === undefined) return;
-    if (id.length > MAX_ID_LENGTH) return this.lose();
     const r = this.resume;
     r.estimate += tokens.estimate;
     r.messages += tokens.messages;
+    const role = roleOf(kind);
+    if (role === undefined) return;
+    if (id.length > MAX_ID_LENGTH) return this.lose();
     r.recent.push([id, role, tokens.estimate, tokens.messages]);
     if (r.recent.length > RECENT_ENTRIES) r.recent.shift();
   }
