@@ -127,8 +127,8 @@ export class ProjectedTail {
     r.estimate += tokens.estimate;
     r.messages += tokens.messages;
     const role = roleOf(kind);
-    if (role === undefined) return;
-    if (id.length > MAX_ID_LENGTH) return this.lose();
+    // Not kept (an edit of it then reads the file).
+    if (role === undefined || id.length > MAX_ID_LENGTH) return;
     r.recent.push([id, role, tokens.estimate, tokens.messages]);
     if (r.recent.length > RECENT_ENTRIES) r.recent.shift();
   }

@@ -27,7 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const HEADER = JSON.stringify({ type: "session", version: 3, id: "sess", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" });
 const IMAGE = { type: "image", data: "aGk=", mimeType: "image/png" };
 
-type Kind = "user" | "user-image" | "assistant" | "assistant-tool" | "assistant-error" | "assistant-zero" | "tool" | "tool-image" | "custom" | "bash" | "edit" | "compaction" | "system" | "switch" | "label" | "model";
+type Kind = "no-role" | "user" | "user-image" | "assistant" | "assistant-tool" | "assistant-error" | "assistant-zero" | "tool" | "tool-image" | "custom" | "bash" | "edit" | "compaction" | "system" | "switch" | "label" | "model";
 type Target = "newest" | "recent" | "previous-target" | "old" | "missing" | "next";
 type Replacement = "null" | "string" | "array" | "empty" | "junk";
 interface Step {
@@ -41,7 +41,7 @@ interface Step {
 
 const kinds: [Kind, number][] = [
   ["user", 3], ["user-image", 1], ["assistant", 4], ["assistant-tool", 2], ["assistant-error", 2], ["assistant-zero", 1], ["tool", 3], ["tool-image", 1],
-  ["custom", 1], ["bash", 1], ["edit", 6], ["compaction", 1], ["system", 1], ["switch", 1], ["label", 1], ["model", 1],
+  ["custom", 1], ["bash", 1], ["no-role", 1], ["edit", 6], ["compaction", 1], ["system", 1], ["switch", 1], ["label", 1], ["model", 1],
 ];
 const step: fc.Arbitrary<Step> = fc.record({
   kind: fc.oneof(...kinds.map(([k, weight]) => ({ weight, arbitrary: fc.constant(k) }))),
@@ -81,6 +81,10 @@ class Pi15File {
       case "user":
       case "switch":
         value = { type: "message", ...base, message: { role: "user", content: `ask ${s.text}`, timestamp: 1 } };
+        break;
+      case "no-role":
+        // A message pi still projects (as is), without a role: counts as a message of 0 tokens.
+        value = { type: "message", ...base, message: { content: s.text, timestamp: 1 } };
         break;
       case "user-image":
         value = { type: "message", ...base, message: { role: "user", content: [{ type: "text", text: s.text }, IMAGE], timestamp: 1 } };
