@@ -98,6 +98,11 @@ export async function catalogueEditBench(bigFile: string): Promise<void> {
       others.push(r.failed, r.answer);
       if (r.editAppended) appended++;
     }
+    // Below a compaction the row keeps no projected sum (left as before): each edit reads the file again.
+    const compaction = line({ type: "compaction", parentId: leaf, summary: "The work so far.", firstKeptEntryId: leaf, tokensBefore: 150_000 });
+    await timedRefresh(catalogue, file, compaction);
+    leaf = compaction.id;
+    const belowCompaction = await retry();
     await catalogue.save();
     edits.sort((a, b) => a - b);
     others.sort((a, b) => a - b);
@@ -106,6 +111,7 @@ export async function catalogueEditBench(bigFile: string): Promise<void> {
     console.log(
       `  first edit after a full read that did not need the whole projected sum: ${ms(first.edit)} (reads the file once, keeping the sum); then over 20 retries: edit median ${ms(edits[10]!)}, max ${ms(edits[19]!)} (${appended}/20 from the appended bytes); failed answer / retry answer median ${ms(others[20]!)}   (target ≤ 10 ms host CPU)`,
     );
+    console.log(`  an edit below a compaction (not covered: the file is read again, its kept range counted): ${ms(belowCompaction.edit)}`);
   } finally {
     rmSync(folder, { recursive: true, force: true });
     rmSync(cache, { recursive: true, force: true });
