@@ -16,7 +16,7 @@ import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-versio
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
 import { IdFilter } from "./id-filter.js";
-import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, type ProjectedResume } from "./projected-resume.js";
+import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, projectedResumeOfPath, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
@@ -155,11 +155,19 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
     if (keepsProjection(rule) && hasEditAhead(session)) resume.editsAhead = true;
-    const branch = facts.branch;
-    const projected = keepsProjection(rule) ? projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! })) : undefined;
+    const projected = keepsProjection(rule) ? projectedResumeOfFacts(session, facts) : undefined;
     if (projected) resume.projected = projected;
   }
   return { row, resume };
+}
+
+/** As the streamed row keeps it: from the running count, or from the entries the usage was recounted from. */
+function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts): ProjectedResume | undefined {
+  const branch = facts.branch;
+  if (facts.runningUsage) return projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! }));
+  if (facts.rule.usage(facts) !== undefined) return undefined;
+  const start = facts.rule.recountStart?.(facts) ?? 0;
+  return projectedResumeOfPath(branch.slice(start).map((m) => session.entryAt(m)));
 }
 
 function hasEditAhead(session: LoadedSession): boolean {

@@ -18,6 +18,8 @@ export interface StreamedBranchFacts {
   branchHasReset: boolean;
   /** The rule's running count, when the usage was counted by it (fed the whole branch). */
   running?: RunningUsage;
+  /** The entries the usage was recounted from (the rule's recount start to the leaf), when it was. */
+  recounted?: readonly SessionEntry[];
 }
 
 function modelOf(entry: unknown): SessionModelRef | undefined {
@@ -67,11 +69,13 @@ export class StreamedBranch implements BranchTokenView {
   private model: SessionModelRef | undefined;
 
   private running: RunningUsage | undefined;
+  private recounted: SessionEntry[] | undefined;
 
   facts(): StreamedBranchFacts {
     const usage = this.usage();
     const facts: StreamedBranchFacts = { usage, model: this.model ?? null, branchHasReset: this.lastReset >= 0 };
     if (this.running) facts.running = this.running;
+    if (this.recounted) facts.recounted = this.recounted;
     return facts;
   }
 
@@ -94,6 +98,7 @@ export class StreamedBranch implements BranchTokenView {
     const start = rule.recountStart?.(this) ?? 0;
     const path: SessionEntry[] = [];
     for (let p = start; p < this.branch.length; p++) path.push(this.body(this.metaAt(p)));
+    this.recounted = path;
     return rule.usageOfPath(path);
   }
 

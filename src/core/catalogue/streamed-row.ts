@@ -33,7 +33,7 @@ import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedR
 import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
-import { editTarget, keepsProjection, projectedResumeOf } from "./projected-resume.js";
+import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 /** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
@@ -338,7 +338,11 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
     // Kept from the row's own count of the whole branch (when pi's rule needed it): no extra pass.
-    const projected = keepsProjection(rule) ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p)) : undefined;
+    const projected = !keepsProjection(rule)
+      ? undefined
+      : facts.running
+        ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p))
+        : facts.recounted && projectedResumeOfPath(facts.recounted);
     if (projected) resume.projected = projected;
     if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;
   }
