@@ -71,7 +71,7 @@ export interface RowResume {
   headerMs: number;
   /** The ids read so far (an appended line reusing one means a full read). */
   ids: IdFilter;
-  /** pi 1.5, a branch without a compaction: what an appended context edit needs (absent: such an edit reads the file). */
+  /** pi 1.5: what an appended context edit of a recent entry needs (projected-resume.ts; absent: such an edit reads the file). */
   projected?: ProjectedResume;
   /**
    * pi 1.5: a context_edit in the file targets an id no entry has (yet): pi applies it to a later

@@ -337,7 +337,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     const ids = IdFilter.forSession(table.size);
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
-    // Kept from the row's own count of the whole branch (when pi's rule needed it): no extra pass.
+    // Kept from what the row's own count read (pi's running sum, or the recounted entries): no extra pass.
     const projected = !keepsProjection(rule)
       ? undefined
       : facts.running
