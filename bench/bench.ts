@@ -14,6 +14,7 @@ import { openSessionSync } from "../src/core/session/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
 import { catalogueBench, liveBench } from "./live-bench";
+import { catalogueEditBench } from "./catalogue-edit-bench";
 import { fileTouchesBench } from "./file-touches-bench";
 import { formatTable, measure, type Row } from "./measure";
 import { openBench } from "./open-bench";
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
   const bytes = statSync(file).size;
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
+  if (only === "catalogue-edit") {
+    await catalogueEditBench(file);
+    return;
+  }
   if (only === "open") {
     openBench(file, Math.max(RUNS, 5));
     return;
@@ -37,7 +42,10 @@ async function main(): Promise<void> {
   if (only === "live" || only === "catalogue" || only === "files" || only === "prepare") {
     if (only === "live") await liveBench(file, RUNS);
     else if (only === "prepare") await prepareProcessBench(file, RUNS);
-    else if (only === "catalogue") await catalogueBench(LARGE_FIXTURE);
+    else if (only === "catalogue") {
+      await catalogueEditBench(file);
+      await catalogueBench(LARGE_FIXTURE);
+    }
     else {
       await filesTouchedBench(file, openSessionSync(file).pathTo());
       await fileTouchesBench(LARGE_FIXTURE);
@@ -103,6 +111,7 @@ async function main(): Promise<void> {
   await prepareProcessBench(file, RUNS);
   await filesTouchedBench(file, warmPath);
   await liveBench(file, RUNS);
+  await catalogueEditBench(file);
   await catalogueBench(LARGE_FIXTURE);
   await fileTouchesBench(LARGE_FIXTURE);
 }

@@ -4,6 +4,7 @@
 
 import type { CatalogueRow, RowResume } from "./catalogue-row.js";
 import { IdFilter } from "./id-filter.js";
+import { validProjectedResume } from "./projected-resume.js";
 
 export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
 /** 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline. */
@@ -50,7 +51,15 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
 function resumeOf(r: unknown, size: number): StoredResume | null | undefined {
   if (r === null) return null;
   if (!(isObj(r) && r.offset === size && strOrNull(r.leafId) && typeof r.branchHasReset === "boolean" && (isNum(r.headerMs) || r.headerMs === null))) return undefined;
-  return { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN };
+  const resume: StoredResume = { offset: size, leafId: r.leafId as string | null, branchHasReset: r.branchHasReset, headerMs: r.headerMs ?? NaN };
+  if (r.editsAhead !== undefined && r.editsAhead !== true) return undefined;
+  if (r.editsAhead === true) resume.editsAhead = true;
+  if (r.projected !== undefined) {
+    const projected = validProjectedResume(r.projected);
+    if (!projected) return undefined;
+    resume.projected = projected;
+  }
+  return resume;
 }
 
 /** One record as parsed from JSON (a file, another process), or undefined when it does not pass validation. */

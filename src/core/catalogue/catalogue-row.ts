@@ -16,6 +16,7 @@ import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-versio
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
 import { IdFilter } from "./id-filter.js";
+import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, projectedResumeOfPath, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
@@ -70,6 +71,13 @@ export interface RowResume {
   headerMs: number;
   /** The ids read so far (an appended line reusing one means a full read). */
   ids: IdFilter;
+  /** pi 1.5: what an appended context edit of a recent entry needs (projected-resume.ts; absent: such an edit reads the file). */
+  projected?: ProjectedResume;
+  /**
+   * pi 1.5: a context_edit in the file targets an id no entry has (yet): pi applies it to a later
+   * entry that takes that id, so every append reads the file.
+   */
+  editsAhead?: true;
 }
 
 export interface ComputedRow {
@@ -146,8 +154,34 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     const ids = IdFilter.forSession(session.index.size);
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
+    if (keepsProjection(rule) && hasEditAhead(session)) resume.editsAhead = true;
+    const projected = keepsProjection(rule) ? projectedResumeOfFacts(session, facts) : undefined;
+    if (projected) resume.projected = projected;
   }
   return { row, resume };
+}
+
+/** As the streamed row keeps it: from the running count, or from the entries the usage was recounted from. */
+function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts): ProjectedResume | undefined {
+  const branch = facts.branch;
+  if (facts.runningUsage) return projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! }));
+  if (facts.rule.usage(facts) !== undefined) return undefined;
+  const start = facts.rule.recountStart?.(facts) ?? 0;
+  return projectedResumeOfPath(branch.slice(start).map((m) => session.entryAt(m)));
+}
+
+function hasEditAhead(session: LoadedSession): boolean {
+  const index = session.index;
+  const targets: string[] = [];
+  for (let i = 0; i < index.size; i++) {
+    if (index.typeAt(i) !== "context_edit") continue;
+    const target = editTarget(session.entryAt(index.at(i)));
+    if (target !== undefined) targets.push(target);
+  }
+  if (targets.length === 0) return false;
+  const known = new Set<string>();
+  for (let i = 0; i < index.size; i++) known.add(index.idAt(i));
+  return targets.some((t) => !known.has(t));
 }
 
 function hasCompaction(session: LoadedSession): boolean {
@@ -196,6 +230,7 @@ export function extendRow(
   versionOf: RowVersion,
 ): ComputedRow | null {
   const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
+  if (resume.editsAhead && keepsProjection(rule)) return null;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const head = Buffer.from(MINI_HEADER);
   const mini = sessionFromBytes(Buffer.concat([head, appended]));
@@ -209,12 +244,17 @@ export function extendRow(
   // The file's first marker: the row needs its line, and maybe another rule.
   if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
+  const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
   for (const m of metas) {
     const fromMeta = rule.messagesFromMeta(m);
     const candidate = fromMeta !== 0 || rule.isUsageCandidate(m) || rule.isResetCandidate(m);
-    added.push(candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 });
+    const tokens = candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 };
+    tail?.add(m, m.id, tokens, () => mini.entryAt(m), added.length);
+    added.push(tokens);
   }
-  const usage = rule.extend({ usage: { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages }, branchHasReset: resume.branchHasReset }, added);
+  const previousUsage = { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages };
+  // A context edit of a recent entry: pi 1.5's projected estimate, carried in the resume.
+  const usage = tail?.sawEdit ? (tail.lost ? undefined : tail.usageAfterEdits(added)) : rule.extend({ usage: previousUsage, branchHasReset: resume.branchHasReset }, added);
   if (!usage) return null;
   const modelEntries = metas.filter((m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"));
   const model = sessionModel(modelEntries.map((m) => mini.entryAt(m)));
@@ -249,5 +289,9 @@ export function extendRow(
   // replaced by this one, and a filter that holds more ids than its row only costs a full read, never a wrong row.
   const ids = resume.ids;
   for (const m of metas) ids.add(m.id);
-  return { row, resume: ids.hasRoom ? { ...resume, offset: size, leafId, ids } : null };
+  const next: RowResume = { ...resume, offset: size, leafId, ids, branchHasReset: resume.branchHasReset || tail?.sawEdit === true };
+  const projected = tail?.current;
+  if (projected) next.projected = projected;
+  else delete next.projected;
+  return { row, resume: ids.hasRoom ? next : null };
 }

@@ -5,7 +5,7 @@
 // including a body that cannot be read again, which throws in both.
 
 import { sessionModel, type SessionModelRef } from "../summarize/session-model.js";
-import type { BranchTokenView, ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
+import type { BranchTokenView, ContextTokenRule, EntryTokens, RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { EntryMeta } from "../session/entry-meta.js";
 import type { SessionEntry } from "../session/types.js";
@@ -16,6 +16,10 @@ export interface StreamedBranchFacts {
   model: SessionModelRef | null;
   /** A context reset (by the rule) is on the branch. */
   branchHasReset: boolean;
+  /** The rule's running count, when the usage was counted by it (fed the whole branch). */
+  running?: RunningUsage;
+  /** The entries the usage was recounted from (the rule's recount start to the leaf), when it was. */
+  recounted?: readonly SessionEntry[];
 }
 
 function modelOf(entry: unknown): SessionModelRef | undefined {
@@ -64,8 +68,21 @@ export class StreamedBranch implements BranchTokenView {
   /** The model of the last model_change or assistant answer on the branch that names one. */
   private model: SessionModelRef | undefined;
 
+  private running: RunningUsage | undefined;
+  private recounted: SessionEntry[] | undefined;
+
   facts(): StreamedBranchFacts {
-    return { usage: this.usage(), model: this.model ?? null, branchHasReset: this.lastReset >= 0 };
+    const usage = this.usage();
+    const facts: StreamedBranchFacts = { usage, model: this.model ?? null, branchHasReset: this.lastReset >= 0 };
+    if (this.running) facts.running = this.running;
+    if (this.recounted) facts.recounted = this.recounted;
+    return facts;
+  }
+
+  /** The id and kind of the entry at a branch position. */
+  entryAt(position: number): { id: string; kind: EntryMeta } {
+    const i = this.branch[position]!;
+    return { id: this.table.ids[i]!, kind: this.table.kind(i) };
   }
 
   private usage(): ContextUsage {
@@ -75,11 +92,13 @@ export class StreamedBranch implements BranchTokenView {
     if (rule.running?.applies(this)) {
       const running = rule.running.create({ positionOf: (id) => this.positionOf(id), entryAt: (p) => this.body(this.metaAt(p)) });
       for (let p = 0; p < this.branch.length; p++) running.append(this.body(this.metaAt(p)));
+      this.running = running;
       return running.usage();
     }
     const start = rule.recountStart?.(this) ?? 0;
     const path: SessionEntry[] = [];
     for (let p = start; p < this.branch.length; p++) path.push(this.body(this.metaAt(p)));
+    this.recounted = path;
     return rule.usageOfPath(path);
   }
 

@@ -33,6 +33,7 @@ import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedR
 import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
+import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 /** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
@@ -116,6 +117,8 @@ class RowSums {
   hasCompactions = false;
   firstUserMessage: string | null = null;
   marker: Pi1xMarker | undefined;
+  /** Targets of the file's context edits (read while their line is in the chunk). */
+  readonly editTargets: string[] = [];
 
   add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): void {
     if (meta.type === "message") this.messages++;
@@ -130,6 +133,11 @@ class RowSums {
     }
     if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
     if (meta.type === "compaction") this.hasCompactions = true;
+    if (meta.type === "context_edit") {
+      // As rowFromSession: a body that cannot be read throws there too.
+      const target = editTarget(body(meta));
+      if (target !== undefined) this.editTargets.push(target);
+    }
     if (this.firstUserMessage === null && meta.type === "message" && meta.role === "user") {
       // firstUserMessageText: the first user message with text (a body that cannot be read throws there too).
       const message: unknown = (body(meta) as { message?: unknown }).message;
@@ -295,7 +303,8 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
   const bodies = new EntryBodies(new ReusedReads(fd, chunk, key.size, path), path, BODY_CACHE_BYTES);
   const leaf = table.size - 1;
   const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
-  const facts = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m)).facts();
+  const streamed = new StreamedBranch(table, branch, rule, (m) => bodies.entry(m));
+  const facts = streamed.facts();
   const headerMs = headerTime(header);
   const row: CatalogueRow = {
     path,
@@ -328,6 +337,14 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     const ids = IdFilter.forSession(table.size);
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
+    // Kept from what the row's own count read (pi's running sum, or the recounted entries): no extra pass.
+    const projected = !keepsProjection(rule)
+      ? undefined
+      : facts.running
+        ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p))
+        : facts.recounted && projectedResumeOfPath(facts.recounted);
+    if (projected) resume.projected = projected;
+    if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;
   }
   return { row, resume };
 }

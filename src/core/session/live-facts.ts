@@ -114,6 +114,11 @@ export class LiveSessionFacts implements BranchTokenView {
     return this.resetAt.position >= 0;
   }
 
+  /** The rule's running count when it has been fed, for a catalogue row to keep (see catalogue/projected-resume.ts). */
+  get runningUsage(): RunningUsage | undefined {
+    return this.running;
+  }
+
   /** The branch's metas, root first (no bodies). */
   get branch(): readonly EntryMeta[] {
     return this.path.entries;

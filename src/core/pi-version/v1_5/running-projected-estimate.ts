@@ -27,6 +27,8 @@ export class RunningProjectedEstimate implements RunningUsage {
   /** Projected system messages by position (an edit may restore one: sorted when replayed). */
   private readonly systemAt = new Map<number, ContextMessage[]>();
   private systemEstimate: number | undefined = 0;
+  /** Edits whose target was not on the branch before them: pi applies one to a later entry that takes that id. */
+  private dangling = 0;
 
   constructor(private readonly branch: RunningBranch) {}
 
@@ -53,7 +55,21 @@ export class RunningProjectedEstimate implements RunningUsage {
       this.estimateTotal -= this.estimates[target]!;
       this.messageTotal -= this.messages[target]!;
       this.project(target, this.branch.entryAt(target));
-    }
+    } else this.dangling++;
+  }
+
+  /**
+   * The sums (non-system estimate, projected messages, the current system message's estimate) and the
+   * edit count whose target was not before them; for a catalogue row to carry the count forward.
+   */
+  totals(): { estimate: number; messages: number; system: number; danglingEdits: number } {
+    const usage = this.usage();
+    return { estimate: this.estimateTotal, messages: this.messageTotal, system: usage.tokens - this.estimateTotal, danglingEdits: this.dangling };
+  }
+
+  /** The non-system estimate and projected message count of the entry at a position, its latest edit so far applied. */
+  entryTotals(position: number): { estimate: number; messages: number } {
+    return { estimate: this.estimates[position]!, messages: this.messages[position]! };
   }
 
   private project(position: number, entry: SessionEntry): void {

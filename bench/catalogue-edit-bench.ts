@@ -1,0 +1,129 @@
+// npm run bench (BENCH_ONLY=catalogue or catalogue-edit): pi 1.5 context
+// edits appended to a listed (not opened) 100 MB session, as pi writes them on
+// an auto-retry: a failed answer, `context_edit null` of it, the retry's answer.
+// Each write is answered by the catalogue's refresh of that one file (what the
+// Sessions view does for a listed session); its process CPU is measured. Before
+// this branch every edit read the whole file again: that read (readRecord, the
+// catalogue's full read) is timed beside it. The first edit after a full read
+// that did not need pi's whole projected sum (usage after every reset) still
+// reads the file once: that read keeps the sum for the next edits. Below a
+// compaction the sum is kept from the kept range the full read counts.
+import { appendFileSync, closeSync, copyFileSync, fstatSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
+import { readRecord } from "../src/core/catalogue/read-record";
+import { rowVersionPolicy } from "../src/core/catalogue/catalogue-row";
+import { projectedResumeOfPath } from "../src/core/catalogue/projected-resume";
+import { openSessionSync } from "../src/core/session/open-session";
+
+const ms = (x: number): string => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+let counter = 0;
+
+function line(fields: Record<string, unknown>): { id: string; text: string } {
+  const id = `b${(counter++).toString(16).padStart(7, "0")}`;
+  return { id, text: `${JSON.stringify({ ...fields, id, timestamp: new Date().toISOString() })}\n` };
+}
+
+const usage = (input: number) => ({ input, output: 200, cacheRead: 0, cacheWrite: 0, totalTokens: input + 200, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.3 } });
+const assistant = (parentId: string, stopReason: string, input: number) =>
+  line({ type: "message", parentId, message: { role: "assistant", content: stopReason === "error" ? [] : [{ type: "text", text: "Done." }], provider: "anthropic", model: "claude-sonnet-4-5", usage: usage(input), stopReason, timestamp: Date.now() } });
+
+/** The id of the file's last line (the big session is one branch: its leaf). */
+function lastId(file: string): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, 4 << 20));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    const text = tail.toString("utf8").trimEnd();
+    return (JSON.parse(text.slice(text.lastIndexOf("\n") + 1)) as { id: string }).id;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function cpuMs(run: () => void): number {
+  const c0 = process.cpuUsage();
+  run();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+async function timedRefresh(catalogue: SessionCatalogue, file: string, written: { text: string }): Promise<{ cpu: number; appended: boolean }> {
+  appendFileSync(file, written.text);
+  const before = catalogue.stats.appended;
+  const c0 = process.cpuUsage();
+  const row = await catalogue.refresh(file);
+  const c = process.cpuUsage(c0);
+  if (!row) throw new Error("bench: no row");
+  return { cpu: (c.user + c.system) / 1000, appended: catalogue.stats.appended === before + 1 };
+}
+
+export async function catalogueEditBench(bigFile: string): Promise<void> {
+  const folder = join(tmpdir(), `pi-sessions-bench-catalogue-edit-${process.pid}`);
+  const cache = `${folder}-cache`;
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, "session.jsonl");
+  copyFileSync(bigFile, file);
+  try {
+    // A pi 1.5 session (the 100 MB one is pi 0.73's layout: counted with pi 1.5's rule here).
+    const options = { explicitVersion: "1.5" as const };
+    const catalogue = await SessionCatalogue.open(cache, options);
+    const [listed] = await catalogue.list([file]);
+    await catalogue.save();
+    let leaf = lastId(file);
+    const retry = async (): Promise<{ failed: number; edit: number; answer: number; editAppended: boolean }> => {
+      const failed = assistant(leaf, "error", 0);
+      const f = await timedRefresh(catalogue, file, failed);
+      const edit = line({ type: "context_edit", parentId: failed.id, targetId: failed.id, replacement: null });
+      const e = await timedRefresh(catalogue, file, edit);
+      const answer = assistant(edit.id, "stop", 90_000);
+      const a = await timedRefresh(catalogue, file, answer);
+      leaf = answer.id;
+      return { failed: f.cpu, edit: e.cpu, answer: a.cpu, editAppended: e.appended };
+    };
+    const first = await retry();
+    // What every edit cost before: the full read of the file ending in an edit (pi's whole projected sum).
+    const tailEdit = line({ type: "context_edit", parentId: leaf, targetId: leaf, replacement: { content: "shortened" } });
+    appendFileSync(file, tailEdit.text);
+    const fullRead = cpuMs(() => readRecord(file, rowVersionPolicy(options)));
+    const afterTailEdit = assistant(tailEdit.id, "stop", 90_000);
+    await catalogue.refresh(file);
+    await timedRefresh(catalogue, file, afterTailEdit);
+    leaf = afterTailEdit.id;
+    const edits: number[] = [];
+    const others: number[] = [];
+    let appended = 0;
+    for (let i = 0; i < 20; i++) {
+      const r = await retry();
+      edits.push(r.edit);
+      others.push(r.failed, r.answer);
+      if (r.editAppended) appended++;
+    }
+    // The file now ends in edit, answer: a full read recounts the whole branch (pi's usage after a reset) and keeps the sum from it.
+    const recountRead = cpuMs(() => readRecord(file, rowVersionPolicy(options)));
+    const branch = openSessionSync(file, { skim: true }).pathTo();
+    const sumFromRecount = cpuMs(() => projectedResumeOfPath(branch));
+    // An appended compaction reads the file (the rule restarts at its kept range); the sum is kept from that range.
+    const compaction = line({ type: "compaction", parentId: leaf, summary: "The work so far.", firstKeptEntryId: leaf, tokensBefore: 150_000 });
+    const compactionRead = await timedRefresh(catalogue, file, compaction);
+    leaf = compaction.id;
+    const belowCompaction: number[] = [];
+    for (let i = 0; i < 5; i++) belowCompaction.push((await retry()).edit);
+    belowCompaction.sort((a, b) => a - b);
+    await catalogue.save();
+    edits.sort((a, b) => a - b);
+    others.sort((a, b) => a - b);
+    console.log(`\ncatalogue, pi 1.5 context edit appended to a listed ${(listed!.size / 1024 / 1024).toFixed(0)} MB session (refresh of its row, process CPU):`);
+    console.log(`  before this branch every edit read the file in full: ${ms(fullRead)} CPU (readRecord of the file ending in an edit)`);
+    console.log(
+      `  first edit after a full read that did not need the whole projected sum: ${ms(first.edit)} (reads the file once, keeping the sum); then over 20 retries: edit median ${ms(edits[10]!)}, max ${ms(edits[19]!)} (${appended}/20 from the appended bytes); failed answer / retry answer median ${ms(others[20]!)}   (target ≤ 10 ms host CPU)`,
+    );
+    console.log(`  a full read of the file ending in edit, answer (the branch recounted): ${ms(recountRead)}, of which keeping the sum from the recounted entries ${ms(sumFromRecount)}`);
+    console.log(`  an appended compaction: ${ms(compactionRead.cpu)} (reads the file); then edits below it: median ${ms(belowCompaction[2]!)}, max ${ms(belowCompaction[4]!)} over 5 retries`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
