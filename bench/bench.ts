@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   console.log(`session: ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB), best of ${RUNS} runs\n`);
   const only = process.env.BENCH_ONLY;
   if (only === "open") {
-    openBench(file, Math.max(RUNS, 5));
+    await openBench(file, Math.max(RUNS, 5));
     return;
   }
   if (only === "live" || only === "catalogue" || only === "files" || only === "prepare") {

@@ -8,6 +8,7 @@ import { openSession, type LoadedSession } from "../core/session/open-session";
 import { boolFlag, stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
+import { cliIndexSnapshots } from "./index-snapshots";
 import { warn } from "./output";
 
 const MAX_DIAGNOSTICS_SHOWN = 20;
@@ -24,7 +25,7 @@ export async function loadSession(ctx: CommandContext, file: string): Promise<Lo
   if (statSync(file).isDirectory()) throw new CliError(`${file}: is a directory, not a session file`, EXIT_BAD_INPUT);
   let session: LoadedSession;
   try {
-    session = await openSession(file);
+    session = await openSession(file, { snapshots: cliIndexSnapshots(ctx.io.env) });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
   }
