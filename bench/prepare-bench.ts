@@ -3,8 +3,9 @@
 // prepareCompaction on the branch), alternated, best of `runs` each. Wall time,
 // and each child's own CPU time (user + system; less at the mercy of a busy machine).
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
 const PI_PREPARE = `
@@ -20,10 +21,10 @@ interface Run {
 }
 
 /** Runs a process to its end (stdout read and dropped); its CPU time comes from the preload's report on fd 3. */
-function runProcess(args: string[]): Promise<Run> {
+function runProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ["-r", resolve("bench/cpu-at-exit.cjs"), ...args], { stdio: ["ignore", "pipe", "inherit", "pipe"], cwd: resolve(".") });
+    const child = spawn(process.execPath, ["-r", resolve("bench/cpu-at-exit.cjs"), ...args], { stdio: ["ignore", "pipe", "inherit", "pipe"], cwd: resolve("."), env });
     let report = "";
     child.stdout!.resume();
     (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => (report += chunk.toString("utf8")));
@@ -42,17 +43,26 @@ export async function prepareProcessBench(file: string, runs: number): Promise<v
     console.log("  skipped (no dist/cli.js: npm run build)");
     return;
   }
-  const best = { ours: { wallMs: Infinity, cpuMs: Infinity }, pi: { wallMs: Infinity, cpuMs: Infinity } };
+  const best = { ours: { wallMs: Infinity, cpuMs: Infinity }, pi: { wallMs: Infinity, cpuMs: Infinity }, warm: { wallMs: Infinity, cpuMs: Infinity } };
+  // Our cache folder: a new one per cold run (the index snapshot is written as the process ends, counted),
+  // one kept for the warm runs (opened from the snapshot a first run left).
+  const caches = mkdtempSync(join(tmpdir(), "pi-sessions-bench-prepare-"));
+  const prepare = [cli, "prepare", file, "--json", "--pi-version", "0.73"];
+  const withCache = (dir: string): NodeJS.ProcessEnv => ({ ...process.env, PI_SESSIONS_CACHE_DIR: join(caches, dir) });
+  await runProcess(prepare, withCache("warm"));
   for (let i = 0; i < runs; i++) {
-    const ours = await runProcess([cli, "prepare", file, "--json", "--pi-version", "0.73"]);
+    const ours = await runProcess(prepare, withCache(`cold${i}`));
     const pi = await runProcess(["--input-type=module", "-e", PI_PREPARE, file]);
-    for (const [key, run] of [["ours", ours], ["pi", pi]] as const) {
+    const warm = await runProcess(prepare, withCache("warm"));
+    for (const [key, run] of [["ours", ours], ["pi", pi], ["warm", warm]] as const) {
       best[key].wallMs = Math.min(best[key].wallMs, run.wallMs);
       best[key].cpuMs = Math.min(best[key].cpuMs, run.cpuMs);
     }
   }
   const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "n/a");
-  console.log(`  ours: pi-sessions prepare --json (writes the serialised history too): ${ms(best.ours.wallMs)} wall, ${ms(best.ours.cpuMs)} CPU`);
+  console.log(`  ours, cold (no index snapshot; writing one at exit counted): pi-sessions prepare --json (writes the serialised history too): ${ms(best.ours.wallMs)} wall, ${ms(best.ours.cpuMs)} CPU`);
   console.log(`  pi: SessionManager.open + prepareCompaction in a process: ${ms(best.pi.wallMs)} wall, ${ms(best.pi.cpuMs)} CPU`);
   console.log(`  ratio ours / pi, best of ${runs} alternated: ${(best.ours.wallMs / best.pi.wallMs).toFixed(2)} wall, ${(best.ours.cpuMs / best.pi.cpuMs).toFixed(2)} CPU   (target ≤ 0.35)`);
+  console.log(`  ours with a warm index snapshot: ${ms(best.warm.wallMs)} wall, ${ms(best.warm.cpuMs)} CPU; / pi ${(best.warm.wallMs / best.pi.wallMs).toFixed(2)} wall, ${(best.warm.cpuMs / best.pi.cpuMs).toFixed(2)} CPU`);
+  rmSync(caches, { recursive: true, force: true });
 }
