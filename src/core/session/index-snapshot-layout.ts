@@ -95,7 +95,7 @@ function codes(values: readonly (string | undefined)[], count: number): { table:
     }
     out[i] = c;
   }
-  return { table, codes: table.length <= 256 ? Uint8Array.from(out) : out };
+  return { table, codes: table.length <= 256 ? new Uint8Array(out) : out };
 }
 
 function bytesOf(a: ArrayBufferView): Buffer {
@@ -113,7 +113,7 @@ export function encodeSnapshot(c: SnapshotContent): Buffer[] {
   const idEncoding = /^[\u0000-\u00ff]*$/.test(joined) ? "latin1" : "utf16le";
   const idLengths = new Uint32Array(n);
   for (let i = 0; i < n; i++) idLengths[i] = cols.ids[i]!.length;
-  const narrow = (a: Float64Array): [Kind, ArrayBufferView] => (fitsU32(a) ? ["u32", Uint32Array.from(a)] : ["f64", a]);
+  const narrow = (a: Float64Array): [Kind, ArrayBufferView] => (fitsU32(a) ? ["u32", new Uint32Array(a)] : ["f64", a]);
   const objects = serialize({
     builder: c.builder,
     rare: cols.rare,
@@ -231,7 +231,7 @@ function decode(file: Buffer): SnapshotContent {
   };
   const f64 = (name: string): Float64Array => {
     const v = get(name, n);
-    return v instanceof Float64Array ? v : Float64Array.from(v);
+    return v instanceof Float64Array ? v : new Float64Array(v as Uint32Array);
   };
   const parents = get("parents", n) as Int32Array;
   check(parents instanceof Int32Array, "parents");
