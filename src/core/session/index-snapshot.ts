@@ -16,8 +16,11 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync, un
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FINGERPRINT_TAIL_BYTES, hashBytes } from "./fingerprint.js";
+import type { FileFingerprint } from "./fingerprint.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotContent, type SnapshotSource } from "./index-snapshot-layout.js";
 import { readRange } from "./read-range.js";
+import type { ResumePoint } from "./session-builder.js";
+import { SessionIndex } from "./session-index.js";
 
 /** Files smaller than this are read from scratch (reading them costs less than a snapshot's upkeep). */
 export const SNAPSHOT_MIN_FILE_BYTES = 8 * 1024 * 1024;
@@ -196,4 +199,40 @@ export class IndexSnapshots {
       }
     }
   }
+}
+
+/** What a read of a file knows that a snapshot of it needs (a loaded session, as it is now). */
+export interface SnapshottableRead {
+  path: string | undefined;
+  resume: ResumePoint | null;
+  fingerprint: FileFingerprint;
+  fileStat: { ino: number; ctimeMs: number };
+  head: { hash: string; length: number } | undefined;
+}
+
+/** What an index snapshot of the session as it is now holds (null when its read cannot be continued). */
+export function snapshotContentOf(s: SnapshottableRead): SnapshotContent | null {
+  const r = s.resume;
+  const fp = s.fingerprint;
+  if (r === null || s.path === undefined || r.offset !== fp.size || s.head === undefined) return null;
+  const { index, ...builder } = r.snapshot;
+  return {
+    source: { path: s.path, skim: builder.skim, size: fp.size, mtimeMs: fp.mtimeMs, ctimeMs: s.fileStat.ctimeMs, ino: s.fileStat.ino, tailHash: fp.tailHash, tailLength: fp.tailLength, headHash: s.head.hash, headLength: s.head.length },
+    resume: { offset: r.offset, line: r.line },
+    builder,
+    index: index.exportState(),
+  };
+}
+
+/** The hash of a file's first ≤ 4 KiB from its first chunk read, when that chunk holds them. */
+export function headOfChunk(chunk: Uint8Array, size: number): { hash: string; length: number } | undefined {
+  const length = Math.min(FINGERPRINT_TAIL_BYTES, size);
+  return chunk.length >= length ? { hash: hashBytes(chunk.subarray(0, length)), length } : undefined;
+}
+
+/** The resume point a snapshot holds (its index taken over by the read that continues from it). */
+export function resumeFromSnapshot(match: SnapshotMatch | null): ResumePoint | null {
+  if (match === null) return null;
+  const { content } = match;
+  return { offset: content.resume.offset, line: content.resume.line, snapshot: { ...content.builder, index: new SessionIndex([], content.index) } };
 }

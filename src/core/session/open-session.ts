@@ -16,11 +16,10 @@ import {
   type FileChange,
   type FileFingerprint,
 } from "./fingerprint.js";
-import { type IndexSnapshots, type SnapshotMatch } from "./index-snapshot.js";
-import type { SnapshotContent } from "./index-snapshot-layout.js";
+import { headOfChunk, resumeFromSnapshot, snapshotContentOf, type IndexSnapshots, type SnapshotMatch } from "./index-snapshot.js";
 import { JsonlReader } from "./jsonl-reader.js";
 import { SessionBuilder, type BuiltSession, type ResumePoint } from "./session-builder.js";
-import { SessionIndex } from "./session-index.js";
+import type { SessionIndex } from "./session-index.js";
 import { TailKeeper } from "./tail-keeper.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
 
@@ -237,33 +236,6 @@ function finishRead(path: string, plan: ReadPlan, read: FileRead, options: OpenO
     store.offer(() => snapshotContentOf(session));
   }
   return session;
-}
-
-/** What an index snapshot of the session as it is now holds (null when its read cannot be continued). */
-function snapshotContentOf(s: Session): SnapshotContent | null {
-  const r = s.resume;
-  const fp = s.fingerprint;
-  if (r === null || s.path === undefined || r.offset !== fp.size || s.head === undefined) return null;
-  const { index, ...builder } = r.snapshot;
-  return {
-    source: { path: s.path, skim: builder.skim, size: fp.size, mtimeMs: fp.mtimeMs, ctimeMs: s.fileStat.ctimeMs, ino: s.fileStat.ino, tailHash: fp.tailHash, tailLength: fp.tailLength, headHash: s.head.hash, headLength: s.head.length },
-    resume: { offset: r.offset, line: r.line },
-    builder,
-    index: index.exportState(),
-  };
-}
-
-/** The hash of a file's first ≤ 4 KiB from its first chunk read, when that chunk holds them. */
-function headOfChunk(chunk: Uint8Array, size: number): { hash: string; length: number } | undefined {
-  const length = Math.min(FINGERPRINT_TAIL_BYTES, size);
-  return chunk.length >= length ? { hash: hashBytes(chunk.subarray(0, length)), length } : undefined;
-}
-
-/** The resume point a snapshot holds (its index taken over by the read that continues from it). */
-function resumeFromSnapshot(match: SnapshotMatch | null): ResumePoint | null {
-  if (match === null) return null;
-  const { content } = match;
-  return { offset: content.resume.offset, line: content.resume.line, snapshot: { ...content.builder, index: new SessionIndex([], content.index) } };
 }
 
 /** Fingerprint for a size we read up to, computed from the file (a tail read began mid-file). */
