@@ -1,6 +1,6 @@
 // BENCH_ONLY=open: open + index of the 100 MB session alone (skim and exact),
 // wall and CPU time of each run (process.cpuUsage), against the read floor.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -67,6 +67,17 @@ async function snapshotBench(file: string, runs: number): Promise<void> {
       if (store.stats.exact !== runs) throw new Error(`snapshot not used (${JSON.stringify(store.stats)})`);
       console.log(`  open + index from the snapshot, ${mode}: ${fmt(warm)}   (cold ${mode} above; target ≤ 150 ms)`);
     }
+    // A grown file: the snapshot of a copy, then ~0.5 MB of lines appended (its last lines again).
+    const copy = join(dir, "grown.jsonl");
+    copyFileSync(file, copy);
+    const store = new IndexSnapshots(join(dir, "grown"), { defer: () => undefined });
+    openSessionSync(copy, { skim: true, snapshots: store });
+    await store.flush();
+    const tail = readFileSync(file).subarray(-(512 * 1024));
+    appendFileSync(copy, tail.subarray(tail.indexOf(0x0a) + 1));
+    const grown = timed(runs, () => openSessionSync(copy, { skim: true, snapshots: store }).index.size);
+    if (store.stats.grown !== runs) throw new Error(`snapshot not used (${JSON.stringify(store.stats)})`);
+    console.log(`  open + index from the snapshot of a file grown by ${(tail.length / 1024).toFixed(0)} KB since, skim: ${fmt(grown)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
