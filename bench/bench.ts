@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     return;
   }
   if (only === "open") {
-    openBench(file, Math.max(RUNS, 5));
+    await openBench(file, Math.max(RUNS, 5));
     return;
   }
   if (only === "live" || only === "catalogue" || only === "files" || only === "prepare") {

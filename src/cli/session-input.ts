@@ -9,6 +9,7 @@ import { openSessionInMemory } from "../core/session/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
+import { cliIndexSnapshots } from "./index-snapshots";
 import { warn } from "./output";
 
 const MAX_DIAGNOSTICS_SHOWN = 20;
@@ -29,7 +30,8 @@ export async function loadSession(ctx: CommandContext, file: string, options: { 
   if (statSync(file).isDirectory()) throw new CliError(`${file}: is a directory, not a session file`, EXIT_BAD_INPUT);
   let session: LoadedSession;
   try {
-    session = options.inMemory ? openSessionInMemory(file) : await openSession(file);
+    // prepare's in-memory read checks every byte and holds the file; it keeps no snapshot (its cold run is the measured one).
+    session = options.inMemory ? openSessionInMemory(file) : await openSession(file, { snapshots: cliIndexSnapshots(ctx.io.env) });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);
   }

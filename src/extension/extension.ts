@@ -29,6 +29,7 @@ import { ModelWindows } from "./model-windows";
 import type { Services } from "./services";
 import { discoverAllProjects, discoverSessionGroups } from "./session-discovery";
 import { SessionStore } from "./session-store";
+import { extensionIndexSnapshots } from "./index-snapshots";
 import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
 import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
@@ -52,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   let settings: ExtensionSettings = readExtensionSettings();
   if (settings.presetsProblem) log.warn(settings.presetsProblem);
 
-  const store = new SessionStore(log);
+  const store = new SessionStore(log, { snapshots: extensionIndexSnapshots(context, log) });
   const windows = new ModelWindows(settings.agentDir, log);
   const sessions: SessionsModel = new SessionsModel(
     store,

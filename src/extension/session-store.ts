@@ -3,7 +3,7 @@
 // refreshSession, which reads only the appended bytes when the file grew and
 // the whole file when it was rewritten. One read at a time per path.
 import * as vscode from "vscode";
-import { openSession, refreshSession, type LoadedSession } from "../core/session/open-session";
+import { openSession, refreshSession, type LoadedSession, type OpenOptions } from "../core/session/open-session";
 import type { FileChange } from "../core/session/fingerprint";
 
 export interface SessionChange {
@@ -26,7 +26,11 @@ export class SessionStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   readonly stats: StoreStats = { opened: 0, appended: 0, rewritten: 0, unchanged: 0 };
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `openOptions`: how sessions are opened (e.g. with the extension's index snapshots). */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly openOptions: OpenOptions = {},
+  ) {}
 
   /** The session as last read, without reading. */
   peek(path: string): LoadedSession | undefined {
@@ -44,7 +48,7 @@ export class SessionStore implements vscode.Disposable {
     return this.serialized(path, async () => {
       const again = this.sessions.get(path);
       if (again) return again;
-      const session = await openSession(path);
+      const session = await openSession(path, this.openOptions);
       this.stats.opened++;
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "opened", session });
@@ -79,7 +83,7 @@ export class SessionStore implements vscode.Disposable {
   /** Reads the whole file again (after a migration replaced it). */
   async reload(path: string): Promise<LoadedSession> {
     return this.serialized(path, async () => {
-      const session = await openSession(path);
+      const session = await openSession(path, this.openOptions);
       this.stats.rewritten++;
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "rewritten", session });

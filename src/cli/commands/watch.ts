@@ -6,6 +6,7 @@ import { loadModelRegistry } from "../../core/summarize/model-registry";
 import type { SessionModelRef } from "../../core/summarize/session-model";
 import { shouldCompact } from "../../core/tokens";
 import { intFlag } from "../args";
+import { cliIndexSnapshots } from "../index-snapshots";
 import type { Command, CommandContext } from "../command";
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "../errors";
 import { printLines } from "../output";
@@ -95,6 +96,7 @@ export const watchCommand: Command = {
         // Each change may bring the first pi 1.x entry (a 0.73-era session resumed in pi 1.5).
         rule: (session) => sessionSemantics(ctx, session).semantics.contextTokenRule,
         pollMs: intFlag(ctx.args, "poll-ms") ?? 1000,
+        snapshots: cliIndexSnapshots(ctx.io.env, "soon"),
         onEvent: (event) => report(ctx, event, windowOf, settingsFor(event.kind === "deleted" || event.kind === "error" ? ctx.io.processCwd : (recordedCwd(event.session) ?? ctx.io.processCwd))),
       });
     } catch (error) {

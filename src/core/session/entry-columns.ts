@@ -43,28 +43,42 @@ export interface EntryRecord extends LineLocation {
   rare: RareFields | undefined;
 }
 
+/** The columns as they are (typed arrays cut to `count`), for an index snapshot. */
+export interface ColumnsState {
+  count: number;
+  ids: string[];
+  types: string[];
+  roles: (string | undefined)[];
+  parents: Int32Array;
+  times: Float64Array;
+  stamps: Uint8Array;
+  lines: Float64Array;
+  offsets: Float64Array;
+  lengths: Float64Array;
+  activity: Float64Array;
+  spends: Float64Array;
+  flags: Uint8Array;
+  rare: Map<number, RareFields>;
+}
+
 const NO_PARENT = -1;
 /** The parent id is kept as text (RareFields.parentText). */
 const PARENT_TEXT = -2;
 
 export class EntryColumns {
   private count = 0;
-  readonly ids: string[] = [];
-  readonly types: string[] = [];
-  private readonly roles: (string | undefined)[] = [];
   /** Position of an entry whose id is the parentId (any with that id), or NO_PARENT / PARENT_TEXT. */
-  private parents = new Int32Array(0);
+  private parents: Int32Array = new Int32Array(0);
   /** The timestamp as ms when toISOString gives it back exactly, else NaN (text in RareFields). */
-  private times = new Float64Array(0);
+  private times: Float64Array = new Float64Array(0);
   /** Those timestamps' 24 characters (making the string again is a slice, not a toISOString). */
   private stamps = Buffer.alloc(0) as SliceableBuffer;
-  private lines = new Float64Array(0);
-  private offsets = new Float64Array(0);
-  private lengths = new Float64Array(0);
-  private activity = new Float64Array(0);
-  private spends = new Float64Array(0);
-  private flags = new Uint8Array(0);
-  private readonly rare = new Map<number, RareFields>();
+  private lines: Float64Array = new Float64Array(0);
+  private offsets: Float64Array = new Float64Array(0);
+  private lengths: Float64Array = new Float64Array(0);
+  private activity: Float64Array = new Float64Array(0);
+  private spends: Float64Array = new Float64Array(0);
+  private flags: Uint8Array = new Uint8Array(0);
   /** Metas made so far, by entry position (holes until asked for). */
   private metas: (EntryMeta | undefined)[] = [];
   /** metas[0, madePrefix) are all made (all() then makes only the newer ones). */
@@ -73,6 +87,50 @@ export class EntryColumns {
   get size(): number {
     return this.count;
   }
+
+  /** The state as views (not copies): take it while nothing is pushed. */
+  exportState(): ColumnsState {
+    const n = this.count;
+    return {
+      count: n,
+      ids: this.ids,
+      types: this.types,
+      roles: this.roles,
+      parents: this.parents.subarray(0, n),
+      times: this.times.subarray(0, n),
+      stamps: this.stamps.subarray(0, n * ISO_LENGTH),
+      lines: this.lines.subarray(0, n),
+      offsets: this.offsets.subarray(0, n),
+      lengths: this.lengths.subarray(0, n),
+      activity: this.activity.subarray(0, n),
+      spends: this.spends.subarray(0, n * SPEND_WIDTH),
+      flags: this.flags.subarray(0, n),
+      rare: this.rare,
+    };
+  }
+
+  /** Columns over a state (checked by its loader); the arrays are taken over, and grown by copying on the next push. */
+  static fromState(s: ColumnsState): EntryColumns {
+    const c = new EntryColumns(s.ids, s.types, s.roles, s.rare);
+    c.count = s.count;
+    c.parents = s.parents;
+    c.times = s.times;
+    c.stamps = Buffer.from(s.stamps.buffer, s.stamps.byteOffset, s.stamps.byteLength) as SliceableBuffer;
+    c.lines = s.lines;
+    c.offsets = s.offsets;
+    c.lengths = s.lengths;
+    c.activity = s.activity;
+    c.spends = s.spends;
+    c.flags = s.flags;
+    return c;
+  }
+
+  constructor(
+    readonly ids: string[] = [],
+    readonly types: string[] = [],
+    private readonly roles: (string | undefined)[] = [],
+    private readonly rare = new Map<number, RareFields>(),
+  ) {}
 
   /**
    * Adds entry `count`. `parentAt` is the position of an earlier entry whose id

@@ -19,16 +19,39 @@ export function sameAscii(id: string, b: Uint8Array, s: number, e: number): bool
   return true;
 }
 
+/** The table as it is, for an index snapshot. */
+export interface IdTableState {
+  slots: Int32Array;
+  used: number;
+  /** hashes[i] for every entry position (cut to the entry count). */
+  hashes: Int32Array;
+}
+
 export class IdTable {
   /** Position + 1 of an entry, 0 for an empty slot. */
-  private slots = new Int32Array(1024);
+  private slots: Int32Array = new Int32Array(1024);
   private mask = 1023;
   private used = 0;
   /** hash of ids[i], by entry position. */
-  private hashes = new Int32Array(1024);
+  private hashes: Int32Array = new Int32Array(1024);
 
   /** `ids[i]` is entry i's id (the index's own column; the table never copies strings). */
   constructor(private readonly ids: readonly string[]) {}
+
+  /** Views of the arrays (not copies): take it while nothing is put. */
+  exportState(count: number): IdTableState {
+    return { slots: this.slots, used: this.used, hashes: this.hashes.subarray(0, count) };
+  }
+
+  /** A table over a state its loader checked (slots a power of two with a free slot, values ≤ ids.length). */
+  static fromState(ids: readonly string[], s: IdTableState): IdTable {
+    const t = new IdTable(ids);
+    t.slots = s.slots;
+    t.mask = s.slots.length - 1;
+    t.used = s.used;
+    t.hashes = s.hashes;
+    return t;
+  }
 
   /** Distinct ids. */
   get size(): number {

@@ -16,9 +16,11 @@ import {
   type FileChange,
   type FileFingerprint,
 } from "./fingerprint.js";
+import { headOfChunk, resumeFromSnapshot, snapshotContentOf, type IndexSnapshots, type SnapshotMatch } from "./index-snapshot.js";
 import { asBuffer, JsonlReader } from "./jsonl-reader.js";
 import { SessionBuilder, type BuiltSession, type ResumePoint } from "./session-builder.js";
 import type { SessionIndex } from "./session-index.js";
+import { TailKeeper } from "./tail-keeper.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
 
 export interface LoadedSession {
@@ -81,6 +83,12 @@ class Session implements LoadedSession {
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
   /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
   skimmed = false;
+  /** OpenOptions.snapshots (a full re-read after a rewrite uses them too). */
+  snapshots: IndexSnapshots | undefined;
+  /** The file's inode and ctime when it was last read (an index snapshot's key). */
+  fileStat = { ino: 0, ctimeMs: 0 };
+  /** sha256 of the file's first ≤ 4 KiB as first read (an index snapshot's key); undefined when not known. */
+  head: { hash: string; length: number } | undefined;
 
   constructor(
     readonly path: string | undefined,
@@ -179,28 +187,6 @@ class Session implements LoadedSession {
   }
 }
 
-/** Keeps the last ≤ 4 KiB seen, for the fingerprint. */
-class TailKeeper {
-  private tail = new Uint8Array(0);
-
-  push(chunk: Uint8Array): void {
-    if (chunk.length >= FINGERPRINT_TAIL_BYTES) {
-      // A copy: the reader's chunk buffer is reused for the next read.
-      this.tail = new Uint8Array(chunk.subarray(chunk.length - FINGERPRINT_TAIL_BYTES));
-      return;
-    }
-    const keep = Math.min(this.tail.length, FINGERPRINT_TAIL_BYTES - chunk.length);
-    const next = new Uint8Array(keep + chunk.length);
-    next.set(this.tail.subarray(this.tail.length - keep), 0);
-    next.set(chunk, keep);
-    this.tail = next;
-  }
-
-  get bytes(): Uint8Array {
-    return this.tail;
-  }
-}
-
 /** The one error for a file that cannot be read at all (missing, permission, a directory). */
 export function cannotRead(path: string, e: unknown): Error {
   const code = (e as { code?: unknown }).code;
@@ -225,6 +211,12 @@ export interface OpenOptions {
    * where pi would skip it. Default false (every byte checked, exactly as pi).
    */
   skim?: boolean;
+  /**
+   * A folder of index snapshots (index-snapshot.ts): a big file is opened from
+   * its snapshot when the snapshot provably describes it (reading only what
+   * was appended since), and a snapshot is written after a read from scratch.
+   */
+  snapshots?: IndexSnapshots;
 }
 
 function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPlan {
@@ -233,11 +225,34 @@ function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPl
   return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
 }
 
-function finishRead(path: string, plan: ReadPlan, size: number, mtimeMs: number, tailFromFile: boolean): Session {
+interface FileRead {
+  size: number;
+  head: { hash: string; length: number } | undefined;
+  stat: { mtimeMs: number; ino: number; ctimeMs: number };
+  /** The read started at `resume` (the tail is then read from the file, unless nothing was read). */
+  resume: ResumePoint | null;
+  snapshot: SnapshotMatch | null;
+}
+
+function finishRead(path: string, plan: ReadPlan, read: FileRead, options: OpenOptions): Session {
   const built = plan.builder.finish(plan.reader.end());
-  const fingerprint = tailFromFile ? fingerprintFileAt(path, size, mtimeMs) : fingerprintOf(size, plan.tail.bytes, mtimeMs);
+  const { size, stat, snapshot } = read;
+  const fingerprint =
+    snapshot !== null && size === snapshot.content.source.size
+      ? { size, mtimeMs: stat.mtimeMs, tailHash: snapshot.content.source.tailHash, tailLength: snapshot.content.source.tailLength }
+      : read.resume !== null
+        ? fingerprintFileAt(path, size, stat.mtimeMs)
+        : fingerprintOf(size, plan.tail.bytes, stat.mtimeMs);
   const session = new Session(path, built, new FileByteSource(path), fingerprint, built.resume);
   session.skimmed = plan.skim;
+  session.fileStat = { ino: stat.ino, ctimeMs: stat.ctimeMs };
+  const source = snapshot?.content.source;
+  session.head = source ? { hash: source.headHash, length: source.headLength } : read.head;
+  const store = options.snapshots;
+  session.snapshots = store;
+  if (store && built.resume !== null && size >= store.minFileBytes && (snapshot === null || (snapshot.grown && size - snapshot.content.source.size >= store.rewriteAppendedBytes))) {
+    store.offer(() => snapshotContentOf(session));
+  }
   return session;
 }
 
@@ -260,17 +275,26 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume, options);
-  let position = resume?.offset ?? 0;
+  let plan!: ReadPlan;
+  let position = 0;
   let stat: ReturnType<typeof fstatSync>;
+  let snapshot: SnapshotMatch | null = null;
+  let head: { hash: string; length: number } | undefined;
   try {
     stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (resume === null && options.snapshots) {
+      snapshot = options.snapshots.find(path, options.skim ?? false, fd, stat);
+      resume = resumeFromSnapshot(snapshot);
+    }
+    plan = planRead(resume, options);
+    position = resume?.offset ?? 0;
     const buffer = (syncChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < stat.size) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (n === 0) break;
       const chunk = buffer.subarray(0, n);
+      if (position === 0) head = headOfChunk(chunk, stat.size);
       plan.reader.push(chunk);
       plan.tail.push(chunk);
       position += n;
@@ -280,7 +304,7 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
   } finally {
     closeSync(fd);
   }
-  return finishRead(path, plan, position, stat.mtimeMs, resume !== null);
+  return finishRead(path, plan, { size: position, head, stat, resume, snapshot }, options);
 }
 
 async function readAsyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Promise<Session> {
@@ -290,18 +314,26 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const plan = planRead(resume, options);
-  let position = resume?.offset ?? 0;
-  let mtimeMs: number;
+  let plan!: ReadPlan;
+  let position = 0;
+  let stat: Awaited<ReturnType<typeof handle.stat>>;
+  let snapshot: SnapshotMatch | null = null;
+  let head: { hash: string; length: number } | undefined;
   try {
-    const stat = await handle.stat();
+    stat = await handle.stat();
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    mtimeMs = stat.mtimeMs;
+    if (resume === null && options.snapshots) {
+      snapshot = options.snapshots.find(path, options.skim ?? false, handle.fd, stat);
+      resume = resumeFromSnapshot(snapshot);
+    }
+    plan = planRead(resume, options);
+    position = resume?.offset ?? 0;
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
     while (position < stat.size) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
+      if (position === 0) head = headOfChunk(chunk, stat.size);
       plan.reader.push(chunk);
       plan.tail.push(chunk);
       position += bytesRead;
@@ -311,7 +343,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
   } finally {
     await handle.close();
   }
-  return finishRead(path, plan, position, mtimeMs, resume !== null);
+  return finishRead(path, plan, { size: position, head, stat, resume, snapshot }, options);
 }
 
 /** Streams the file into an index (bodies stay on disk). */
@@ -369,11 +401,13 @@ export async function refreshSession(
     plan.reader.push(probe.appended);
     const built = plan.builder.finish(plan.reader.end());
     s.extended(built, probe.fingerprint);
+    if (probe.stat) s.fileStat = probe.stat;
     return { change: "appended", session: s };
   }
   // Rewritten, or appended after a line we cannot continue from (incomplete last
   // line, a version 1/2 file): read it all again.
-  return { change: probe.change, session: await readAsyncFrom(path, null, { skim: s instanceof Session && s.skimmed }) };
+  const known = s instanceof Session ? s : undefined;
+  return { change: probe.change, session: await readAsyncFrom(path, null, { skim: known?.skimmed ?? false, snapshots: known?.snapshots }) };
 }
 
 interface AppendProbe {
@@ -381,6 +415,7 @@ interface AppendProbe {
   /** For "appended" from a resumable read: the new bytes, and the fingerprint after them. */
   appended?: Uint8Array;
   fingerprint: FileFingerprint;
+  stat?: { ino: number; ctimeMs: number };
 }
 
 /** Appends larger than this are read again as a whole file (asynchronously) instead of in one synchronous read. */
@@ -412,7 +447,7 @@ function probeAppend(path: string, fp: FileFingerprint, resume: ResumePoint | nu
       appended.length >= FINGERPRINT_TAIL_BYTES
         ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
         : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
-    return { change: "appended", appended, fingerprint: fingerprintOf(fp.size + complete, tail, st.mtimeMs) };
+    return { change: "appended", appended, fingerprint: fingerprintOf(fp.size + complete, tail, st.mtimeMs), stat: { ino: st.ino, ctimeMs: st.ctimeMs } };
   } finally {
     closeSync(fd);
   }

@@ -5,6 +5,7 @@
 // a deletion ends the follow. One read at a time; bursts collapse into one.
 
 import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+import type { IndexSnapshots } from "./index-snapshot.js";
 import { LiveSessionFacts, type BranchFacts } from "./live-facts.js";
 import { openSession, refreshSession, type LoadedSession } from "./open-session.js";
 import { prepareAheadInSlices, type PreparingAhead } from "./prepare-ahead.js";
@@ -29,6 +30,8 @@ export interface FollowOptions {
   rule?: ContextTokenRule | ((session: LoadedSession) => ContextTokenRule);
   /** Open with OpenOptions.skim (default true: following needs the index's fields, not every byte validated). */
   skim?: boolean;
+  /** Open with OpenOptions.snapshots (index snapshots of big files). */
+  snapshots?: IndexSnapshots;
 }
 
 export interface SessionFollower {
@@ -48,7 +51,7 @@ function cpuSince(start: NodeJS.CpuUsage): number {
 export async function followSession(path: string, options: FollowOptions): Promise<SessionFollower> {
   const started = process.cpuUsage();
   let lastStat = statKey(path);
-  let session = await openSession(path, { skim: options.skim ?? true });
+  let session = await openSession(path, { skim: options.skim ?? true, snapshots: options.snapshots });
   const ruleOf = (s: LoadedSession): ContextTokenRule | undefined => (typeof options.rule === "function" ? options.rule(s) : options.rule);
   let facts = new LiveSessionFacts(session, ruleOf(session));
 

@@ -6,9 +6,9 @@
 // pi it never loops on a parent cycle.
 
 import type { Diagnostic } from "../diagnostics.js";
-import { EntryColumns, recordOf, type EntryRecord } from "./entry-columns.js";
+import { EntryColumns, recordOf, type ColumnsState, type EntryRecord } from "./entry-columns.js";
 import type { EntryMeta, Spend } from "./entry-meta.js";
-import { IdTable, sameAscii } from "./id-table.js";
+import { IdTable, sameAscii, type IdTableState } from "./id-table.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
@@ -18,9 +18,9 @@ const NO_CHILDREN: readonly EntryMeta[] = Object.freeze([]);
 
 export class SessionIndex {
   /** Per-entry data (see entry-columns.ts); metas are made on demand. */
-  private readonly columns = new EntryColumns();
+  private readonly columns: EntryColumns;
   /** Position of the entry with that id (for duplicate ids, the later one). */
-  private readonly ids = new IdTable(this.columns.ids);
+  private readonly ids: IdTable;
   /**
    * Children positions in file order, by parent id (self-parented entries
    * excluded, as in pi); one child is stored bare. Built on first use: reading
@@ -28,17 +28,41 @@ export class SessionIndex {
    */
   private childMap: Map<string, number | number[]> | null = null;
   private readonly sortedChildren = new Map<string, readonly EntryMeta[]>();
-  private readonly labelMap = new Map<string, string>();
-  private readonly duplicateDiagnostics: Diagnostic[] = [];
+  private readonly labelMap: Map<string, string>;
+  private readonly duplicateDiagnostics: Diagnostic[];
   private name: string | undefined = undefined;
   private structure: TreeStructure | null = null;
   private messages = 0;
   private activity = 0;
-  private readonly spent: Spend = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  private readonly spent: Spend;
   private byIdView: ReadonlyMap<string, EntryMeta> | null = null;
 
-  constructor(metas: Iterable<EntryMeta> = []) {
+  /** From metas, or from a state (an index snapshot's, checked by its loader; taken over, not copied). */
+  constructor(metas: Iterable<EntryMeta> = [], state?: IndexState) {
+    this.columns = state ? EntryColumns.fromState(state.columns) : new EntryColumns();
+    this.ids = state ? IdTable.fromState(this.columns.ids, state.idTable) : new IdTable(this.columns.ids);
+    this.labelMap = state?.labels ?? new Map();
+    this.duplicateDiagnostics = state?.duplicateDiagnostics ?? [];
+    this.name = state?.name;
+    this.messages = state?.messages ?? 0;
+    this.activity = state?.activity ?? 0;
+    this.spent = state?.spent ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
     for (const m of metas) this.add(m);
+  }
+
+  /** Everything the index knows (views of its arrays, not copies: take it while nothing is added). */
+  exportState(): IndexState {
+    const columns = this.columns.exportState();
+    return {
+      columns,
+      idTable: this.ids.exportState(columns.count),
+      labels: this.labelMap,
+      duplicateDiagnostics: this.duplicateDiagnostics,
+      name: this.name,
+      messages: this.messages,
+      activity: this.activity,
+      spent: this.spent,
+    };
   }
 
   /** Adds the next entry in file order (also used for a live tail); `meta.index` is ignored (it is the position). */
@@ -319,4 +343,16 @@ export class SessionIndex {
     };
     return (this.structure = analyseTree(tree));
   }
+}
+
+/** A SessionIndex's own state (caches excluded: they are rebuilt on use). */
+export interface IndexState {
+  columns: ColumnsState;
+  idTable: IdTableState;
+  labels: Map<string, string>;
+  duplicateDiagnostics: Diagnostic[];
+  name: string | undefined;
+  messages: number;
+  activity: number;
+  spent: Spend;
 }
