@@ -16,9 +16,7 @@
 import { createHash } from "node:crypto";
 import { endianness } from "node:os";
 import { deserialize, serialize } from "node:v8";
-import type { Diagnostic } from "../diagnostics.js";
 import type { ColumnsState, RareFields } from "./entry-columns.js";
-import type { Spend } from "./entry-meta.js";
 import type { BuilderSnapshot } from "./session-builder.js";
 import type { IndexState } from "./session-index.js";
 
@@ -246,15 +244,9 @@ function decode(file: Buffer): SnapshotContent {
   const hashes = get("hashes", n);
   check(slots instanceof Int32Array && hashes instanceof Int32Array, "id table");
 
-  const o = deserialize(get("objects", section.get("objects")?.length ?? -1) as Uint8Array) as {
+  const o = deserialize(get("objects", section.get("objects")?.length ?? -1) as Uint8Array) as Omit<IndexState, "columns" | "idTable"> & {
     builder: SnapshotContent["builder"];
     rare: Map<number, RareFields>;
-    labels: Map<string, string>;
-    duplicateDiagnostics: Diagnostic[];
-    name: string | undefined;
-    messages: number;
-    activity: number;
-    spent: Spend;
   };
   check(o !== null && typeof o === "object" && o.rare instanceof Map && o.labels instanceof Map && Array.isArray(o.duplicateDiagnostics), "objects");
   const bs = o.builder;
