@@ -209,7 +209,9 @@ export class ReaderPanel implements ReaderMessageTarget {
       this.provisional = undefined;
       for (const waiter of this.shownWaiters.splice(0)) waiter();
     } else if (!this.pager && provisional) {
-      this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath), leafId: provisional.leafId }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
+      // The tail's leaf is the one the page shows until the index arrives (then load() sets it again).
+      this.current = { ...this.current, leafId: provisional.leafId };
+      this.post({ type: "init", state: { ...this.current, title: this.current.title || basename(this.sessionPath) }, blocks: provisional.blocks, start: 0, total: provisional.blocks.length });
     }
     void this.loading.then(() => {
       this.provisional = undefined;
