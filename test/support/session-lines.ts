@@ -60,7 +60,7 @@ export const step = fc.record({
   usage: fc.integer({ min: 1, max: 200_000 }),
 });
 
-/** Steps that also write pi 1.x context edits (omitting or replacing an earlier entry, or one not in the file). */
+/** Steps that also write pi 1.x context edits (omitting or replacing an earlier entry, a later one, or one not in the file). */
 export const stepWithEdits: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: step },
   { weight: 1, arbitrary: step.map((s) => ({ ...s, kind: "context_edit" as const })) },
@@ -157,7 +157,9 @@ export class FileModel {
         break;
       }
       case "context_edit": {
-        const targetId = s.pick % 7 === 0 ? "not-in-file" : (this.ids[(s.pick >> 3) % Math.max(1, this.ids.length)] ?? "none");
+        // Some targets no entry has yet: one of the next few entries takes that id (pi applies the edit to it).
+        const ahead = `e${(this.counter + ((s.pick >> 3) % 3)).toString(16).padStart(6, "0")}`;
+        const targetId = s.pick % 7 === 0 ? "not-in-file" : s.pick % 7 === 1 ? ahead : (this.ids[(s.pick >> 3) % Math.max(1, this.ids.length)] ?? "none");
         value = { type: "context_edit", ...base, targetId, replacement: s.pick % 2 === 0 ? null : { content: `edited ${s.text}` } };
         break;
       }

@@ -46,7 +46,9 @@ export const TAIL_WINDOW = 4096;
  * pi writes after the content (usage, stopReason, timestamp), parsed exactly
  * from where they start to the line's closing `}}`. The content in between is
  * not validated (a native search found the line's end). Assumes pi's layout:
- * `message` is the entry's last member. Anything else is scanned exactly.
+ * `message` is the entry's last member. Anything else is scanned exactly, and
+ * so is a user or assistant message whose tail holds no timestamp (written
+ * before its usage, it would lie between the content and the tail).
  */
 export function skimLine(bytes: Uint8Array, start: number, end: number): LineScan {
   if (end - start < SKIM_MIN_BYTES) return scanLine(bytes, start, end);
@@ -73,7 +75,11 @@ export function skimLine(bytes: Uint8Array, start: number, end: number): LineSca
   const tailStart = wantsUsage ? lastIndexOfBytes(b, TAIL_USAGE, from, last) : -1;
   const at = tailStart >= 0 ? tailStart : lastIndexOfBytes(b, TAIL_TIMESTAMP, from, last);
   if (at < 0 || (message.role === "assistant" && tailStart < 0)) return scanLine(bytes, start, end);
-  if (!scanTailMembers(b, at, last, message, fields)) return scanLine(bytes, start, end);
+  const tail = scanTailMembers(b, at, last, message, fields);
+  if (tail === TAIL_FAILED) return scanLine(bytes, start, end);
+  // The index reads a user's or assistant's own timestamp: not in the tail, it may sit
+  // between the content and the usage (a writer that keeps its caller's key order).
+  if (tail === TAIL_WITHOUT_TIMESTAMP && (message.role === "user" || message.role === "assistant")) return scanLine(bytes, start, end);
   return { kind: "object", fields };
 }
 
@@ -88,13 +94,19 @@ function lastIndexOfBytes(b: Buffer, needle: Uint8Array, from: number, to: numbe
   return at >= 0 ? from + at : -1;
 }
 
+const TAIL_FAILED = 0;
+const TAIL_WITHOUT_TIMESTAMP = 1;
+const TAIL_WITH_TIMESTAMP = 2;
+type TailScan = typeof TAIL_FAILED | typeof TAIL_WITHOUT_TIMESTAMP | typeof TAIL_WITH_TIMESTAMP;
+
 /**
  * Members from `p` (a key's quote) to the end of the line at `last`, exactly:
  * the rest of the message object, its `}`, then any top-level members after
  * it (pi's migration writes id and parentId there) and the final `}`.
- * Captures the message's timestamp and usage and the top-level fields.
+ * Captures the message's timestamp and usage and the top-level fields; says
+ * whether the message's timestamp was among them.
  */
-function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: MessageFields, fields: LineFields): boolean {
+function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: MessageFields, fields: LineFields): TailScan {
   let timestamp: unknown;
   let spend: MessageFields["spend"];
   let hasUsage = false;
@@ -102,19 +114,19 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
   // as in JSON.parse); on failure the caller scans the line again into new fields.
   let level: 0 | 1 = 1;
   for (;;) {
-    if (p >= last || b[p] !== QUOTE) return false;
+    if (p >= last || b[p] !== QUOTE) return TAIL_FAILED;
     const ks = p + 1;
     p = skipString(b, p, last);
-    if (p < 0) return false;
+    if (p < 0) return TAIL_FAILED;
     const k = level === 1 ? messageKeyIndex(b, ks, p - 1, lastStringWasEscaped()) : topKeyIndex(b, ks, p - 1, lastStringWasEscaped());
     // A second role or content, or a second message: not the layout this reads.
-    if ((level === 1 && (k === 0 || k === 2)) || (level === 0 && k === -2)) return false;
+    if ((level === 1 && (k === 0 || k === 2)) || (level === 0 && k === -2)) return TAIL_FAILED;
     p = skipWhitespace(b, p, last);
-    if (p >= last || b[p] !== COLON) return false;
+    if (p >= last || b[p] !== COLON) return TAIL_FAILED;
     const vs = skipWhitespace(b, p + 1, last);
     const usage = level === 1 && k === 3;
     p = usage ? skipUsage(b, vs, last) : skipValue(b, vs, last);
-    if (p < 0) return false;
+    if (p < 0) return TAIL_FAILED;
     if (level === 1) {
       if (k === 1) timestamp = decodeValue(b, vs, p, lastStringWasEscaped());
       else if (usage) {
@@ -129,18 +141,18 @@ function scanTailMembers(b: SliceableBuffer, p: number, last: number, message: M
       p = skipWhitespace(b, p + 1, last);
       continue;
     }
-    if (p >= last || b[p] !== CLOSE_OBJECT) return false;
+    if (p >= last || b[p] !== CLOSE_OBJECT) return TAIL_FAILED;
     if (level === 0) {
-      if (p !== last - 1) return false;
+      if (p !== last - 1) return TAIL_FAILED;
       break;
     }
     p = skipWhitespace(b, p + 1, last);
     if (p === last - 1 && b[p] === CLOSE_OBJECT) break;
-    if (p >= last || b[p] !== COMMA) return false;
+    if (p >= last || b[p] !== COMMA) return TAIL_FAILED;
     level = 0;
     p = skipWhitespace(b, p + 1, last);
   }
   if (timestamp !== undefined) message.timestamp = timestamp;
   if (hasUsage) message.spend = spend;
-  return true;
+  return timestamp !== undefined ? TAIL_WITH_TIMESTAMP : TAIL_WITHOUT_TIMESTAMP;
 }

@@ -93,6 +93,12 @@ export class LiveSessionFacts implements BranchTokenView {
   private modelAt!: LastOnPath<SessionModelRef>;
   private thinkingAt!: LastOnPath<string>;
   private compactionAt!: LastOnPath<true>;
+  /**
+   * Context edits on the branch whose target was not before them (by path position), when the
+   * rule counts edits: pi 1.5 applies one to an entry that takes its target id later, which a
+   * carried-over result does not see (rare: the usage is then counted again).
+   */
+  private editsAhead: { position: number; targetId: string }[] = [];
   /** The rule's running count over positions [0, running.length) of the branch; dropped when the branch is cut there. */
   private running: RunningUsage | undefined;
   private facts!: BranchFacts;
@@ -143,6 +149,7 @@ export class LiveSessionFacts implements BranchTokenView {
   private reset(index: SessionIndex): void {
     this.path = new BranchPath(index);
     this.tokens = [];
+    this.editsAhead = [];
     this.running = undefined;
     const rule = this.rule;
     this.usageAt = new LastOnPath((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
@@ -170,10 +177,17 @@ export class LiveSessionFacts implements BranchTokenView {
       this.messagePrefix = bigger;
     }
     if (this.running && this.running.length > keep) this.running = undefined;
+    if (this.editsAhead.length > 0 && this.editsAhead[this.editsAhead.length - 1]!.position >= keep) this.editsAhead = this.editsAhead.filter((e) => e.position < keep);
+    let targetAppended = false;
     for (let i = keep; i < path.length; i++) {
-      const fromMeta = this.rule.messagesFromMeta(path.kindAt(i));
+      const kind = path.kindAt(i);
+      const fromMeta = this.rule.messagesFromMeta(kind);
       this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(path.at(i)).messages);
+      if (this.editsAhead.length > 0 && this.editsAhead.some((e) => e.targetId === path.at(i).id)) targetAppended = true;
+      if (kind.type === "context_edit" && this.rule.isResetCandidate(kind)) this.noteEditAhead(i);
     }
+    // The carried-over usage does not know the edit of an entry just appended.
+    if (targetAppended) appendedTo = undefined;
     for (const last of [this.usageAt, this.resetAt, this.modelAt, this.thinkingAt, this.compactionAt] as LastOnPath<unknown>[]) {
       last.update(path, keep);
     }
@@ -197,6 +211,14 @@ export class LiveSessionFacts implements BranchTokenView {
       hasCompaction: this.compactionAt.position >= 0,
       lastActivityTime: index.lastActivityTime,
     };
+  }
+
+  /** Remembers the context edit at `position` when its target is not on the branch before it. */
+  private noteEditAhead(position: number): void {
+    const targetId = (this.session.entryAt(this.path.at(position)) as { targetId?: unknown }).targetId;
+    if (typeof targetId !== "string") return;
+    const target = this.path.positionOf(targetId);
+    if (target < 0 || target > position) this.editsAhead.push({ position, targetId });
   }
 
   private usageOfBranch(keep: number, appendedTo?: { usage: ContextUsage; branchHasReset: boolean }): ContextUsage {

@@ -262,7 +262,10 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     p++;
     closed = true;
   }
-  // No message timestamp in the tail: pi's activity is the entry's time (Date.parse of a toISOString form is its isoMillis).
+  // No message timestamp in the tail: a user's or assistant's may sit before the usage (skimLine
+  // then scans the line exactly); otherwise pi's activity is the entry's time (Date.parse of a
+  // toISOString form is its isoMillis).
+  if (Number.isNaN(time) && !short && m.role !== "toolResult") return false;
   m.time = Number.isNaN(time) ? m.millis : time;
   // After the message: the line's end, or id and parentId (pi's v1→v3 migration puts them there).
   if (p !== end - 1) {

@@ -10,7 +10,7 @@ import { branchFactsFromScratch, LiveSessionFacts, type BranchFacts } from "../.
 import { openSession, refreshSession } from "../../../src/core/session/open-session.js";
 import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
 import { pi073ContextTokenRule, type ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
-import { FileModel, opOf, step, stepWithEdits, type Step } from "../../support/session-lines.js";
+import { FileModel, opOf, step, stepWithEdits, type Op, type Step } from "../../support/session-lines.js";
 import { prepareBudget, prepareWithin } from "../../support/prepare-budget.js";
 import type fcTypes from "fast-check";
 
@@ -30,32 +30,38 @@ const rules: [string, ContextTokenRule, fcTypes.Arbitrary<Step>][] = [
   ["pi 1.5, with context edits", pi15ContextTokenRule, stepWithEdits],
 ];
 
+let run = 0;
+
+/** Incremental facts after each op equal the facts from scratch on a fresh read of the file. */
+async function followsFromScratch(rule: ContextTokenRule, steps: fcTypes.Arbitrary<Step>, ops: fcTypes.Arbitrary<Op>, numRuns: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.array(steps, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(ops, prepareBudget), { minLength: 1, maxLength: 10 }), async (start, ops) => {
+      const path = join(dir, `s${run++}.jsonl`);
+      const model = new FileModel();
+      for (const s of start) model.lines.push(model.line(s));
+      writeFileSync(path, model.text());
+      let session = await openSession(path);
+      const live = new LiveSessionFacts(session, rule);
+      expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session, rule)));
+      for (const [o, budget] of ops) {
+        // What the background got done before pi's next write.
+        expect(prepareWithin(live, budget)).toBe(live.preparedAhead);
+        model.applyTo(path, o, run);
+        const refreshed = await refreshSession(session);
+        session = refreshed.session;
+        const facts = live.update(session);
+        const fresh = await openSession(path);
+        expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(fresh, rule)));
+        expect(live.branch.map((m) => m.id)).toEqual(fresh.pathTo().map((e) => e.id));
+      }
+    }),
+    { numRuns },
+  );
+}
+
 describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
   it("equal facts recomputed from scratch after random appends, rewrites and truncations, with any amount prepared ahead in between", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(steps, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(opOf(steps), prepareBudget), { minLength: 1, maxLength: 10 }), async (start, ops) => {
-        const path = join(dir, `s${run++}.jsonl`);
-        const model = new FileModel();
-        for (const s of start) model.lines.push(model.line(s));
-        writeFileSync(path, model.text());
-        let session = await openSession(path);
-        const live = new LiveSessionFacts(session, rule);
-        expect(comparable(live.current)).toEqual(comparable(branchFactsFromScratch(session, rule)));
-        for (const [o, budget] of ops) {
-          // What the background got done before pi's next write.
-          expect(prepareWithin(live, budget)).toBe(live.preparedAhead);
-          model.applyTo(path, o, run);
-          const refreshed = await refreshSession(session);
-          session = refreshed.session;
-          const facts = live.update(session);
-          const fresh = await openSession(path);
-          expect(comparable(facts)).toEqual(comparable(branchFactsFromScratch(fresh, rule)));
-          expect(live.branch.map((m) => m.id)).toEqual(fresh.pathTo().map((e) => e.id));
-        }
-      }),
-      { numRuns: 150 },
-    );
+    await followsFromScratch(rule, steps, opOf(steps), Number(process.env.RUNS ?? 150));
   });
 
   it("reads only the appended entries' bodies after an append below the leaf", async () => {
@@ -75,6 +81,16 @@ describe.each(rules)("LiveSessionFacts (%s)", (_name, rule, steps) => {
     live.update((await refreshSession(session)).session);
     expect(parsed).toBe(1);
     expect(live.current.usage).toMatchObject({ source: "usage", tokens: 100 + 199 + 10 + Math.ceil("next question".length / 4) });
+  });
+});
+
+describe("LiveSessionFacts (pi 1.5) with context edits whose targets arrive later", () => {
+  it("equal facts from scratch when an edit's target is appended after it (a write or two later)", async () => {
+    // pick % 7 === 1: the edit targets one of the next three ids (session-lines.ts).
+    const editAhead = step.map((s) => ({ ...s, kind: "context_edit" as const, pick: s.pick - (s.pick % 7) + 1 }));
+    const steps = fc.oneof({ weight: 3, arbitrary: step }, { weight: 2, arbitrary: editAhead });
+    const appends = fc.record({ op: fc.constant("append" as const), steps: fc.array(steps, { minLength: 1, maxLength: 2 }) });
+    await followsFromScratch(pi15ContextTokenRule, steps, appends, Number(process.env.RUNS ?? 150));
   });
 });
 
@@ -166,6 +182,14 @@ describe("LiveSessionFacts (pi 1.5) after a reset is appended", () => {
     const live073 = new LiveSessionFacts(await openSession(path), pi073ContextTokenRule);
     expect(live073.preparedAhead).toBe(true);
     expect(live073.prepareAhead(() => false)).toBe(true);
+  });
+
+  it("a context edit whose target no entry has yet applies to the entry appended later with that id", async () => {
+    const { model, append } = await opened("edit-ahead-15.jsonl");
+    await append(JSON.stringify({ type: "context_edit", id: "x1", parentId: model.ids[199], timestamp: "2025-01-02T00:00:00.000Z", targetId: "u1", replacement: null }));
+    const omitted = await append(JSON.stringify({ type: "message", id: "u1", parentId: "x1", timestamp: "2025-01-02T00:00:01.000Z", message: { role: "user", content: "a question the edit omits", timestamp: 1 } }));
+    const after = await append(JSON.stringify({ type: "message", id: "u2", parentId: "u1", timestamp: "2025-01-02T00:00:02.000Z", message: { role: "user", content: "more", timestamp: 2 } }));
+    expect(after.usage.messageCount).toBe(omitted.usage.messageCount + 1);
   });
 
   it("context edits without a compaction: the first sums the branch once, later ones read only the edit and its target", async () => {

@@ -24,6 +24,15 @@ const piLine = fc.tuple(fc.string({ minLength: 8, maxLength: 8, unit: fc.constan
     ? JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:00.000Z", message: m, id, parentId })
     : JSON.stringify({ type: "message", id, parentId, timestamp: "2025-01-01T00:00:00.000Z", message: m }),
 );
+/** The same message with its members in another order (pi 1.5.2's SessionManager keeps the caller's order: timestamp before usage, …). */
+const reorderedLine = fc.tuple(piLine, fc.nat()).map(([line, seed]) => {
+  const value = JSON.parse(line) as { message: Record<string, unknown> };
+  const keys = Object.keys(value.message);
+  let state = seed + 1;
+  const rank = new Map(keys.map((k) => [k, ((state = (state * 1103515245 + 12345) % 2147483648), state)]));
+  value.message = Object.fromEntries(keys.sort((a, b) => rank.get(a)! - rank.get(b)!).map((k) => [k, value.message[k]]));
+  return JSON.stringify(value);
+});
 const otherLine = fc.tuple(fc.constantFrom("custom_message", "compaction", "branch_summary", "custom", "usage"), text, fc.option(usage, { nil: undefined })).map(([type, t, u]) =>
   JSON.stringify({ type, id: "abcd0001", parentId: null, timestamp: "2025-01-01T00:00:00.000Z", customType: "x", content: t, summary: t, data: { t }, usage: u }),
 );
@@ -44,6 +53,20 @@ function same(line: string): void {
 describe("skimLine", () => {
   it("equals scanLine on pi's layouts (leading fields, trailing usage/timestamp, migrated id/parentId after the message)", () => {
     fc.assert(fc.property(fc.oneof(piLine, otherLine), (line) => same(line)), { numRuns: 400 });
+  });
+
+  it("equals scanLine on messages whose members come in another order (the message's timestamp before its usage, usage before the content, …)", () => {
+    fc.assert(fc.property(reorderedLine, (line) => same(line)), { numRuns: 600 });
+  });
+
+  it("reads the message's timestamp written before its usage (an assistant as pi 1.5.2's SessionManager writes the oracle's messages)", () => {
+    const content = [{ type: "text", text: "x".repeat(2 * SKIM_MIN_BYTES) }];
+    const message = { role: "assistant", content, api: "a", provider: "p", model: "m", timestamp: 1700000000000, usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { total: 0.5 } }, stopReason: "stop" };
+    const line = JSON.stringify({ type: "message", id: "0000000a", parentId: null, timestamp: "2025-01-01T00:00:00.000Z", message });
+    const b = Buffer.from(line);
+    const scan = skimLine(b, 0, b.length);
+    expect(scan.kind === "object" && scan.fields.message?.timestamp).toBe(1700000000000);
+    same(line);
   });
 
   it("equals scanLine on damaged long lines that a native search can still tell (cut short, bad tail, extra members)", () => {
