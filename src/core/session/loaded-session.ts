@@ -37,9 +37,10 @@ export interface LoadedSession {
   entries(): SessionEntry[];
   /** Bodies of `metas` handed to `visit` in the order given and not kept (one pass over many entries). */
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void;
-  /** A line's bytes (no break) when held in memory and checked by an exact read (open-session-in-memory.ts); else undefined. */
-  checkedLine(meta: EntryMeta): Buffer | undefined;
-  /** checkedLine of the entry at index position i (no meta made). */
+  /**
+   * The line's bytes (no break) of the entry at index position i, when held in memory and
+   * checked by an exact read (open-session-in-memory.ts); else undefined.
+   */
   checkedLineAt(i: number): Buffer | undefined;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
@@ -134,11 +135,6 @@ export class Session implements LoadedSession {
       return;
     }
     this.bodies.each(metas, visit);
-  }
-
-  checkedLine(meta: EntryMeta): Buffer | undefined {
-    if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
-    return asBuffer(this.heldBytes.read(meta.offset, meta.length));
   }
 
   checkedLineAt(i: number): Buffer | undefined {

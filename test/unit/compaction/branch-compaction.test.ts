@@ -63,7 +63,7 @@ function compareAt(version: PiVersion, branch: BranchReader, path: readonly Sess
 /** The file as `prepare` reads it (held in memory), checked to give line bytes for the direct path. */
 function inMemory(path: string): LoadedSession {
   const session = openSessionInMemory(path);
-  if (!session.needsMigration && session.index.size > 0) expect(session.checkedLine(session.index.at(0))).toBeDefined();
+  if (!session.needsMigration && session.index.size > 0) expect(session.checkedLineAt(0)).toBeDefined();
   return session;
 }
 
