@@ -100,7 +100,8 @@ export function analyseTreeUnique(tree: IndexedTree): TreeStructure {
     let parent = columns.parentAt(i);
     if (parent === -1) {
       roots.push(i);
-    } else if (parent < 0 || ids[parent] === id) {
+    } else if (parent < 0) {
+      // No earlier entry has the parent's id (with unique ids, an earlier entry is never this one).
       const parentId = columns.parentId(i)!;
       if (parentId === id) {
         parent = -1;
