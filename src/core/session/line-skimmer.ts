@@ -64,8 +64,11 @@ export function skimLine(bytes: Uint8Array, start: number, end: number): LineSca
   while (last > start && WHITESPACE[b[last - 1]!] === 1) last--;
   if (last <= start || b[last - 1] !== CLOSE_OBJECT) return scanLine(bytes, start, end);
   if (type !== "message") {
-    // No member the index needs comes after the first big one (custom_message, custom, unknown types).
-    return fields.message === undefined && typeof fields.id === "string" ? { kind: "object", fields } : scanLine(bytes, start, end);
+    // No member the index needs comes after the first big one (custom_message, custom, unknown types)
+    // when id, parentId and timestamp came before it; otherwise the line is scanned.
+    return fields.message === undefined && typeof fields.id === "string" && fields.parentId !== undefined && fields.timestamp !== undefined
+      ? { kind: "object", fields }
+      : scanLine(bytes, start, end);
   }
   if (fields.message === undefined) return scanLine(bytes, start, end);
   const message = fields.message;

@@ -80,3 +80,15 @@ describe("skimLine", () => {
     );
   });
 });
+
+describe("skimLine on an entry whose parentId comes after a big member", () => {
+  it("reads parentId and timestamp exactly (the line is scanned), as scanLine does", () => {
+    const line = JSON.stringify({ type: "thinking_level_change", id: "0000000a", thinkingLevel: "", message: { role: "user", pad: "·".repeat(2 * SKIM_MIN_BYTES) }, parentId: null, timestamp: "1970-01-01T00:00:00.000Z" });
+    const b = Buffer.from(line);
+    const skim = skimLine(b, 0, b.length);
+    const exact = scanLine(b, 0, b.length);
+    if (skim.kind !== "object" || exact.kind !== "object") throw new Error("not an object");
+    expect(skim.fields.parentId).toBeNull();
+    expect(skim.fields.timestamp).toBe(exact.fields.timestamp);
+  });
+});
