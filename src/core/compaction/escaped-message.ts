@@ -10,6 +10,7 @@
 // is not valid UTF-8 — gives undefined, and the caller parses the entry.
 
 import { isUtf8 } from "node:buffer";
+import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
 import { TOOL_RESULT_MAX_CHARS, truncateForSummary } from "./serialize-conversation.js";
 import { bytesEqual, canonicalValueEnd, eachElement, eachMember, escapeJsonText, escapesAreCanonical, OPEN_BRACE, QUOTE, skipSpace, stringEnd, valueEnd } from "./json-bytes.js";
 
@@ -256,10 +257,12 @@ function messageText(line: Buffer, p: number, fileOps: [string, string][]): [num
 /**
  * The serialised text of the message entry on `line` (its bytes without the
  * line break, from an exact read), escaped, with its file operations;
- * undefined when the entry must be parsed instead.
+ * undefined when the entry must be parsed instead. `checks`: what the read
+ * already established about the line (not checked again).
  */
-export function directMessage(line: Buffer): DirectMessage | undefined {
-  if (!isUtf8(line) || !escapesAreCanonical(line, 0, line.length)) return undefined;
+export function directMessage(line: Buffer, checks: LineChecks = NO_LINE_CHECKS): DirectMessage | undefined {
+  if ((checks & LINE_IS_UTF8) === 0 && !isUtf8(line)) return undefined;
+  if ((checks & LINE_ESCAPES_CANONICAL) === 0 && !escapesAreCanonical(line, 0, line.length)) return undefined;
   const fileOps: [string, string][] = [];
   let text: DirectText | undefined;
   const end = eachMember(line, skipSpace(line, 0), (keyStart, keyEnd, valueStart) => {

@@ -6,6 +6,8 @@
 // bytes stand for it in another JSON document. Lines are assumed valid JSON
 // (checked by an exact read) and valid UTF-8 (checked by the caller).
 
+import { unicodeEscapeIsCanonical } from "../session/canonical-escape.js";
+
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -111,26 +113,10 @@ export function bytesEqual(bytes: Buffer, start: number, end: number, name: Buff
   return true;
 }
 
-function hexValue(bytes: Buffer, p: number): number {
-  let v = 0;
-  for (let i = p; i < p + 4; i++) {
-    const b = bytes[i]!;
-    // JSON.stringify writes lower-case hex digits.
-    const d = b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : -1;
-    if (d < 0) return -1;
-    v = v * 16 + d;
-  }
-  return v;
-}
-
-/** Escapes JSON.stringify writes as `\b`, `\t`, `\n`, `\f`, `\r` (never as `\u00XX`). */
-const SHORT_ESCAPED = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
-
 /**
- * Whether every escape in bytes[from, to) is one JSON.stringify makes (`\"`,
- * `\\`, `\b\f\n\r\t`, `\u00XX` for other control characters, `\udXXX` for a
- * lone surrogate): then, the bytes being valid UTF-8, every string there is
- * written as JSON.stringify writes its value. One native search per escape.
+ * Whether every escape in bytes[from, to) is one JSON.stringify makes
+ * (canonical-escape.ts): then, the bytes being valid UTF-8, every string there
+ * is written as JSON.stringify writes its value. One native search per escape.
  */
 export function escapesAreCanonical(bytes: Buffer, from: number, to: number): boolean {
   let p = from;
@@ -139,19 +125,7 @@ export function escapesAreCanonical(bytes: Buffer, from: number, to: number): bo
     if (b < 0 || b >= to) return true;
     const c = bytes[b + 1];
     if (c === 0x75) {
-      const v = hexValue(bytes, b + 2);
-      if (v < 0) return false;
-      if (v < 0x20) {
-        if (SHORT_ESCAPED.has(v)) return false;
-      } else if (v >= 0xd800 && v <= 0xdbff) {
-        // A high surrogate escaped is lone only if no escaped low surrogate follows (a pair is written as itself).
-        if (bytes[b + 6] === BACKSLASH && bytes[b + 7] === 0x75) {
-          const next = hexValue(bytes, b + 8);
-          if (next >= 0xdc00 && next <= 0xdfff) return false;
-        }
-      } else if (v < 0xdc00 || v > 0xdfff) {
-        return false;
-      }
+      if (!unicodeEscapeIsCanonical(bytes, b, to)) return false;
       p = b + 6;
     } else if (c === QUOTE || c === BACKSLASH || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) {
       p = b + 2;

@@ -5,6 +5,7 @@
 // compaction `prepare` describes) thus never hold every parsed body at once.
 
 import type { EntryMeta } from "../session/entry-meta.js";
+import { NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
 import type { LoadedSession } from "../session/open-session.js";
 import type { SessionEntry } from "../session/types.js";
 
@@ -24,13 +25,14 @@ export interface BranchReader {
   /**
    * forEach for readers that can work from a line's bytes: `line` is the
    * entry's line (valid JSON, checked by an exact read) where the session holds
-   * its file in memory, else undefined; `entry()` parses it (not kept).
+   * its file in memory, else undefined; `entry()` parses it (not kept);
+   * `checks`: what the read established about the line's bytes (line-checks.ts).
    */
   forEachLine(
     start: number,
     end: number,
     wanted: (type: string) => boolean,
-    visit: (i: number, line: Buffer | undefined, entry: () => SessionEntry) => void,
+    visit: (i: number, line: Buffer | undefined, entry: () => SessionEntry, checks: LineChecks) => void,
   ): void;
   /** Calls `visit` with the entries at `positions`, in that order; the bodies are not kept. */
   forEachAt(positions: readonly number[], visit: (entry: SessionEntry, i: number) => void): void;
@@ -52,7 +54,7 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
     idAt: (i) => entries[i]!.id,
     entry: (i) => entries[i]!,
     forEach,
-    forEachLine: (start, end, wanted, visit) => forEach(start, end, wanted, (entry, i) => visit(i, undefined, () => entry)),
+    forEachLine: (start, end, wanted, visit) => forEach(start, end, wanted, (entry, i) => visit(i, undefined, () => entry, NO_LINE_CHECKS)),
     forEachAt(positions, visit) {
       for (const i of positions) visit(entries[i]!, i);
     },
@@ -100,14 +102,14 @@ export function sessionBranchReader(session: LoadedSession, leafId?: string | nu
       if (k === last) return;
       if (session.checkedLineAt(at[k]!) === undefined) {
         const [picked, positions] = pick(start, end, wanted);
-        session.eachEntryAt(picked, (entry, n) => visit(positions[n]!, undefined, () => entry));
+        session.eachEntryAt(picked, (entry, n) => visit(positions[n]!, undefined, () => entry, NO_LINE_CHECKS));
         return;
       }
       // Lines held in memory: handed over by position, a meta made only when a body is parsed.
       for (; k < last; k++) {
         const p = at[k]!;
         if (!wanted(index.typeAt(p))) continue;
-        visit(k, session.checkedLineAt(p), () => session.entryAt(index.at(p)));
+        visit(k, session.checkedLineAt(p), () => session.entryAt(index.at(p)), session.checkedLineChecksAt(p));
       }
     },
     forEachAt(positions, visit) {

@@ -9,6 +9,7 @@
 // invalid sequences can only occur where any non-ASCII is invalid (outside
 // strings) or always valid (inside strings).
 
+import { unicodeEscapeIsCanonical } from "./canonical-escape.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { CAPTURED_KEYS, emptyLineFields, emptyMessageFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
 import { spendFromBytes } from "./scanned-spend.js";
@@ -33,6 +34,7 @@ for (const ch of '"\\/bfnrt') SIMPLE_ESCAPE[ch.charCodeAt(0)] = 1;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_OBJECT = 0x7b;
@@ -61,6 +63,8 @@ let failAt = 0;
 let failReason = "";
 /** Whether the last string skipped contained a backslash escape. */
 let lastStringEscaped = false;
+/** Whether every escape since scanLine began is one JSON.stringify writes (canonical-escape.ts). */
+let escapesCanonical = true;
 let stack: Uint8Array = new Uint8Array(256);
 /** skimLine in progress (line-skimmer.ts): stop at the first value the index does not need. */
 let skimming = false;
@@ -97,10 +101,12 @@ export function skipString(b: Uint8Array, p: number, end: number): number {
     if (p + 1 >= end) return fail(p, "unterminated escape");
     const e = b[p + 1]!;
     if (SIMPLE_ESCAPE[e] === 1) {
+      if (e === SLASH) escapesCanonical = false;
       p += 2;
     } else if (e === 0x75 /* u */) {
       if (p + 5 >= end) return fail(p, "unterminated \\u escape");
       if (!(HEX[b[p + 2]!] && HEX[b[p + 3]!] && HEX[b[p + 4]!] && HEX[b[p + 5]!])) return fail(p, "bad \\u escape");
+      if (escapesCanonical && !unicodeEscapeIsCanonical(b, p, end)) escapesCanonical = false;
       p += 6;
     } else {
       return fail(p, "bad escape");
@@ -337,6 +343,7 @@ function scanMessageValue(b: SliceableBuffer, vs: number, end: number, fields: L
  */
 export function scanLine(bytes: Uint8Array, start: number, end: number): LineScan {
   const b = asBuffer(bytes) as SliceableBuffer;
+  escapesCanonical = true;
   let p = skipWhitespace(b, start, end);
   if (p >= end) return { kind: "blank" };
   const first = b[p]!;
@@ -357,6 +364,15 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
   p = skipWhitespace(b, p, end);
   if (p < end) return { kind: "invalid", at: p - start, reason: "unexpected text after the value" };
   return result;
+}
+
+/**
+ * After scanLine accepted a line: whether each of its escapes is one
+ * JSON.stringify writes (canonical-escape.ts; what escapesAreCanonical of
+ * compaction/json-bytes.ts finds, here without another pass).
+ */
+export function lastLineEscapesCanonical(): boolean {
+  return escapesCanonical;
 }
 
 /** Whether the last string skipped held a backslash escape. */

@@ -6,7 +6,7 @@
 // the strict scanner: the fast path handles ordinary lines, and only lines the
 // scanner rejects are decoded and retried the way pi's trim would allow.
 
-import { scanLine } from "./entry-scanner.js";
+import { lastLineEscapesCanonical, scanLine } from "./entry-scanner.js";
 import { skimLine } from "./line-skimmer.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { scanText, type LineScan } from "./line-fields.js";
@@ -26,6 +26,11 @@ export class LineClassifier {
   private sawContent: boolean;
 
   private readonly scan: typeof scanLine;
+  /**
+   * After classify: the line was read whole by the exact scan as it stands (not
+   * skimmed, not retried after a trim) and each of its escapes is canonical.
+   */
+  escapesVouched = false;
 
   /** `skim`: long lines are read with skimLine (leading and trailing fields only; see there). */
   constructor(resumingAfterContent = false, skim = false) {
@@ -37,8 +42,10 @@ export class LineClassifier {
     const scan = this.scan(bytes, start, end);
     if (scan.kind !== "invalid") {
       if (scan.kind !== "blank") this.sawContent = true;
+      this.escapesVouched = this.scan === scanLine && lastLineEscapesCanonical();
       return scan;
     }
+    this.escapesVouched = false;
     const text = asBuffer(bytes).toString("utf8", start, end);
     if (text.trim() === "") return { kind: "blank" };
     const first = !this.sawContent;

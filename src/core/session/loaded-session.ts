@@ -8,6 +8,7 @@ import type { EntryMeta, LineLocation } from "./entry-meta.js";
 import type { FileFingerprint } from "./fingerprint.js";
 import type { IndexSnapshots } from "./index-snapshot.js";
 import { asBuffer } from "./jsonl-reader.js";
+import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "./line-checks.js";
 import type { BuiltSession, ResumePoint } from "./session-builder.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
@@ -42,6 +43,8 @@ export interface LoadedSession {
    * checked by an exact read (open-session-in-memory.ts); else undefined.
    */
   checkedLineAt(i: number): Buffer | undefined;
+  /** What the exact read established about checkedLineAt(i)'s bytes beyond their being valid JSON (line-checks.ts). */
+  checkedLineChecksAt(i: number): LineChecks;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -62,6 +65,10 @@ export class Session implements LoadedSession {
   private readonly heldBytes: MemoryByteSource | undefined;
   private readonly migrated: SessionEntry[] | null;
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
+  /** BuiltSession.escapesUnvouched of the last read (null: no line vouched for). */
+  private escapesUnvouched: ReadonlySet<number> | null = null;
+  /** The held bytes are valid UTF-8 as a whole (so is each line: a line break is never inside a character). */
+  heldBytesAreUtf8 = false;
   /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
   skimmed = false;
   /** OpenOptions.snapshots (a full re-read after a rewrite uses them too). */
@@ -94,6 +101,7 @@ export class Session implements LoadedSession {
     this.needsMigration = built.needsMigration;
     this.lineDiagnostics = built.diagnostics;
     this.cachedDiagnostics = null;
+    this.escapesUnvouched = built.escapesUnvouched;
   }
 
   /** After the builder resumed from `resume` read the appended lines into this session's own index. */
@@ -140,6 +148,13 @@ export class Session implements LoadedSession {
   checkedLineAt(i: number): Buffer | undefined {
     if (!this.heldBytes || this.skimmed || this.migrated) return undefined;
     return asBuffer(this.heldBytes.read(this.index.offsetAt(i), this.index.lengthAt(i)));
+  }
+
+  checkedLineChecksAt(i: number): LineChecks {
+    if (!this.heldBytes || this.skimmed || this.migrated) return NO_LINE_CHECKS;
+    const unvouched = this.escapesUnvouched;
+    const escapes = unvouched !== null && !unvouched.has(this.index.offsetAt(i)) ? LINE_ESCAPES_CANONICAL : NO_LINE_CHECKS;
+    return escapes | (this.heldBytesAreUtf8 ? LINE_IS_UTF8 : NO_LINE_CHECKS);
   }
 
   pathTo(leafId?: string | null): SessionEntry[] {

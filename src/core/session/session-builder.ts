@@ -32,6 +32,12 @@ export interface BuiltSession {
   migratedEntries: SessionEntry[] | null;
   /** Where a live-tail read can continue, or null when a change means reading the file again. */
   resume: ResumePoint | null;
+  /**
+   * Offsets of the lines whose escapes the exact read did not vouch for as
+   * canonical (LineClassifier.escapesVouched); null when not tracked (a
+   * skimmed or resumed read): then no line is vouched for.
+   */
+  escapesUnvouched: ReadonlySet<number> | null;
 }
 
 export interface ResumePoint {
@@ -104,6 +110,8 @@ export class SessionBuilder {
   private readonly earlierCrlfLines: number;
 
   private readonly skim: boolean;
+  /** BuiltSession.escapesUnvouched (tracked only by a whole exact read: otherwise null). */
+  private readonly escapesUnvouched: Set<number> | null;
   /** When skimming: the reused target of skimPiLayout. */
   private readonly skimmed: SkimmedEntry | null;
 
@@ -127,6 +135,7 @@ export class SessionBuilder {
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;
     this.earlierCrlfLines = s?.crlfLines ?? 0;
+    this.escapesUnvouched = s || this.skim ? null : new Set();
   }
 
   line(l: JsonlLine): void {
@@ -142,6 +151,7 @@ export class SessionBuilder {
     const classified = this.classifier.classify(l.bytes, l.start, l.start + l.length);
     if (classified.kind === "blank") return;
     this.sawContent = true;
+    if (this.escapesUnvouched !== null && !this.classifier.escapesVouched) this.escapesUnvouched.add(l.offset);
     const location: LineLocation = { line: l.line, offset: l.offset, length: l.length };
     if (this.deferred) {
       this.reportInvalid(this.deferred.location, this.deferred.classified, this.deferred.terminated);
@@ -186,6 +196,7 @@ export class SessionBuilder {
       diagnostics: [...fileDiagnostics, ...this.diagnostics],
       migratedEntries,
       resume: canResume ? { offset: read.completeUpTo, line: read.nextLine, snapshot: this.snapshot(bom, crlfLines) } : null,
+      escapesUnvouched: this.escapesUnvouched,
     };
   }
 
