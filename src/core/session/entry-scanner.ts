@@ -13,6 +13,7 @@ import { unicodeEscapeIsCanonical } from "./canonical-escape.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { CAPTURED_KEYS, emptyLineFields, emptyMessageFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
 import { spendFromBytes } from "./scanned-spend.js";
+import { skipUsage, takeSpend } from "./usage-scanner.js";
 import { bytesEqual, decodeValue, keyText, type SliceableBuffer } from "./scanned-values.js";
 
 export const WHITESPACE = new Uint8Array(256);
@@ -296,6 +297,16 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
     if (level === 0 && k === -2) {
       p = scanMessageValue(b, vs, end, fields);
       if (p === STOPPED) return STOPPED;
+    } else if (level === 1 && k === 3) {
+      // Validated and read in one pass (skipUsage ends where skipValue ends: property-tested).
+      p = skipUsage(b, vs, end);
+      if (p >= 0) {
+        message.spend = takeSpend();
+      } else {
+        // skipValue again for the failure's position and reason.
+        p = skipValue(b, vs, end);
+        if (p >= 0) message.spend = spendFromBytes(b, vs, p);
+      }
     } else {
       p = skipValue(b, vs, end);
       if (p < 0) return -1;
@@ -307,8 +318,6 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
         message.timestamp = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 2) {
         message.hasContent = true;
-      } else if (k === 3) {
-        message.spend = spendFromBytes(b, vs, p);
       }
     }
     if (p < 0) return -1;

@@ -177,6 +177,24 @@ describe("entry scanner accepts exactly what JSON.parse accepts, and extracts th
     );
   });
 
+  it("on message lines with a usage of any shape, whole and mutated (its spend read in the validating pass)", () => {
+    const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)), fc.constantFrom("1e400", "-0", "0.5e-3", "-1E+2"));
+    const scalar = fc.oneof(number.map(String), fc.constantFrom('"7"', "null", "true", "[]", '[1,{"total":3}]', '"a\\"b"'));
+    const usageKey = fc.constantFrom("input", "output", "cacheRead", "cacheWrite", "cost", "total", "totalTokens", "\\u0069nput", "cos\\u0074", "x");
+    const object = (value: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+      fc.array(fc.tuple(usageKey, whitespace, value).map(([k, ws, v]) => `${ws[0]}"${k}"${ws[1] ?? ""}:${v}`), { maxLength: 7 }).map((ms) => `{${ms.join(",")}}`);
+    const usage = fc.oneof(object(fc.oneof(scalar, object(scalar))), scalar);
+    const line = fc
+      .tuple(usage, fc.constantFrom("user", "assistant", "toolResult"), fc.boolean())
+      .map(([u, role, first]) =>
+        first
+          ? `{"type":"message","id":"a","message":{"usage":${u},"role":"${role}","content":[]}}`
+          : `{"type":"message","id":"a","message":{"role":"${role}","content":"x","usage":${u},"timestamp":1}}`,
+      );
+    fc.assert(fc.property(line, (l) => expectSameScan(utf8(l))), { numRuns: 3000 });
+    fc.assert(fc.property(line, fc.array(mutation, { minLength: 1, maxLength: 3 }), (l, ms) => expectSameScan(mutate(utf8(l), ms))), { numRuns: 3000 });
+  });
+
   it("on arbitrary bytes", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => expectSameScan(bytes)), { numRuns: 5000 });
     fc.assert(
