@@ -45,14 +45,17 @@ export function transcriptString(transcript: TranscriptText): string {
  * twice as fast as pieces that caught one.
  */
 const PARTS_PER_CHUNK = 32;
-/** Escaped messages are joined into pieces of about this many bytes (fewer, larger writes). */
+/** Escaped messages are written into blocks of about this many bytes (pieces: fewer, larger writes). */
 const ESCAPED_CHUNK_BYTES = 256 * 1024;
+/** Segments shorter than this are copied byte by byte (a native copy costs more to call). */
+const SHORT_SEGMENT = 48;
 
 export class TranscriptBuilder {
   private readonly chunks: TranscriptPiece[] = [];
   private parts: string[] = [];
-  private escaped: Buffer[] = [];
-  private escapedBytes = 0;
+  /** The escaped block being written: [0, used) holds whole messages joined by an escaped "\n\n". */
+  private block: Buffer | null = null;
+  private used = 0;
   /** Messages added (pi's messagesToSummarize.length). */
   count = 0;
 
@@ -70,23 +73,59 @@ export class TranscriptBuilder {
       this.addText(text.text);
       return;
     }
-    if (text.escaped.length === 0) return;
-    this.flushParts();
-    if (this.escaped.length > 0) this.pushEscaped(ESCAPED_PARAGRAPH);
-    for (const segment of text.escaped) this.pushEscaped(segment);
-    if (this.escapedBytes >= ESCAPED_CHUNK_BYTES) this.flushEscaped();
+    const segments = text.escaped;
+    if (segments.length === 0) return;
+    let bytes = 0;
+    for (let i = 0; i < segments.length; i++) bytes += segments[i]!.length;
+    const block = this.reserve(bytes);
+    let at = this.used;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      const n = segment.length;
+      if (n < SHORT_SEGMENT) for (let k = 0; k < n; k++) block[at + k] = segment[k]!;
+      else block.set(segment, at);
+      at += n;
+    }
+    this.used = at;
+    if (this.used >= ESCAPED_CHUNK_BYTES) this.flushEscaped();
   }
 
   private addText(text: string): void {
     if (text === "") return;
-    this.flushEscaped();
+    if (this.block !== null) {
+      // Among escaped messages: escaped as `--json` writes it (one piece the more otherwise).
+      const escaped = JSON.stringify(text);
+      const bytes = Buffer.byteLength(escaped) - 2;
+      const block = this.reserve(bytes);
+      this.used += block.write(escaped.slice(1, -1), this.used, bytes, "utf8");
+      if (this.used >= ESCAPED_CHUNK_BYTES) this.flushEscaped();
+      return;
+    }
     this.parts.push(text);
     if (this.parts.length >= PARTS_PER_CHUNK) this.flushParts();
   }
 
-  private pushEscaped(segment: Buffer): void {
-    this.escaped.push(segment);
-    this.escapedBytes += segment.length;
+  /** The block with room for a message of `bytes` after the escaped "\n\n" that joins it to the one before. */
+  private reserve(bytes: number): Buffer {
+    this.flushParts();
+    let block = this.block;
+    const joined = block !== null && this.used > 0;
+    const need = bytes + (joined ? ESCAPED_PARAGRAPH.length : 0);
+    if (block !== null && this.used + need > block.length) {
+      this.flushEscaped();
+      block = null;
+    }
+    if (block === null) {
+      block = Buffer.allocUnsafe(Math.max(ESCAPED_CHUNK_BYTES + ESCAPED_CHUNK_BYTES / 4, bytes));
+      this.block = block;
+      this.used = 0;
+      return block;
+    }
+    if (this.used > 0) {
+      block.set(ESCAPED_PARAGRAPH, this.used);
+      this.used += ESCAPED_PARAGRAPH.length;
+    }
+    return block;
   }
 
   private flushParts(): void {
@@ -95,9 +134,10 @@ export class TranscriptBuilder {
   }
 
   private flushEscaped(): void {
-    if (this.escaped.length > 0) this.chunks.push({ escaped: Buffer.concat(this.escaped, this.escapedBytes) });
-    this.escaped = [];
-    this.escapedBytes = 0;
+    if (this.block !== null && this.used > 0) this.chunks.push({ escaped: this.block.subarray(0, this.used) });
+    // The rest of a block is not used again: a piece never shares memory that is still written.
+    this.block = null;
+    this.used = 0;
   }
 
   text(): TranscriptText {
