@@ -12,7 +12,7 @@
 import { isUtf8 } from "node:buffer";
 import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
 import { TOOL_RESULT_MAX_CHARS, truncateForSummary } from "./serialize-conversation.js";
-import { bytesEqual, canonicalValueEnd, eachElement, eachMember, escapeJsonText, escapesAreCanonical, OPEN_BRACE, QUOTE, skipSpace, stringEnd, valueEnd } from "./json-bytes.js";
+import { BACKSLASH, bytesEqual, canonicalValueEnd, eachElement, eachMember, escapeJsonText, escapesAreCanonical, OPEN_BRACE, QUOTE, skipSpace, stringEnd, valueEnd } from "./json-bytes.js";
 
 /** A message's serialised text: escaped bytes (segments to concatenate) or, for a cut tool result, the text itself. */
 export type DirectText = { escaped: Buffer[] } | { text: string };
@@ -135,6 +135,12 @@ function toolResultText(line: Buffer, content: number): [number, DirectText] | u
   return [end, { escaped: spans.length > 0 ? [TOOL_RESULT, ...spans] : [] }];
 }
 
+/** The text of the string value at [start, end) (its quotes included): decoded as it is when it holds no escape. */
+function stringText(line: Buffer, start: number, end: number): string {
+  for (let i = start + 1; i < end - 1; i++) if (line[i] === BACKSLASH) return JSON.parse(line.toString("utf8", start, end)) as string;
+  return line.toString("utf8", start + 1, end - 1);
+}
+
 /** `name(k=JSON.stringify(v), …)` escaped into `out`, its file operation into `fileOps`; false when not canonical. */
 function toolCall(line: Buffer, name: [number, number], args: number[] | undefined, out: Buffer[], fileOps: [string, string][]): boolean {
   if (!isString(line, name[0])) return false;
@@ -142,14 +148,17 @@ function toolCall(line: Buffer, name: [number, number], args: number[] | undefin
   if (args) {
     let path: [number, number] | undefined;
     for (let m = 0; m < args.length; m += 4) {
-      const [keyStart, keyEnd, valueStart, valueStop] = [args[m]!, args[m + 1]!, args[m + 2]!, args[m + 3]!];
+      const keyStart = args[m]!;
+      const keyEnd = args[m + 1]!;
+      const valueStart = args[m + 2]!;
+      const valueStop = args[m + 3]!;
       if (m > 0) out.push(ARG_SEPARATOR);
       out.push(line.subarray(keyStart, keyEnd), EQUALS, escapeJsonText(line, valueStart, valueStop));
       if (bytesEqual(line, keyStart, keyEnd, KEY.path) && line[valueStart] === QUOTE) path = [valueStart, valueStop];
     }
     if (path) {
-      const toolName = JSON.parse(line.toString("utf8", name[0], name[1])) as string;
-      const pathText = JSON.parse(line.toString("utf8", path[0], path[1])) as string;
+      const toolName = stringText(line, name[0], name[1]);
+      const pathText = stringText(line, path[0], path[1]);
       if (pathText) fileOps.push([toolName, pathText]);
     }
   }

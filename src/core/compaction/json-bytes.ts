@@ -26,14 +26,24 @@ export function skipSpace(bytes: Buffer, p: number): number {
   return p;
 }
 
+/** Strings are walked byte by byte this far before a native search (most keys and values are short). */
+const SHORT_STRING = 24;
+
 /** The closing quote of the string whose opening quote is at `open` (valid JSON assumed). */
 export function stringEnd(bytes: Buffer, open: number): number {
   let p = open + 1;
+  const n = bytes.length;
+  for (const stop = Math.min(n, p + SHORT_STRING); p < stop; ) {
+    const c = bytes[p]!;
+    if (c === QUOTE) return p;
+    p += c === BACKSLASH ? 2 : 1;
+  }
+  // p starts a character or an escape: backslashes before a quote count from there.
   for (;;) {
     const q = bytes.indexOf(QUOTE, p);
     if (q < 0) return -1;
     let slashes = 0;
-    while (bytes[q - 1 - slashes] === BACKSLASH) slashes++;
+    while (q - 1 - slashes >= p && bytes[q - 1 - slashes] === BACKSLASH) slashes++;
     if (slashes % 2 === 0) return q;
     p = q + 1;
   }
@@ -135,6 +145,16 @@ export function escapesAreCanonical(bytes: Buffer, from: number, to: number): bo
   }
 }
 
+/** Digits without a leading zero (or "0"), optionally after "-" (not "-0"), at most 15 of them: String(Number(n)) gives them back. */
+function isPlainInteger(bytes: Buffer, p: number, end: number): boolean {
+  const start = bytes[p] === 0x2d ? p + 1 : p;
+  const digits = end - start;
+  if (digits < 1 || digits > 15) return false;
+  if (bytes[start] === 0x30) return digits === 1 && start === p;
+  for (let i = start; i < end; i++) if (bytes[i]! < 0x30 || bytes[i]! > 0x39) return false;
+  return true;
+}
+
 /** A key JSON.parse would treat as an array index (enumerated first, in numeric order): bytes [start, end). */
 function isArrayIndexKey(bytes: Buffer, start: number, end: number): boolean {
   if (end <= start || end - start > 10) return false;
@@ -194,6 +214,7 @@ export function canonicalValueEnd(bytes: Buffer, p: number, members?: number[]):
   }
   const end = valueEnd(bytes, p);
   if (end <= p) return -1;
+  if (isPlainInteger(bytes, p, end)) return end;
   const token = bytes.toString("latin1", p, end);
   if (token === "true" || token === "false" || token === "null") return end;
   return String(Number(token)) === token ? end : -1;
