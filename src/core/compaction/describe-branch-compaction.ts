@@ -9,6 +9,7 @@
 import type { BranchReader } from "../context/branch-reader.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
 import type { LineChecks } from "../session/line-checks.js";
+import type { MessageShape } from "../session/message-shapes.js";
 import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import type { CompactionSettings } from "../settings/compaction-settings.js";
 import { branchContextTokens } from "../tokens/branch-context-tokens.js";
@@ -59,9 +60,9 @@ export function describeBranchCompaction(branch: BranchReader, settings: Compact
   if (prevCompaction && !prevCompaction.fromHook && prevCompaction.details) addFileOpsFromDetails(prevCompaction.details, fileOps);
   const historyEnd = cutPoint.isSplitTurn ? cutPoint.turnStartIndex : cutPoint.firstKeptEntryIndex;
   const history = new TranscriptBuilder(PI_0_73_TRANSCRIPT);
-  const summarise = (builder: TranscriptBuilder) => (i: number, line: Buffer | undefined, entry: () => SessionEntry, checks: LineChecks) => {
+  const summarise = (builder: TranscriptBuilder) => (i: number, line: Buffer | undefined, entry: () => SessionEntry, checks: LineChecks, shape: MessageShape | undefined) => {
     // A message line serialised from its bytes where it can be; else parsed.
-    const direct = line && branch.typeAt(i) === "message" ? directMessage(line, checks) : undefined;
+    const direct = line && branch.typeAt(i) === "message" ? directMessage(line, checks, shape) : undefined;
     if (direct) {
       for (const [toolName, path] of direct.fileOps) addToolFileOp(toolName, path, fileOps);
       builder.addDirect(direct.text);

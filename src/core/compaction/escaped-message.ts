@@ -11,6 +11,7 @@
 
 import { isUtf8 } from "node:buffer";
 import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
+import type { MessageShape } from "../session/message-shapes.js";
 import { TOOL_RESULT_MAX_CHARS, truncateForSummary } from "./serialize-conversation.js";
 import { BACKSLASH, bytesEqual, canonicalValueEnd, eachElement, eachMember, escapeJsonText, escapesAreCanonical, OPEN_BRACE, QUOTE, skipSpace, stringEnd, valueEnd } from "./json-bytes.js";
 
@@ -236,6 +237,19 @@ function assistantText(line: Buffer, content: number, fileOps: [string, string][
   return [end, { escaped: out }];
 }
 
+const ROLES = [VALUE.user, VALUE.assistant, VALUE.toolResult];
+
+/** The role value at [start, end) when it is one handled here (as written: canonical escapes cannot spell a letter). */
+function roleAt(line: Buffer, start: number, end: number): Buffer | undefined {
+  for (const role of ROLES) if (isValue(line, start, end, role)) return role;
+  return undefined;
+}
+
+/** The content at `content` read as a `role` message's; undefined to parse. */
+function contentText(line: Buffer, role: Buffer, content: number, fileOps: [string, string][]): [number, DirectText] | undefined {
+  return role === VALUE.user ? userText(line, content) : role === VALUE.toolResult ? toolResultText(line, content) : assistantText(line, content, fileOps);
+}
+
 /** The message object's members: its serialised text once role and content are read; undefined to parse. */
 function messageText(line: Buffer, p: number, fileOps: [string, string][]): [number, DirectText] | undefined {
   let role: Buffer | undefined;
@@ -245,15 +259,14 @@ function messageText(line: Buffer, p: number, fileOps: [string, string][]): [num
     if (bytesEqual(line, keyStart, keyEnd, KEY.role)) {
       if (role !== undefined) return UNSET;
       const valueStop = valueEnd(line, valueStart);
-      role = [VALUE.user, VALUE.assistant, VALUE.toolResult].find((r) => isValue(line, valueStart, valueStop, r));
+      role = roleAt(line, valueStart, valueStop);
       return role ? valueStop : UNSET;
     }
     if (bytesEqual(line, keyStart, keyEnd, KEY.content)) {
       // pi writes the role first; content before it, or twice, is parsed.
       if (role === undefined || contentSeen) return UNSET;
       contentSeen = true;
-      const read =
-        role === VALUE.user ? userText(line, valueStart) : role === VALUE.toolResult ? toolResultText(line, valueStart) : assistantText(line, valueStart, fileOps);
+      const read = contentText(line, role, valueStart, fileOps);
       if (!read) return UNSET;
       text = read[1];
       return read[0];
@@ -267,9 +280,20 @@ function messageText(line: Buffer, p: number, fileOps: [string, string][]): [num
  * The serialised text of the message entry on `line` (its bytes without the
  * line break, from an exact read), escaped, with its file operations;
  * undefined when the entry must be parsed instead. `checks`: what the read
- * already established about the line (not checked again).
+ * already established about the line (not checked again); `shape`: where the
+ * read found the message's one role and one content (then only the content is
+ * walked: the read ruled out a `message`, `role` or `content` written twice).
  */
-export function directMessage(line: Buffer, checks: LineChecks = NO_LINE_CHECKS): DirectMessage | undefined {
+export function directMessage(line: Buffer, checks: LineChecks = NO_LINE_CHECKS, shape?: MessageShape): DirectMessage | undefined {
+  if (shape !== undefined && (checks & LINE_IS_UTF8) !== 0 && (checks & LINE_ESCAPES_CANONICAL) !== 0) {
+    const role = roleAt(line, shape.roleStart, shape.roleEnd);
+    if (role === undefined) return undefined;
+    const fileOps: [string, string][] = [];
+    const read = contentText(line, role, shape.contentStart, fileOps);
+    if (read === undefined) return undefined;
+    if (read[0] === shape.contentEnd) return { text: read[1], fileOps };
+    // Not where the read ended it (cannot happen on a line it accepted): the whole walk decides.
+  }
   if ((checks & LINE_IS_UTF8) === 0 && !isUtf8(line)) return undefined;
   if ((checks & LINE_ESCAPES_CANONICAL) === 0 && !escapesAreCanonical(line, 0, line.length)) return undefined;
   const fileOps: [string, string][] = [];

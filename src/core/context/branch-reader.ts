@@ -6,6 +6,7 @@
 
 import type { EntryMeta } from "../session/entry-meta.js";
 import { NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
+import { emptyMessageShape, type MessageShape } from "../session/message-shapes.js";
 import type { LoadedSession } from "../session/open-session.js";
 import type { SessionEntry } from "../session/types.js";
 
@@ -26,13 +27,15 @@ export interface BranchReader {
    * forEach for readers that can work from a line's bytes: `line` is the
    * entry's line (valid JSON, checked by an exact read) where the session holds
    * its file in memory, else undefined; `entry()` parses it (not kept);
-   * `checks`: what the read established about the line's bytes (line-checks.ts).
+   * `checks`: what the read established about the line's bytes (line-checks.ts);
+   * `shape`: where its message's role and content are, when the read found
+   * them (message-shapes.ts; the object is reused after the call).
    */
   forEachLine(
     start: number,
     end: number,
     wanted: (type: string) => boolean,
-    visit: (i: number, line: Buffer | undefined, entry: () => SessionEntry, checks: LineChecks) => void,
+    visit: (i: number, line: Buffer | undefined, entry: () => SessionEntry, checks: LineChecks, shape: MessageShape | undefined) => void,
   ): void;
   /** Calls `visit` with the entries at `positions`, in that order; the bodies are not kept. */
   forEachAt(positions: readonly number[], visit: (entry: SessionEntry, i: number) => void): void;
@@ -54,7 +57,7 @@ export function branchReaderOf(entries: readonly SessionEntry[]): BranchReader {
     idAt: (i) => entries[i]!.id,
     entry: (i) => entries[i]!,
     forEach,
-    forEachLine: (start, end, wanted, visit) => forEach(start, end, wanted, (entry, i) => visit(i, undefined, () => entry, NO_LINE_CHECKS)),
+    forEachLine: (start, end, wanted, visit) => forEach(start, end, wanted, (entry, i) => visit(i, undefined, () => entry, NO_LINE_CHECKS, undefined)),
     forEachAt(positions, visit) {
       for (const i of positions) visit(entries[i]!, i);
     },
@@ -102,14 +105,16 @@ export function sessionBranchReader(session: LoadedSession, leafId?: string | nu
       if (k === last) return;
       if (session.checkedLineAt(at[k]!) === undefined) {
         const [picked, positions] = pick(start, end, wanted);
-        session.eachEntryAt(picked, (entry, n) => visit(positions[n]!, undefined, () => entry, NO_LINE_CHECKS));
+        session.eachEntryAt(picked, (entry, n) => visit(positions[n]!, undefined, () => entry, NO_LINE_CHECKS, undefined));
         return;
       }
       // Lines held in memory: handed over by position, a meta made only when a body is parsed.
+      const shape = emptyMessageShape();
       for (; k < last; k++) {
         const p = at[k]!;
         if (!wanted(index.typeAt(p))) continue;
-        visit(k, session.checkedLineAt(p), () => session.entryAt(index.at(p)), session.checkedLineChecksAt(p));
+        const shaped = session.checkedMessageShapeAt(p, shape) ? shape : undefined;
+        visit(k, session.checkedLineAt(p), () => session.entryAt(index.at(p)), session.checkedLineChecksAt(p), shaped);
       }
     },
     forEachAt(positions, visit) {

@@ -10,6 +10,7 @@
 // strings) or always valid (inside strings).
 
 import { unicodeEscapeIsCanonical } from "./canonical-escape.js";
+import { emptyMessageShape, type MessageShape } from "./message-shapes.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { CAPTURED_KEYS, emptyLineFields, emptyMessageFields, setCaptured, type LineFields, type LineScan, type MessageFields } from "./line-fields.js";
 import { spendFromBytes } from "./scanned-spend.js";
@@ -66,6 +67,11 @@ let failReason = "";
 let lastStringEscaped = false;
 /** Whether every escape since scanLine began is one JSON.stringify writes (canonical-escape.ts). */
 let escapesCanonical = true;
+/** The line's `message` members, and their `role` and `content` members (message-shapes.ts). */
+let messageMembers = 0;
+let roleMembers = 0;
+let contentMembers = 0;
+const shape: MessageShape = emptyMessageShape();
 let stack: Uint8Array = new Uint8Array(256);
 /** skimLine in progress (line-skimmer.ts): stop at the first value the index does not need. */
 let skimming = false;
@@ -295,6 +301,7 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
       return STOPPED;
     }
     if (level === 0 && k === -2) {
+      messageMembers++;
       p = scanMessageValue(b, vs, end, fields);
       if (p === STOPPED) return STOPPED;
     } else if (level === 1 && k === 3) {
@@ -314,10 +321,16 @@ function scanMembers(b: SliceableBuffer, p: number, end: number, level: 0 | 1, f
         if (k >= 0) setCaptured(fields, k, decodeValue(b, vs, p, lastStringEscaped));
       } else if (k === 0) {
         message.role = decodeValue(b, vs, p, lastStringEscaped);
+        roleMembers++;
+        shape.roleStart = vs;
+        shape.roleEnd = p;
       } else if (k === 1) {
         message.timestamp = decodeValue(b, vs, p, lastStringEscaped);
       } else if (k === 2) {
         message.hasContent = true;
+        contentMembers++;
+        shape.contentStart = vs;
+        shape.contentEnd = p;
       }
     }
     if (p < 0) return -1;
@@ -353,6 +366,9 @@ function scanMessageValue(b: SliceableBuffer, vs: number, end: number, fields: L
 export function scanLine(bytes: Uint8Array, start: number, end: number): LineScan {
   const b = asBuffer(bytes) as SliceableBuffer;
   escapesCanonical = true;
+  messageMembers = 0;
+  roleMembers = 0;
+  contentMembers = 0;
   let p = skipWhitespace(b, start, end);
   if (p >= end) return { kind: "blank" };
   const first = b[p]!;
@@ -382,6 +398,15 @@ export function scanLine(bytes: Uint8Array, start: number, end: number): LineSca
  */
 export function lastLineEscapesCanonical(): boolean {
   return escapesCanonical;
+}
+
+/**
+ * After scanLine accepted a line: its message's shape (positions in the
+ * scanned bytes), when it holds one `message` object with one `role` member
+ * before one `content` member; else undefined. The object is reused.
+ */
+export function lastLineMessageShape(): MessageShape | undefined {
+  return messageMembers === 1 && roleMembers === 1 && contentMembers === 1 && shape.roleStart < shape.contentStart ? shape : undefined;
 }
 
 /** Whether the last string skipped held a backslash escape. */

@@ -6,7 +6,8 @@
 // the strict scanner: the fast path handles ordinary lines, and only lines the
 // scanner rejects are decoded and retried the way pi's trim would allow.
 
-import { lastLineEscapesCanonical, scanLine } from "./entry-scanner.js";
+import { lastLineEscapesCanonical, lastLineMessageShape, scanLine } from "./entry-scanner.js";
+import type { MessageShape } from "./message-shapes.js";
 import { skimLine } from "./line-skimmer.js";
 import { asBuffer } from "./jsonl-reader.js";
 import { scanText, type LineScan } from "./line-fields.js";
@@ -31,6 +32,8 @@ export class LineClassifier {
    * skimmed, not retried after a trim) and each of its escapes is canonical.
    */
   escapesVouched = false;
+  /** After classify, when the exact scan read the line as it stands: its message's shape (entry-scanner.ts), if any. */
+  messageShape: MessageShape | undefined = undefined;
 
   /** `skim`: long lines are read with skimLine (leading and trailing fields only; see there). */
   constructor(resumingAfterContent = false, skim = false) {
@@ -42,10 +45,13 @@ export class LineClassifier {
     const scan = this.scan(bytes, start, end);
     if (scan.kind !== "invalid") {
       if (scan.kind !== "blank") this.sawContent = true;
-      this.escapesVouched = this.scan === scanLine && lastLineEscapesCanonical();
+      const exact = this.scan === scanLine;
+      this.escapesVouched = exact && lastLineEscapesCanonical();
+      this.messageShape = exact ? lastLineMessageShape() : undefined;
       return scan;
     }
     this.escapesVouched = false;
+    this.messageShape = undefined;
     const text = asBuffer(bytes).toString("utf8", start, end);
     if (text.trim() === "") return { kind: "blank" };
     const first = !this.sawContent;

@@ -8,6 +8,7 @@ import type { EntryMeta, LineLocation } from "./entry-meta.js";
 import type { FileFingerprint } from "./fingerprint.js";
 import type { IndexSnapshots } from "./index-snapshot.js";
 import { asBuffer } from "./jsonl-reader.js";
+import type { MessageShape, MessageShapes } from "./message-shapes.js";
 import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "./line-checks.js";
 import type { BuiltSession, ResumePoint } from "./session-builder.js";
 import type { SessionIndex } from "./session-index.js";
@@ -45,6 +46,8 @@ export interface LoadedSession {
   checkedLineAt(i: number): Buffer | undefined;
   /** What the exact read established about checkedLineAt(i)'s bytes beyond their being valid JSON (line-checks.ts). */
   checkedLineChecksAt(i: number): LineChecks;
+  /** Fills `out` with where checkedLineAt(i)'s message role and content are (message-shapes.ts); false when not known. */
+  checkedMessageShapeAt(i: number, out: MessageShape): boolean;
   /** Root→leaf; undefined = index.leafId; null = []. An unknown id gives []. */
   pathTo(leafId?: string | null): SessionEntry[];
   /** The JSONL text of that entry's line, as on disk. */
@@ -67,6 +70,7 @@ export class Session implements LoadedSession {
   private cachedDiagnostics: readonly Diagnostic[] | null = null;
   /** BuiltSession.escapesUnvouched of the last read (null: no line vouched for). */
   private escapesUnvouched: ReadonlySet<number> | null = null;
+  private messageShapes: MessageShapes | null = null;
   /** The held bytes are valid UTF-8 as a whole (so is each line: a line break is never inside a character). */
   heldBytesAreUtf8 = false;
   /** Read with OpenOptions.skim (a full re-read after a rewrite skims too). */
@@ -102,6 +106,7 @@ export class Session implements LoadedSession {
     this.lineDiagnostics = built.diagnostics;
     this.cachedDiagnostics = null;
     this.escapesUnvouched = built.escapesUnvouched;
+    this.messageShapes = built.messageShapes;
   }
 
   /** After the builder resumed from `resume` read the appended lines into this session's own index. */
@@ -155,6 +160,11 @@ export class Session implements LoadedSession {
     const unvouched = this.escapesUnvouched;
     const escapes = unvouched !== null && !unvouched.has(this.index.offsetAt(i)) ? LINE_ESCAPES_CANONICAL : NO_LINE_CHECKS;
     return escapes | (this.heldBytesAreUtf8 ? LINE_IS_UTF8 : NO_LINE_CHECKS);
+  }
+
+  checkedMessageShapeAt(i: number, out: MessageShape): boolean {
+    if (!this.heldBytes || this.skimmed || this.migrated || this.messageShapes === null) return false;
+    return this.messageShapes.get(i, out);
   }
 
   pathTo(leafId?: string | null): SessionEntry[] {

@@ -12,6 +12,7 @@ import { scanFromValue, type LineScan } from "./line-fields.js";
 import { recordFromFields, type UnknownKinds } from "./meta-from-fields.js";
 import { SkimmedEntry, skimPiLayout } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
+import { MessageShapes } from "./message-shapes.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
 import { SessionIndex } from "./session-index.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
@@ -38,6 +39,8 @@ export interface BuiltSession {
    * skimmed or resumed read): then no line is vouched for.
    */
   escapesUnvouched: ReadonlySet<number> | null;
+  /** Message shapes by index position (message-shapes.ts), tracked as escapesUnvouched is; null when not. */
+  messageShapes: MessageShapes | null;
 }
 
 export interface ResumePoint {
@@ -112,6 +115,7 @@ export class SessionBuilder {
   private readonly skim: boolean;
   /** BuiltSession.escapesUnvouched (tracked only by a whole exact read: otherwise null). */
   private readonly escapesUnvouched: Set<number> | null;
+  private readonly messageShapes: MessageShapes | null;
   /** When skimming: the reused target of skimPiLayout. */
   private readonly skimmed: SkimmedEntry | null;
 
@@ -136,6 +140,7 @@ export class SessionBuilder {
     this.earlierBom = s?.bom ?? false;
     this.earlierCrlfLines = s?.crlfLines ?? 0;
     this.escapesUnvouched = s || this.skim ? null : new Set();
+    this.messageShapes = this.escapesUnvouched === null ? null : new MessageShapes();
   }
 
   line(l: JsonlLine): void {
@@ -163,7 +168,10 @@ export class SessionBuilder {
       return;
     }
     const needsText = !this.headerDecided || this.legacy;
+    const shape = this.messageShapes !== null ? this.classifier.messageShape : undefined;
+    const position = this.index.size;
     this.accept(location, classified, needsText ? lineText(l) : "");
+    if (shape !== undefined && this.index.size === position + 1) this.messageShapes!.set(position, shape, l.start);
   }
 
   finish(read: JsonlReadSummary): BuiltSession {
@@ -197,6 +205,7 @@ export class SessionBuilder {
       migratedEntries,
       resume: canResume ? { offset: read.completeUpTo, line: read.nextLine, snapshot: this.snapshot(bom, crlfLines) } : null,
       escapesUnvouched: this.escapesUnvouched,
+      messageShapes: this.messageShapes,
     };
   }
 

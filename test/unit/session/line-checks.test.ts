@@ -16,6 +16,7 @@ import { directMessage } from "../../../src/core/compaction/escaped-message.js";
 import { escapesAreCanonical } from "../../../src/core/compaction/json-bytes.js";
 import { lastLineEscapesCanonical, scanLine } from "../../../src/core/session/entry-scanner.js";
 import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8 } from "../../../src/core/session/line-checks.js";
+import { emptyMessageShape, type MessageShape } from "../../../src/core/session/message-shapes.js";
 import { openSessionInMemory } from "../../../src/core/session/open-session-in-memory.js";
 import { hostileWriter } from "../../support/hostile-json.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
@@ -95,14 +96,17 @@ describe("line checks: the exact scan vouches for canonical escapes", () => {
   });
 });
 
-/** A session file of `lines` (message entries as given), read in memory; each entry's line with its checks. */
-function heldLines(name: string, lines: Buffer[]): { line: Buffer; checks: number }[] {
+/** A session file of `lines` (message entries as given), read in memory; each entry's line with its checks and message shape. */
+function heldLines(name: string, lines: Buffer[]): { line: Buffer; checks: number; shape: MessageShape | undefined }[] {
   const header = Buffer.from(`${JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/tmp" })}\n`);
   const file = join(dir, name);
   writeFileSync(file, Buffer.concat([header, ...lines.flatMap((l) => [l, Buffer.from("\n")])]));
   const session = openSessionInMemory(file);
-  const out: { line: Buffer; checks: number }[] = [];
-  for (let i = 0; i < session.index.size; i++) out.push({ line: session.checkedLineAt(i)!, checks: session.checkedLineChecksAt(i) });
+  const out: { line: Buffer; checks: number; shape: MessageShape | undefined }[] = [];
+  for (let i = 0; i < session.index.size; i++) {
+    const shape = emptyMessageShape();
+    out.push({ line: session.checkedLineAt(i)!, checks: session.checkedLineChecksAt(i), shape: session.checkedMessageShapeAt(i, shape) ? shape : undefined });
+  }
   return out;
 }
 
@@ -145,16 +149,49 @@ describe("line checks: a session held in memory", () => {
     expect(held[1]!.checks & LINE_ESCAPES_CANONICAL).toBe(0);
   });
 
-  it("directMessage given the session's checks answers as directMessage checking each line itself (6,000 hostile lines)", () => {
+  it("directMessage given the session's checks and message shapes answers as directMessage walking and checking each line itself (6,000 hostile lines)", () => {
     for (const [name, notUtf8] of [["direct-utf8.jsonl", false], ["direct-not-utf8.jsonl", true]] as const) {
       const held = heldLines(name, hostileEntries(notUtf8 ? 41 : 43, 3000, notUtf8));
       let taken = 0;
-      for (const { line, checks } of held) {
+      let shaped = 0;
+      for (const { line, checks, shape } of held) {
         const checked = directMessage(line);
         expect(directMessage(line, checks), line.toString("hex")).toStrictEqual(checked);
+        expect(directMessage(line, checks, shape), line.toString("hex")).toStrictEqual(checked);
         if (checked) taken++;
+        if (checked && shape && checks === (LINE_IS_UTF8 | LINE_ESCAPES_CANONICAL)) shaped++;
       }
       expect(taken).toBeGreaterThan(500);
+      if (!notUtf8) expect(shaped).toBeGreaterThan(500);
     }
+  });
+
+  it("keeps a message's shape only for one message object with one role before one content, where they are", () => {
+    const entry = (message: string, more = ""): Buffer => Buffer.from(`{"type":"message","id":"e","parentId":null${more},"message":${message}}`);
+    const cases: [Buffer, boolean][] = [
+      [entry('{"role":"user","content":"hi","timestamp":1}'), true],
+      [entry('{ "role" : "assistant" , "content" : [ {"type":"text","text":"a"} ] }'), true],
+      [entry('{"timestamp":1,"role":"toolResult","toolName":"read","content":[{"type":"text","text":"x"}],"details":{"role":"user","content":"no"}}'), true],
+      [entry('{"content":"first","role":"user"}'), false],
+      [entry('{"role":"user","content":"a","content":"b"}'), false],
+      [entry('{"role":"user","role":"assistant","content":"a"}'), false],
+      [entry('{"role":"user","content":"a"}', ',"message":{"role":"user","content":"b"}'), false],
+      [entry('[{"role":"user","content":"a"}]'), false],
+      [entry('{"role":"user","content":"a"},"message":5'), false],
+      [entry('5,"message":{"role":"user","content":"a"}'), false],
+      [entry('{"role":"user"}'), false],
+      [entry('{"content":"a"}'), false],
+    ];
+    const held = heldLines("shapes.jsonl", cases.map(([line]) => line));
+    expect(held).toHaveLength(cases.length);
+    held.forEach(({ line, checks, shape }, i) => {
+      expect(shape !== undefined, line.toString()).toBe(cases[i]![1]);
+      if (shape) {
+        const message = JSON.parse(line.toString()).message;
+        expect(JSON.parse(line.subarray(shape.roleStart, shape.roleEnd).toString())).toStrictEqual(message.role);
+        expect(JSON.parse(line.subarray(shape.contentStart, shape.contentEnd).toString())).toStrictEqual(message.content);
+      }
+      expect(directMessage(line, checks, shape)).toStrictEqual(directMessage(line));
+    });
   });
 });
