@@ -211,9 +211,11 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
 
 /** A session over a whole file's bytes (openSessionInMemory); a refresh reads the file anew, never appends to them. */
 export function sessionOverFileBytes(path: string, bytes: Buffer, mtimeMs: number): LoadedSession {
-  const plan = planRead(null);
-  plan.reader.push(bytes);
-  const built = plan.builder.finish(plan.reader.end());
+  // The bytes are held for the bodies: the read also keeps what it vouches for about each line.
+  const builder = new SessionBuilder(undefined, { lineFacts: true });
+  const reader = new JsonlReader((l) => builder.line(l));
+  reader.push(bytes);
+  const built = builder.finish(reader.end());
   const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));
   const session = new Session(path, built, new MemoryByteSource(bytes), fingerprintOf(bytes.length, tail, mtimeMs), null);
   // One native pass (a few ms for 100 MB) instead of one per line read from these bytes.

@@ -35,8 +35,8 @@ export interface BuiltSession {
   resume: ResumePoint | null;
   /**
    * Offsets of the lines whose escapes the exact read did not vouch for as
-   * canonical (LineClassifier.escapesVouched); null when not tracked (a
-   * skimmed or resumed read): then no line is vouched for.
+   * canonical (LineClassifier.escapesVouched); null when not tracked (not
+   * asked for, or a skimmed or resumed read): then no line is vouched for.
    */
   escapesUnvouched: ReadonlySet<number> | null;
   /** Message shapes by index position (message-shapes.ts), tracked as escapesUnvouched is; null when not. */
@@ -113,7 +113,7 @@ export class SessionBuilder {
   private readonly earlierCrlfLines: number;
 
   private readonly skim: boolean;
-  /** BuiltSession.escapesUnvouched (tracked only by a whole exact read: otherwise null). */
+  /** BuiltSession.escapesUnvouched (tracked only by a whole exact read asked for it: otherwise null). */
   private readonly escapesUnvouched: Set<number> | null;
   private readonly messageShapes: MessageShapes | null;
   /** When skimming: the reused target of skimPiLayout. */
@@ -123,8 +123,10 @@ export class SessionBuilder {
    * `skim`: long lines are skimmed (see skimLine); `piLayout` (default true when
    * skimming): lines in pi's layout are read by skimPiLayout, which
    * gives what skimLine gives (false: skimLine only, the reference in tests).
+   * `lineFacts`: keep escapesUnvouched and messageShapes (a whole exact read
+   * whose bytes are held for code working from them: open-session-in-memory.ts).
    */
-  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean } = {}) {
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean; lineFacts?: boolean } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
@@ -139,7 +141,7 @@ export class SessionBuilder {
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;
     this.earlierCrlfLines = s?.crlfLines ?? 0;
-    this.escapesUnvouched = s || this.skim ? null : new Set();
+    this.escapesUnvouched = options.lineFacts === true && !s && !this.skim ? new Set() : null;
     this.messageShapes = this.escapesUnvouched === null ? null : new MessageShapes();
   }
 
