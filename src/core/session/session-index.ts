@@ -10,6 +10,7 @@ import { EntryColumns, recordOf, type ColumnsState, type EntryRecord } from "./e
 import type { EntryMeta, Spend } from "./entry-meta.js";
 import { IdTable, sameAscii, type IdTableState } from "./id-table.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
+import { asciiText } from "./skim-bytes.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
 import { analyseTree, type IndexedTree, type TreeStructure } from "./tree-structure.js";
@@ -100,7 +101,7 @@ export class SessionIndex {
    */
   addSkimmed(m: SkimmedEntry, b: SliceableBuffer, line: number, offset: number, length: number): void {
     const columns = this.columns;
-    const id = b.latin1Slice(m.idStart, m.idEnd);
+    const id = asciiText(b, m.idStart, m.idEnd);
     let parentAt = -1;
     let parentText: string | undefined;
     if (m.parentStart >= 0) {
