@@ -22,7 +22,7 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -93,25 +93,8 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedEntry, paren
   return true;
 }
 
-/** How far a backward search may move when the byte at the needle's first position is `c` (backward Horspool). */
-function backwardShifts(needle: Uint8Array): Uint8Array {
-  const shifts = new Uint8Array(256).fill(needle.length);
-  for (let j = needle.length - 1; j >= 1; j--) shifts[needle[j]!] = j;
-  return shifts;
-}
-const USAGE_SHIFTS = backwardShifts(TAIL_USAGE);
-const TIMESTAMP_SHIFTS = backwardShifts(TAIL_TIMESTAMP);
-
-/** Last start of `needle` within [from, to): what skimLine's search (a native lastIndexOf on that window) finds. */
-function lastIndexIn(b: Uint8Array, needle: Uint8Array, shifts: Uint8Array, from: number, to: number): number {
-  let q = to - needle.length;
-  while (q >= from) {
-    const c = b[q]!;
-    if (c === QUOTE && matches(b, q, needle)) return q;
-    q -= shifts[c]!;
-  }
-  return -1;
-}
+const USAGE_PAIRS = pairStarts(TAIL_USAGE);
+const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP);
 
 const SEEN_TYPE = 1;
 const SEEN_ID = 2;
@@ -234,9 +217,9 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     // The tail, from where skimLine starts it: it searches from max(start, end - TAIL_WINDOW),
     // and nothing before the content can match (see above).
     const from = Math.max(p, start, end - TAIL_WINDOW);
-    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_SHIFTS, from, end) : -1;
+    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, from, end) : -1;
     if (m.role === "assistant" && usageAtTail < 0) return false;
-    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_SHIFTS, from, end);
+    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_PAIRS, from, end);
     if (p < 0) return false;
   }
   while (!closed) {

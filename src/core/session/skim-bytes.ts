@@ -176,4 +176,39 @@ export function asciiText(b: SliceableBuffer, s: number, e: number): string {
   return e - s === 8 ? String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) : b.latin1Slice(s, e);
 }
 
+/**
+ * Where each two-byte pair of `needle` starts in it (-1: not in it), by the
+ * pair's 16-bit value. The needles here have distinct pairs and no border
+ * (no proper prefix that is also a suffix), which lastIndexIn relies on.
+ */
+export function pairStarts(needle: Uint8Array): Int8Array {
+  const starts = new Int8Array(65536).fill(-1);
+  for (let k = 0; k + 1 < needle.length; k++) {
+    const pair = (needle[k]! << 8) | needle[k + 1]!;
+    if (starts[pair] !== -1) throw new Error("pairStarts: a needle with a repeated pair");
+    starts[pair] = k;
+  }
+  for (let k = 1; k < needle.length; k++) if (matches(needle, needle.length - k, needle.subarray(0, k))) throw new Error("pairStarts: a needle with a border");
+  return starts;
+}
+/**
+ * Last start of `needle` within [from, to): what a native lastIndexOf on that
+ * window finds (skimLine's search for a message's tail). Every occurrence holds exactly one pair
+ * start of the positions to - 2, to - 2 - (n - 1), … (n: the needle's length),
+ * so only those pairs are looked at, with no load depending on the one before;
+ * without a border two occurrences cannot share that position, so the first
+ * one found (from the end) is the last.
+ */
+export function lastIndexIn(b: Uint8Array, needle: Uint8Array, pairs: Int8Array, from: number, to: number): number {
+  const stride = needle.length - 1;
+  const last = to - needle.length;
+  for (let p = to - 2; p >= from; p -= stride) {
+    const k = pairs[(b[p]! << 8) | b[p + 1]!]!;
+    if (k < 0) continue;
+    const q = p - k;
+    if (q >= from && q <= last && matches(b, q, needle)) return q;
+  }
+  return -1;
+}
+
 export const finite = (v: number): number => (Number.isFinite(v) ? v : 0);
