@@ -26,6 +26,7 @@ import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, KEY_CONTENT, KEY_I
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -157,6 +158,22 @@ export function skimPiLayout(b: SliceableBuffer, start: number, end: number, m: 
   return messageAt(b, start, end, p, seen, short, m);
 }
 
+/**
+ * skipValue of the value at `p`: a string of printable ASCII without escapes
+ * (what pi writes in toolCallId, toolName, stopReason) is skipped here,
+ * anything else by skipValue.
+ */
+function skipPlainValue(b: Uint8Array, p: number, end: number): number {
+  if (b[p] === QUOTE) {
+    for (let q = p + 1; q < end; q++) {
+      const c = b[q]!;
+      if (c === QUOTE) return q + 1;
+      if (c < 0x20 || c >= 0x80 || c === BACKSLASH) break;
+    }
+  }
+  return skipValue(b, p, end);
+}
+
 /** The type's value after `"type":"`: "message" (then `,`), or on a short line a plain type; sets `cursor.after`. */
 function typeAt(b: Uint8Array, p: number, short: boolean, m: SkimmedEntry): boolean {
   if (matches(b, p, MESSAGE_TYPE)) {
@@ -199,7 +216,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     // no `"usage":` or `"timestamp":` key: the tail's start can only be after the content.
     const vs = cursor.after;
     if (b[vs] === OPEN_OBJECT || b[vs] === OPEN_ARRAY) return false;
-    p = skipValue(b, vs, end);
+    p = skipPlainValue(b, vs, end);
     if (p < 0 || b[p] !== COMMA) return false;
     p++;
   }
@@ -231,7 +248,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
       time = numberAt(b, vs, end);
       if (cursor.after < 0) return false;
     } else if (key === KEY_OTHER || key >= KEY_ID) {
-      cursor.after = skipValue(b, vs, end);
+      cursor.after = skipPlainValue(b, vs, end);
       if (cursor.after < 0) return false;
     } else {
       return false;
