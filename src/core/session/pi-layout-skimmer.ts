@@ -22,7 +22,7 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -240,7 +240,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     if (p < 0) return false;
   }
   while (!closed) {
-    const key = keyAt(b, p, end);
+    const key = tailKeyAt(b, p, end);
     const vs = cursor.after;
     if (key === KEY_USAGE) {
       if (!piUsageAt(b, vs, end, m) && !usageAt(b, vs, end, m)) return false;
@@ -272,7 +272,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     if (b[p] !== COMMA) return false;
     p++;
     for (;;) {
-      const key = keyAt(b, p, end);
+      const key = tailKeyAt(b, p, end);
       if (key === KEY_ID) {
         if (!idValueAt(b, cursor.after, end, m, false)) return false;
         seen |= SEEN_ID;

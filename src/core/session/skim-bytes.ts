@@ -89,6 +89,40 @@ export function keyAt(b: Uint8Array, p: number, end: number): number {
   return KEY_OTHER;
 }
 
+const K_TIMESTAMP = encoder.encode('"timestamp":');
+const K_USAGE = encoder.encode('"usage":');
+const K_STOP_REASON = encoder.encode('"stopReason":');
+const K_IS_ERROR = encoder.encode('"isError":');
+const K_ID = encoder.encode('"id":');
+const K_PARENT = encoder.encode('"parentId":');
+
+/** keyAt for the keys pi writes after a message's content and after the message, matched whole (then the others by keyAt). */
+export function tailKeyAt(b: Uint8Array, p: number, end: number): number {
+  const c = b[p + 1];
+  let word: Uint8Array | undefined;
+  let key = KEY_OTHER;
+  if (c === 0x74 /* t */) {
+    word = K_TIMESTAMP;
+    key = KEY_TIMESTAMP;
+  } else if (c === 0x75 /* u */) {
+    word = K_USAGE;
+    key = KEY_USAGE;
+  } else if (c === 0x73 /* s */) {
+    word = K_STOP_REASON;
+  } else if (c === 0x69 /* i */) {
+    word = b[p + 2] === 0x64 /* d */ ? K_ID : K_IS_ERROR;
+    key = word === K_ID ? KEY_ID : KEY_OTHER;
+  } else if (c === 0x70 /* p */) {
+    word = K_PARENT;
+    key = KEY_PARENT;
+  }
+  if (word !== undefined && p + word.length <= end && matches(b, p, word)) {
+    cursor.after = p + word.length;
+    return key;
+  }
+  return keyAt(b, p, end);
+}
+
 /** The JSON number at `p` (sets `cursor.after`), as numberFromBytes reads it; NaN with `cursor.after` = -1 when it is none. */
 export function numberAt(b: SliceableBuffer, p: number, end: number): number {
   const s = p;

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { asciiText, lastIndexIn, pairStarts } from "../../../src/core/session/skim-bytes.js";
+import { asciiText, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
 
 const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, bytes: Buffer.from(text), pairs: pairStarts(Buffer.from(text)) }));
 const piece = fc.oneof(
@@ -56,6 +56,29 @@ describe("asciiText", () => {
         expect(asciiText(b, pad, pad + s.length)).toBe(s);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("tailKeyAt", () => {
+  it("is keyAt (the key and where it ends) for pi's tail keys, their near-misses and any other key, cut anywhere", () => {
+    const key = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('"timestamp":', '"usage":', '"stopReason":', '"isError":', '"id":', '"parentId":', '"input":', '"content":') },
+      { weight: 2, arbitrary: fc.constantFrom('"timestamp"', '"timestamps":', '"usage" :', '"id":', '"i":', '"idx":', '"isErr":', '"parent":', '"stop":', '"t":', '"u\\u0073age":', '"p":', '"":') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((s) => `"${s}":`) },
+    );
+    fc.assert(
+      fc.property(key, fc.string({ maxLength: 4 }), fc.nat(), (k, after, cut) => {
+        const b = Buffer.from(k + after);
+        const end = b.length - (cut % (b.length + 1));
+        cursor.after = -7;
+        const expected = keyAt(b, 0, end);
+        const expectedAfter = cursor.after;
+        cursor.after = -7;
+        expect(tailKeyAt(b, 0, end)).toBe(expected);
+        expect(cursor.after).toBe(expectedAfter);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
