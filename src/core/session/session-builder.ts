@@ -16,6 +16,11 @@ import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.j
 import { SessionIndex } from "./session-index.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 
+/** Entries read before the index reserves room for the rest of the file (enough to judge the line lengths). */
+const RESERVE_AFTER_ENTRIES = 4096;
+/** A reservation never exceeds this many times the entries read so far (a file of short lines first, long ones after). */
+const RESERVE_AT_MOST = 64;
+
 type AcceptedScan = Exclude<LineScan, { kind: "invalid" | "blank" }>;
 
 export interface BuiltSession {
@@ -106,13 +111,19 @@ export class SessionBuilder {
   private readonly skim: boolean;
   /** When skimming: the reused target of skimPiLayout. */
   private readonly skimmed: SkimmedEntry | null;
+  /** Where the read ends (`fileBytes`), the first line's offset, and the index size at which to reserve room for the rest (-1: never). */
+  private readonly fileBytes: number;
+  private firstOffset = -1;
+  private reserveAt: number;
 
   /**
    * `skim`: long lines are skimmed (see skimLine); `piLayout` (default true when
    * skimming): lines in pi's layout are read by skimPiLayout, which
    * gives what skimLine gives (false: skimLine only, the reference in tests).
+   * `fileBytes`: where the read will end; after the first lines the index
+   * reserves room for the entries the rest of the file likely holds.
    */
-  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean } = {}) {
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean; fileBytes?: number } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
@@ -127,9 +138,23 @@ export class SessionBuilder {
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;
     this.earlierCrlfLines = s?.crlfLines ?? 0;
+    this.fileBytes = options.fileBytes ?? -1;
+    this.reserveAt = options.fileBytes !== undefined ? this.index.size + RESERVE_AFTER_ENTRIES : -1;
+  }
+
+  /** Room in the index for the entries of the bytes still to come, at the rate of those read so far (at most RESERVE_AT_MOST times as many). */
+  private reserveRest(offset: number): void {
+    this.reserveAt = -1;
+    const read = offset - this.firstOffset;
+    if (read <= 0 || this.fileBytes <= offset) return;
+    const size = this.index.size;
+    const rest = Math.ceil((size * (this.fileBytes - offset) * 1.05) / read);
+    this.index.reserve(size + Math.min(rest, size * RESERVE_AT_MOST));
   }
 
   line(l: JsonlLine): void {
+    if (this.firstOffset < 0) this.firstOffset = l.offset;
+    if (this.index.size === this.reserveAt) this.reserveRest(l.offset);
     // Most lines of a big session: pi's layout, indexed straight from its bytes.
     const skimmed = this.skimmed;
     if (skimmed !== null && this.deferred === null && this.headerDecided && !this.legacy) {

@@ -66,6 +66,12 @@ export class SessionIndex {
     };
   }
 
+  /** Room for `count` entries in all (a hint: the index still grows past it). */
+  reserve(count: number): void {
+    this.columns.reserve(count);
+    this.ids.reserve(count);
+  }
+
   /** Adds the next entry in file order (also used for a live tail); `meta.index` is ignored (it is the position). */
   add(meta: EntryMeta): void {
     this.addRecord(recordOf(meta));
