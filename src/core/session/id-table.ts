@@ -118,9 +118,21 @@ export class IdTable {
     }
   }
 
-  private rehash(): void {
+  /** Room for `count` entries without growing (a reader that can estimate how many a file holds). */
+  reserve(count: number): void {
+    if (count > this.hashes.length) {
+      const bigger = new Int32Array(count);
+      bigger.set(this.hashes);
+      this.hashes = bigger;
+    }
+    let mask = this.mask;
+    while ((count + 1) * 2 > mask) mask = mask * 2 + 1;
+    if (mask !== this.mask) this.rehash(mask);
+  }
+
+  private rehash(mask = this.mask * 2 + 1): void {
     const old = this.slots;
-    this.mask = this.mask * 2 + 1;
+    this.mask = mask;
     const slots = new Int32Array(this.mask + 1);
     for (let k = 0; k < old.length; k++) {
       const v = old[k]!;

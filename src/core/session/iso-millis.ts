@@ -51,10 +51,28 @@ export function isoMillis(s: string): number {
   return millisOf(digits(s, 0, 4), digits(s, 5, 2), digits(s, 8, 2), digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), digits(s, 20, 3));
 }
 
+/** The last date (`YYYY-MM-DD`) isoMillisAt read and found valid, and its day's ms: a session's entries share a few dates. */
+const lastDate = new Uint8Array(10);
+let lastDayMillis = Number.NaN;
+
 /** isoMillis of the 24 bytes at `p` (read as Latin-1: any byte ≥ 0x80 makes it NaN). */
 export function isoMillisAt(b: Uint8Array, p: number): number {
   if (p + ISO_LENGTH > b.length) return Number.NaN;
   if (b[p + 4] !== 0x2d || b[p + 7] !== 0x2d || b[p + 10] !== 0x54 || b[p + 13] !== 0x3a) return Number.NaN;
   if (b[p + 16] !== 0x3a || b[p + 19] !== 0x2e || b[p + 23] !== 0x5a) return Number.NaN;
-  return millisOf(digitsAt(b, p, 4), digitsAt(b, p + 5, 2), digitsAt(b, p + 8, 2), digitsAt(b, p + 11, 2), digitsAt(b, p + 14, 2), digitsAt(b, p + 17, 2), digitsAt(b, p + 20, 3));
+  let sameDate = !Number.isNaN(lastDayMillis);
+  for (let k = 0; sameDate && k < 10; k++) sameDate = b[p + k] === lastDate[k];
+  if (!sameDate) {
+    // The date alone (midnight): valid or not whatever the time is.
+    const day = millisOf(digitsAt(b, p, 4), digitsAt(b, p + 5, 2), digitsAt(b, p + 8, 2), 0, 0, 0, 0);
+    if (Number.isNaN(day)) return Number.NaN;
+    for (let k = 0; k < 10; k++) lastDate[k] = b[p + k]!;
+    lastDayMillis = day;
+  }
+  const hour = digitsAt(b, p + 11, 2);
+  const minute = digitsAt(b, p + 14, 2);
+  const second = digitsAt(b, p + 17, 2);
+  const ms = digitsAt(b, p + 20, 3);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
+  return lastDayMillis + hour * 3600000 + minute * 60000 + second * 1000 + ms;
 }

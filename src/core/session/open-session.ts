@@ -64,8 +64,8 @@ export interface OpenOptions {
   snapshots?: IndexSnapshots;
 }
 
-function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPlan {
-  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim });
+function planRead(resume: ResumePoint | null, options: OpenOptions = {}, fileBytes?: number): ReadPlan {
+  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim, fileBytes });
   const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
   return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
 }
@@ -132,7 +132,7 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
       snapshot = options.snapshots.find(path, options.skim ?? false, fd, stat);
       resume = resumeFromSnapshot(snapshot);
     }
-    plan = planRead(resume, options);
+    plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
     const buffer = (syncChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < stat.size) {
@@ -171,7 +171,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
       snapshot = options.snapshots.find(path, options.skim ?? false, handle.fd, stat);
       resume = resumeFromSnapshot(snapshot);
     }
-    plan = planRead(resume, options);
+    plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
     while (position < stat.size) {

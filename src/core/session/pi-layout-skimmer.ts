@@ -22,10 +22,11 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -93,25 +94,8 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedEntry, paren
   return true;
 }
 
-/** How far a backward search may move when the byte at the needle's first position is `c` (backward Horspool). */
-function backwardShifts(needle: Uint8Array): Uint8Array {
-  const shifts = new Uint8Array(256).fill(needle.length);
-  for (let j = needle.length - 1; j >= 1; j--) shifts[needle[j]!] = j;
-  return shifts;
-}
-const USAGE_SHIFTS = backwardShifts(TAIL_USAGE);
-const TIMESTAMP_SHIFTS = backwardShifts(TAIL_TIMESTAMP);
-
-/** Last start of `needle` within [from, to): what skimLine's search (a native lastIndexOf on that window) finds. */
-function lastIndexIn(b: Uint8Array, needle: Uint8Array, shifts: Uint8Array, from: number, to: number): number {
-  let q = to - needle.length;
-  while (q >= from) {
-    const c = b[q]!;
-    if (c === QUOTE && matches(b, q, needle)) return q;
-    q -= shifts[c]!;
-  }
-  return -1;
-}
+const USAGE_PAIRS = pairStarts(TAIL_USAGE);
+const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP);
 
 const SEEN_TYPE = 1;
 const SEEN_ID = 2;
@@ -174,6 +158,22 @@ export function skimPiLayout(b: SliceableBuffer, start: number, end: number, m: 
   return messageAt(b, start, end, p, seen, short, m);
 }
 
+/**
+ * skipValue of the value at `p`: a string of printable ASCII without escapes
+ * (what pi writes in toolCallId, toolName, stopReason) is skipped here,
+ * anything else by skipValue.
+ */
+function skipPlainValue(b: Uint8Array, p: number, end: number): number {
+  if (b[p] === QUOTE) {
+    for (let q = p + 1; q < end; q++) {
+      const c = b[q]!;
+      if (c === QUOTE) return q + 1;
+      if (c < 0x20 || c >= 0x80 || c === BACKSLASH) break;
+    }
+  }
+  return skipValue(b, p, end);
+}
+
 /** The type's value after `"type":"`: "message" (then `,`), or on a short line a plain type; sets `cursor.after`. */
 function typeAt(b: Uint8Array, p: number, short: boolean, m: SkimmedEntry): boolean {
   if (matches(b, p, MESSAGE_TYPE)) {
@@ -216,7 +216,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     // no `"usage":` or `"timestamp":` key: the tail's start can only be after the content.
     const vs = cursor.after;
     if (b[vs] === OPEN_OBJECT || b[vs] === OPEN_ARRAY) return false;
-    p = skipValue(b, vs, end);
+    p = skipPlainValue(b, vs, end);
     if (p < 0 || b[p] !== COMMA) return false;
     p++;
   }
@@ -234,13 +234,13 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     // The tail, from where skimLine starts it: it searches from max(start, end - TAIL_WINDOW),
     // and nothing before the content can match (see above).
     const from = Math.max(p, start, end - TAIL_WINDOW);
-    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_SHIFTS, from, end) : -1;
+    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, from, end) : -1;
     if (m.role === "assistant" && usageAtTail < 0) return false;
-    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_SHIFTS, from, end);
+    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_PAIRS, from, end);
     if (p < 0) return false;
   }
   while (!closed) {
-    const key = keyAt(b, p, end);
+    const key = tailKeyAt(b, p, end);
     const vs = cursor.after;
     if (key === KEY_USAGE) {
       if (!piUsageAt(b, vs, end, m) && !usageAt(b, vs, end, m)) return false;
@@ -248,7 +248,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
       time = numberAt(b, vs, end);
       if (cursor.after < 0) return false;
     } else if (key === KEY_OTHER || key >= KEY_ID) {
-      cursor.after = skipValue(b, vs, end);
+      cursor.after = skipPlainValue(b, vs, end);
       if (cursor.after < 0) return false;
     } else {
       return false;
@@ -272,7 +272,7 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     if (b[p] !== COMMA) return false;
     p++;
     for (;;) {
-      const key = keyAt(b, p, end);
+      const key = tailKeyAt(b, p, end);
       if (key === KEY_ID) {
         if (!idValueAt(b, cursor.after, end, m, false)) return false;
         seen |= SEEN_ID;

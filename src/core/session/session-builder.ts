@@ -17,6 +17,11 @@ import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.j
 import { SessionIndex } from "./session-index.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 
+/** Entries read before the index reserves room for the rest of the file (enough to judge the line lengths). */
+const RESERVE_AFTER_ENTRIES = 4096;
+/** A reservation never exceeds this many times the entries read so far (a file of short lines first, long ones after). */
+const RESERVE_AT_MOST = 64;
+
 type AcceptedScan = Exclude<LineScan, { kind: "invalid" | "blank" }>;
 
 export interface BuiltSession {
@@ -118,6 +123,10 @@ export class SessionBuilder {
   private readonly messageShapes: MessageShapes | null;
   /** When skimming: the reused target of skimPiLayout. */
   private readonly skimmed: SkimmedEntry | null;
+  /** Where the read ends (`fileBytes`), the first line's offset, and the index size at which to reserve room for the rest (-1: never). */
+  private readonly fileBytes: number;
+  private firstOffset = -1;
+  private reserveAt: number;
 
   /**
    * `skim`: long lines are skimmed (see skimLine); `piLayout` (default true when
@@ -125,8 +134,10 @@ export class SessionBuilder {
    * gives what skimLine gives (false: skimLine only, the reference in tests).
    * `lineFacts`: keep escapesUnvouched and messageShapes (a whole exact read
    * whose bytes are held for code working from them: open-session-in-memory.ts).
+   * `fileBytes`: where the read will end; after the first lines the index
+   * reserves room for the entries the rest of the file likely holds.
    */
-  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean; lineFacts?: boolean } = {}) {
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean; lineFacts?: boolean; fileBytes?: number } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
@@ -143,9 +154,23 @@ export class SessionBuilder {
     this.earlierCrlfLines = s?.crlfLines ?? 0;
     this.escapesUnvouched = options.lineFacts === true && !s && !this.skim ? new Set() : null;
     this.messageShapes = this.escapesUnvouched === null ? null : new MessageShapes();
+    this.fileBytes = options.fileBytes ?? -1;
+    this.reserveAt = options.fileBytes !== undefined ? this.index.size + RESERVE_AFTER_ENTRIES : -1;
+  }
+
+  /** Room in the index for the entries of the bytes still to come, at the rate of those read so far (at most RESERVE_AT_MOST times as many). */
+  private reserveRest(offset: number): void {
+    this.reserveAt = -1;
+    const read = offset - this.firstOffset;
+    if (read <= 0 || this.fileBytes <= offset) return;
+    const size = this.index.size;
+    const rest = Math.ceil((size * (this.fileBytes - offset) * 1.05) / read);
+    this.index.reserve(size + Math.min(rest, size * RESERVE_AT_MOST));
   }
 
   line(l: JsonlLine): void {
+    if (this.firstOffset < 0) this.firstOffset = l.offset;
+    if (this.index.size === this.reserveAt) this.reserveRest(l.offset);
     // Most lines of a big session: pi's layout, indexed straight from its bytes.
     const skimmed = this.skimmed;
     if (skimmed !== null && this.deferred === null && this.headerDecided && !this.legacy) {

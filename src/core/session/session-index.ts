@@ -10,6 +10,7 @@ import { EntryColumns, recordOf, type ColumnsState, type EntryRecord } from "./e
 import type { EntryMeta, Spend } from "./entry-meta.js";
 import { IdTable, sameAscii, type IdTableState } from "./id-table.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
+import { asciiText } from "./skim-bytes.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MetasById } from "./metas-by-id.js";
 import { analyseTree, type IndexedTree, type TreeStructure } from "./tree-structure.js";
@@ -65,6 +66,12 @@ export class SessionIndex {
     };
   }
 
+  /** Room for `count` entries in all (a hint: the index still grows past it). */
+  reserve(count: number): void {
+    this.columns.reserve(count);
+    this.ids.reserve(count);
+  }
+
   /** Adds the next entry in file order (also used for a live tail); `meta.index` is ignored (it is the position). */
   add(meta: EntryMeta): void {
     this.addRecord(recordOf(meta));
@@ -100,7 +107,7 @@ export class SessionIndex {
    */
   addSkimmed(m: SkimmedEntry, b: SliceableBuffer, line: number, offset: number, length: number): void {
     const columns = this.columns;
-    const id = b.latin1Slice(m.idStart, m.idEnd);
+    const id = asciiText(b, m.idStart, m.idEnd);
     let parentAt = -1;
     let parentText: string | undefined;
     if (m.parentStart >= 0) {

@@ -89,6 +89,40 @@ export function keyAt(b: Uint8Array, p: number, end: number): number {
   return KEY_OTHER;
 }
 
+const K_TIMESTAMP = encoder.encode('"timestamp":');
+const K_USAGE = encoder.encode('"usage":');
+const K_STOP_REASON = encoder.encode('"stopReason":');
+const K_IS_ERROR = encoder.encode('"isError":');
+const K_ID = encoder.encode('"id":');
+const K_PARENT = encoder.encode('"parentId":');
+
+/** keyAt for the keys pi writes after a message's content and after the message, matched whole (then the others by keyAt). */
+export function tailKeyAt(b: Uint8Array, p: number, end: number): number {
+  const c = b[p + 1];
+  let word: Uint8Array | undefined;
+  let key = KEY_OTHER;
+  if (c === 0x74 /* t */) {
+    word = K_TIMESTAMP;
+    key = KEY_TIMESTAMP;
+  } else if (c === 0x75 /* u */) {
+    word = K_USAGE;
+    key = KEY_USAGE;
+  } else if (c === 0x73 /* s */) {
+    word = K_STOP_REASON;
+  } else if (c === 0x69 /* i */) {
+    word = b[p + 2] === 0x64 /* d */ ? K_ID : K_IS_ERROR;
+    key = word === K_ID ? KEY_ID : KEY_OTHER;
+  } else if (c === 0x70 /* p */) {
+    word = K_PARENT;
+    key = KEY_PARENT;
+  }
+  if (word !== undefined && p + word.length <= end && matches(b, p, word)) {
+    cursor.after = p + word.length;
+    return key;
+  }
+  return keyAt(b, p, end);
+}
+
 /** The JSON number at `p` (sets `cursor.after`), as numberFromBytes reads it; NaN with `cursor.after` = -1 when it is none. */
 export function numberAt(b: SliceableBuffer, p: number, end: number): number {
   const s = p;
@@ -165,6 +199,50 @@ export function skipNumber(b: Uint8Array, p: number, end: number): number {
     if (p === from) return -1;
   }
   return p;
+}
+
+/**
+ * The string of ASCII bytes [s, e) of `b` (what latin1Slice gives): pi's
+ * 8-character ids are made in JS (a native latin1Slice call per entry was a
+ * tenth of indexing a big session), others by latin1Slice.
+ */
+export function asciiText(b: SliceableBuffer, s: number, e: number): string {
+  return e - s === 8 ? String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) : b.latin1Slice(s, e);
+}
+
+/**
+ * Where each two-byte pair of `needle` starts in it (-1: not in it), by the
+ * pair's 16-bit value. The needles here have distinct pairs and no border
+ * (no proper prefix that is also a suffix), which lastIndexIn relies on.
+ */
+export function pairStarts(needle: Uint8Array): Int8Array {
+  const starts = new Int8Array(65536).fill(-1);
+  for (let k = 0; k + 1 < needle.length; k++) {
+    const pair = (needle[k]! << 8) | needle[k + 1]!;
+    if (starts[pair] !== -1) throw new Error("pairStarts: a needle with a repeated pair");
+    starts[pair] = k;
+  }
+  for (let k = 1; k < needle.length; k++) if (matches(needle, needle.length - k, needle.subarray(0, k))) throw new Error("pairStarts: a needle with a border");
+  return starts;
+}
+/**
+ * Last start of `needle` within [from, to): what a native lastIndexOf on that
+ * window finds (skimLine's search for a message's tail). Every occurrence holds exactly one pair
+ * start of the positions to - 2, to - 2 - (n - 1), … (n: the needle's length),
+ * so only those pairs are looked at, with no load depending on the one before;
+ * without a border two occurrences cannot share that position, so the first
+ * one found (from the end) is the last.
+ */
+export function lastIndexIn(b: Uint8Array, needle: Uint8Array, pairs: Int8Array, from: number, to: number): number {
+  const stride = needle.length - 1;
+  const last = to - needle.length;
+  for (let p = to - 2; p >= from; p -= stride) {
+    const k = pairs[(b[p]! << 8) | b[p + 1]!]!;
+    if (k < 0) continue;
+    const q = p - k;
+    if (q >= from && q <= last && matches(b, q, needle)) return q;
+  }
+  return -1;
 }
 
 export const finite = (v: number): number => (Number.isFinite(v) ? v : 0);

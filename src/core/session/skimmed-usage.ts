@@ -38,47 +38,59 @@ function costTotalAt(b: SliceableBuffer, p: number, end: number): number {
 }
 
 /**
- * pi's usage as pi-ai writes it, byte for byte: `#` a number read, `*` a
- * number only validated (the cost parts: pi-ai's float sums have 17+ digits,
- * which only Number() reads exactly), `?` the `,"totalTokens":` number newer
- * pi writes there. Values in `#` order.
+ * pi's usage as pi-ai writes it, byte for byte:
+ * `{"input":N,"output":N,"cacheRead":N,"cacheWrite":N[,"totalTokens":N],"cost":{"input":N,"output":N,"cacheRead":N,"cacheWrite":N,"total":N}}`.
+ * The cost parts are only validated (pi-ai's float sums have 17+ digits,
+ * which only Number() reads exactly). Straight-line code, one literal at a
+ * time: this runs once per assistant line of a big session.
  */
-const USAGE_TEMPLATE = encoder.encode('{"input":#,"output":#,"cacheRead":#,"cacheWrite":#?,"cost":{"input":*,"output":*,"cacheRead":*,"cacheWrite":*,"total":#}}');
-const TOTAL_TOKENS = encoder.encode(',"totalTokens":');
-const NUMBER_SLOT = 0x23;
-const SKIPPED_NUMBER_SLOT = 0x2a;
-const OPTIONAL_SLOT = 0x3f;
-const usageValues = new Float64Array(5);
+const U_INPUT = encoder.encode('{"input":');
+const U_OUTPUT = encoder.encode(',"output":');
+const U_CACHE_READ = encoder.encode(',"cacheRead":');
+const U_CACHE_WRITE = encoder.encode(',"cacheWrite":');
+const U_TOTAL_TOKENS = encoder.encode(',"totalTokens":');
+const U_COST_INPUT = encoder.encode(',"cost":{"input":');
+const U_TOTAL = encoder.encode(',"total":');
 
 /** usageAt for pi's own layout of a usage (false when it is laid out otherwise: then usageAt reads it). */
 export function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedEntry): boolean {
-  const t = USAGE_TEMPLATE;
-  let k = 0;
-  for (let i = 0; i < t.length; i++) {
-    const c = t[i]!;
-    if (c === NUMBER_SLOT) {
-      usageValues[k++] = numberAt(b, p, end);
-      if (cursor.after < 0) return false;
-      p = cursor.after;
-    } else if (c === SKIPPED_NUMBER_SLOT) {
-      p = skipNumber(b, p, end);
-      if (p < 0) return false;
-    } else if (c === OPTIONAL_SLOT) {
-      if (b[p + 2] !== 0x74 /* t */) continue;
-      if (!matches(b, p, TOTAL_TOKENS)) return false;
-      p = skipNumber(b, p + TOTAL_TOKENS.length, end);
-      if (p < 0) return false;
-    } else if (b[p++] !== c) {
-      return false;
-    }
+  if (!matches(b, p, U_INPUT)) return false;
+  const input = numberAt(b, p + U_INPUT.length, end);
+  p = cursor.after;
+  if (p < 0 || !matches(b, p, U_OUTPUT)) return false;
+  const output = numberAt(b, p + U_OUTPUT.length, end);
+  p = cursor.after;
+  if (p < 0 || !matches(b, p, U_CACHE_READ)) return false;
+  const cacheRead = numberAt(b, p + U_CACHE_READ.length, end);
+  p = cursor.after;
+  if (p < 0 || !matches(b, p, U_CACHE_WRITE)) return false;
+  const cacheWrite = numberAt(b, p + U_CACHE_WRITE.length, end);
+  p = cursor.after;
+  if (p < 0) return false;
+  if (b[p + 2] === 0x74 /* t */) {
+    if (!matches(b, p, U_TOTAL_TOKENS)) return false;
+    p = skipNumber(b, p + U_TOTAL_TOKENS.length, end);
+    if (p < 0) return false;
   }
-  cursor.after = p;
+  if (!matches(b, p, U_COST_INPUT)) return false;
+  p = skipNumber(b, p + U_COST_INPUT.length, end);
+  if (p < 0 || !matches(b, p, U_OUTPUT)) return false;
+  p = skipNumber(b, p + U_OUTPUT.length, end);
+  if (p < 0 || !matches(b, p, U_CACHE_READ)) return false;
+  p = skipNumber(b, p + U_CACHE_READ.length, end);
+  if (p < 0 || !matches(b, p, U_CACHE_WRITE)) return false;
+  p = skipNumber(b, p + U_CACHE_WRITE.length, end);
+  if (p < 0 || !matches(b, p, U_TOTAL)) return false;
+  const cost = numberAt(b, p + U_TOTAL.length, end);
+  p = cursor.after;
+  if (p < 0 || b[p] !== CLOSE_OBJECT || b[p + 1] !== CLOSE_OBJECT) return false;
+  cursor.after = p + 2;
   m.hasSpend = true;
-  m.input = finite(usageValues[0]!);
-  m.output = finite(usageValues[1]!);
-  m.cacheRead = finite(usageValues[2]!);
-  m.cacheWrite = finite(usageValues[3]!);
-  m.cost = finite(usageValues[4]!);
+  m.input = finite(input);
+  m.output = finite(output);
+  m.cacheRead = finite(cacheRead);
+  m.cacheWrite = finite(cacheWrite);
+  m.cost = finite(cost);
   return true;
 }
 
