@@ -207,7 +207,8 @@ describe("EntriesModel", () => {
 
   it("advance equals a model built from scratch after random appends, under every filter", async () => {
     let n = 0;
-    const step = fc.record({ kind: fc.constantFrom("leaf", "leaf", "leaf", "branch", "label"), role: fc.constantFrom("user", "assistant", "toolResult"), pick: fc.nat() });
+    // "orphan": an entry whose parent is the id the next entry takes (that entry adopts it: roots and parents move, or a cycle forms).
+    const step = fc.record({ kind: fc.constantFrom("leaf", "leaf", "leaf", "branch", "label", "orphan"), role: fc.constantFrom("user", "assistant", "toolResult"), pick: fc.nat() });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom<EntryFilter>("all", "user", "no-tool-results", "labelled"), fc.integer({ min: 1, max: 260 }), fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { maxLength: 6 }), async (filter, start, batches) => {
         const path = turnsFile(`random-${n++}.jsonl`, start);
@@ -221,11 +222,14 @@ describe("EntriesModel", () => {
             const id = `n${ids.length}`;
             if (s.kind === "label") {
               lines.push(JSON.stringify({ type: "label", id, parentId: leaf, timestamp: "2025-01-01T00:00:02.000Z", targetId: ids[s.pick % ids.length], label: "L" }));
+            } else if (s.kind === "orphan") {
+              lines.push(messageLine(id, `n${ids.length + 1}`, s.role));
             } else {
               lines.push(messageLine(id, s.kind === "leaf" ? leaf : ids[s.pick % ids.length]!, s.role));
             }
             ids.push(id);
-            leaf = id;
+            // pi's next entry continues the leaf before an orphan (the orphan dangles until that entry adopts it).
+            if (s.kind !== "orphan") leaf = id;
           }
           appendFileSync(path, lines.join("\n") + "\n");
           const next = await refreshSession(model.session);
@@ -234,7 +238,7 @@ describe("EntriesModel", () => {
           expect(shape(model)).toEqual(shape(new EntriesModel(openSessionSync(path), filter)));
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 });
