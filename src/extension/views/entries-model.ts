@@ -13,33 +13,8 @@ import type { LoadedSession } from "../../core/session/open-session";
 import { ENTRY_PAGE, pageWindow, PositionSlots, RunLayout, TURN_PAGE } from "./entries-layout";
 import { ChildCounts } from "./child-counts";
 
-export type EntryFilter = "all" | "user" | "no-tool-results" | "labelled";
-
-export const ENTRY_FILTERS: readonly { id: EntryFilter; label: string; detail: string }[] = [
-  { id: "all", label: "All entries", detail: "Every entry of the session" },
-  { id: "user", label: "User messages only", detail: "User messages, compactions and branch summaries" },
-  { id: "no-tool-results", label: "No tool results", detail: "Hide tool results" },
-  { id: "labelled", label: "Labelled entries", detail: "Entries with a label" },
-];
-
-export type EntryNode =
-  | { kind: "entry"; key: string; sessionPath: string; entryId: string }
-  | { kind: "branch"; key: string; sessionPath: string; headId: string; branchPointId: string | null; position: number; count: number }
-  | { kind: "cycle"; key: string; sessionPath: string }
-  /** "Load earlier…": `hidden` older items of the container (the top level, a branch or a turn). */
-  | { kind: "more"; key: string; sessionPath: string; containerKey: string; hidden: number; unit: "turn" | "entry" };
-
-export function entryKey(sessionPath: string, entryId: string): string {
-  return `${sessionPath}#${entryId}`;
-}
-
-/** Nodes by key, kept across models of one session so VS Code sees the same objects. */
-export type NodeCache = Map<string, EntryNode>;
-/** How many newest items each paged container shows, by container key. */
-export type Paging = Map<string, number>;
-
-/** What changed after an append: nodes to refresh, `undefined` for the top level. */
-export type ChangedNodes = (EntryNode | undefined)[];
+export { ENTRY_FILTERS, entryKey, type ChangedNodes, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entry-nodes";
+import { entryKey, type ChangedNodes, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entry-nodes";
 
 function startsTurn(meta: EntryKind): boolean {
   return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
@@ -55,12 +30,7 @@ export class EntriesModel {
   private readonly onPath = new PositionSlots();
   private readonly pathIds: Set<string> | undefined;
   private readonly unreachable: ReadonlySet<string>;
-  /**
-   * pi's getTree roots as built (the index analyses the whole tree again after
-   * every append: a write to a 100 MB session would allocate ≈ 1 MB for it). An
-   * append that could change them (a new root, an entry taking the id an orphan
-   * names) makes advance() give up, so they hold while the model does.
-   */
+  /** pi's getTree roots as built (the index would analyse the whole tree again after each append); advance() gives up on an append that moves them. */
   private readonly rootIds: readonly string[];
   /** The ids the orphans name as parent (an entry taking one adopts it: the tree's shape changes). */
   private readonly orphanParents: ReadonlySet<string>;
