@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appendFileSync } from "node:fs";
 import { openSessionSync, refreshSession } from "../../../src/core/session/open-session.js";
 import { ENTRY_PAGE, FLAT_LIMIT, TURN_PAGE } from "../../../src/extension/views/entries-layout.js";
@@ -203,6 +203,29 @@ describe("EntriesModel", () => {
     // A second child of an earlier entry is a new branch point: built again.
     appendFileSync(path, messageLine("b1", "m500", "user") + "\n");
     expect(model.advance((await refreshSession(model.session)).session)).toBeNull();
+  });
+
+  it("a session without repeated ids: no map of children by id, and no whole-tree analysis per append (memory and CPU of a 100 MB session)", async () => {
+    const path = turnsFile("no-child-map.jsonl", 1000);
+    const session = openSessionSync(path);
+    const index = session.index;
+    const childCount = vi.spyOn(index, "childCount");
+    const children = vi.spyOn(index, "children");
+    const model = new EntriesModel(session, "user");
+    const analysed = vi.spyOn(index, "roots", "get");
+    walk(model);
+    model.opensOnShow("m996");
+    for (let i = 1000; i < 1010; i++) {
+      appendFileSync(path, messageLine(`m${i}`, `m${i - 1}`, i % 4 === 0 ? "user" : "assistant") + "\n");
+      const next = await refreshSession(model.session);
+      expect(next.session.index).toBe(index);
+      expect(model.advance(next.session)).not.toBeNull();
+      for (const node of [...model.roots(), ...model.children(model.entryNode(`m${i}`))]) model.hasChildren(node);
+    }
+    expect(childCount).not.toHaveBeenCalled();
+    expect(children).not.toHaveBeenCalled();
+    expect(analysed).not.toHaveBeenCalled();
+    expect(shape(model)).toEqual(shape(new EntriesModel(openSessionSync(path), "user")));
   });
 
   it("advance equals a model built from scratch after random appends, under every filter", async () => {
