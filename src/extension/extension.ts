@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   let settings: ExtensionSettings = readExtensionSettings();
   if (settings.presetsProblem) log.warn(settings.presetsProblem);
 
-  const store = new SessionStore(log, { snapshots: extensionIndexSnapshots(context, log) }, (path) => sessions.entriesOf(path));
+  const store = new SessionStore(log, { snapshots: extensionIndexSnapshots(context, log) });
   const windows = new ModelWindows(settings.agentDir, log);
   const sessions: SessionsModel = new SessionsModel(
     store,

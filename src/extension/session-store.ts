@@ -26,20 +26,11 @@ export class SessionStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   readonly stats: StoreStats = { opened: 0, appended: 0, rewritten: 0, unchanged: 0 };
 
-  /**
-   * `openOptions`: how sessions are opened (e.g. with the extension's index snapshots);
-   * `expectedEntries`: what is known of a file's entry count before reading it (its catalogue row).
-   */
+  /** `openOptions`: how sessions are opened (e.g. with the extension's index snapshots). */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly openOptions: OpenOptions = {},
-    private readonly expectedEntries: (path: string) => number | undefined = () => undefined,
   ) {}
-
-  private optionsFor(path: string): OpenOptions {
-    const expectedEntries = this.expectedEntries(path);
-    return expectedEntries === undefined ? this.openOptions : { ...this.openOptions, expectedEntries };
-  }
 
   /** The session as last read, without reading. */
   peek(path: string): LoadedSession | undefined {
@@ -57,7 +48,7 @@ export class SessionStore implements vscode.Disposable {
     return this.serialized(path, async () => {
       const again = this.sessions.get(path);
       if (again) return again;
-      const session = await openSession(path, this.optionsFor(path));
+      const session = await openSession(path, this.openOptions);
       this.stats.opened++;
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "opened", session });
@@ -92,7 +83,7 @@ export class SessionStore implements vscode.Disposable {
   /** Reads the whole file again (after a migration replaced it). */
   async reload(path: string): Promise<LoadedSession> {
     return this.serialized(path, async () => {
-      const session = await openSession(path, this.optionsFor(path));
+      const session = await openSession(path, this.openOptions);
       this.stats.rewritten++;
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "rewritten", session });

@@ -301,11 +301,6 @@ export class SessionsModel implements vscode.Disposable {
     }
   }
 
-  /** The entry count of the session's catalogue row (what opening it can reserve room for), if listed. */
-  entriesOf(path: string): number | undefined {
-    return this.rows.get(path)?.entries;
-  }
-
   factsOf(path: string): SessionFacts | undefined {
     return this.facts.get(path) ?? this.rowFacts.get(path);
   }

@@ -220,11 +220,6 @@ export class EntryColumns {
     return i;
   }
 
-  /** Room for `capacity` entries without growing (a read that knows about how many entries come allocates its columns once). */
-  reserve(capacity: number): void {
-    if (capacity > this.lines.length) this.grow(capacity);
-  }
-
   private grow(capacity: number): void {
     const widen = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T, width = 1): T => {
       const bigger = make(capacity * width);

@@ -61,28 +61,10 @@ export interface OpenOptions {
    * was appended since), and a snapshot is written after a read from scratch.
    */
   snapshots?: IndexSnapshots;
-  /**
-   * About how many entries the file holds (e.g. its catalogue row's count): a
-   * read from the start allocates the index's columns once, with some room for
-   * appends, instead of doubling them (each doubling leaves the old columns to
-   * the allocator: ≈ 15 MB for a 100 MB session). Capacity only; never trusted
-   * beyond what the file's size allows.
-   */
-  expectedEntries?: number;
 }
 
-/** A pi entry's line is longer than this (its type, id, parentId and timestamp alone are). */
-const MIN_ENTRY_BYTES = 64;
-
-/** The columns to reserve for a read from the start of `bytes` bytes: the expected entries and an eighth more, within what the size allows. */
-export function reservedEntries(expected: number | undefined, bytes: number): number | undefined {
-  if (expected === undefined || !(expected > 0)) return undefined;
-  const grown = Math.ceil(expected + Math.max(1024, expected / 8));
-  return Math.min(grown, Math.ceil(bytes / MIN_ENTRY_BYTES));
-}
-
-function planRead(resume: ResumePoint | null, options: OpenOptions = {}, size = 0): ReadPlan {
-  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim, expectedEntries: resume ? undefined : reservedEntries(options.expectedEntries, size) });
+function planRead(resume: ResumePoint | null, options: OpenOptions = {}): ReadPlan {
+  const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim });
   const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
   return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
 }
@@ -149,7 +131,7 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
       snapshot = options.snapshots.find(path, options.skim ?? false, fd, stat);
       resume = resumeFromSnapshot(snapshot);
     }
-    plan = planRead(resume, options, stat.size);
+    plan = planRead(resume, options);
     position = resume?.offset ?? 0;
     const buffer = (syncChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < stat.size) {
@@ -188,7 +170,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
       snapshot = options.snapshots.find(path, options.skim ?? false, handle.fd, stat);
       resume = resumeFromSnapshot(snapshot);
     }
-    plan = planRead(resume, options, stat.size);
+    plan = planRead(resume, options);
     position = resume?.offset ?? 0;
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
     while (position < stat.size) {

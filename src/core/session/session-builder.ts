@@ -111,9 +111,8 @@ export class SessionBuilder {
    * `skim`: long lines are skimmed (see skimLine); `piLayout` (default true when
    * skimming): lines in pi's layout are read by skimPiLayout, which
    * gives what skimLine gives (false: skimLine only, the reference in tests).
-   * `expectedEntries`: about how many entries a read from the start will find (room reserved at once).
    */
-  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean; expectedEntries?: number } = {}) {
+  constructor(resumeFrom?: BuilderSnapshot, options: { skim?: boolean; piLayout?: boolean } = {}) {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
@@ -124,7 +123,6 @@ export class SessionBuilder {
     this.headerLocation = s?.headerLocation ?? null;
     this.headerMissing = s?.headerMissing ?? false;
     this.index = s ? s.index : new SessionIndex();
-    if (!s && options.expectedEntries !== undefined && options.expectedEntries > 0) this.index.reserve(options.expectedEntries);
     this.diagnostics = s ? s.diagnostics : [];
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;

@@ -152,11 +152,6 @@ export class SessionIndex {
     return this.childMap;
   }
 
-  /** Room for `entries` entries in the columns (capacity only: nothing else changes). */
-  reserve(entries: number): void {
-    this.columns.reserve(entries);
-  }
-
   /** An independent copy (for a refreshed session that appends to it). */
   clone(): SessionIndex {
     const copy = new SessionIndex();
