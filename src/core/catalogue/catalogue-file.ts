@@ -62,13 +62,31 @@ function resumeOf(r: unknown, size: number): StoredResume | null | undefined {
   return resume;
 }
 
+/** Strings many rows repeat (cwd, provider, model), one copy each: a parsed record brings its own. */
+const shared = new Map<string, string>();
+const SHARED_LIMIT = 4096;
+
+function intern(text: string): string {
+  const known = shared.get(text);
+  if (known !== undefined) return known;
+  if (shared.size >= SHARED_LIMIT) shared.clear();
+  shared.set(text, text);
+  return text;
+}
+
 /** One record as parsed from JSON (a file, another process), or undefined when it does not pass validation. */
 export function validRecord(rec: unknown): CatalogueRecord | undefined {
   if (!isObj(rec) || !isStr(rec.path) || !validKey(rec.key)) return undefined;
   if (rec.kind === "other") return { path: rec.path, key: rec.key, kind: "other" };
   if (rec.kind === "session" && validRow(rec.row, rec.path) && rec.row.size === rec.key.size && rec.row.mtimeMs === rec.key.mtimeMs) {
     const resume = resumeOf(rec.resume, rec.key.size);
-    if (resume !== undefined) return { path: rec.path, key: rec.key, kind: "session", row: rec.row, resume };
+    if (resume === undefined) return undefined;
+    // The same text as the record's path (validRow checked): one string for both.
+    const row = rec.row;
+    row.path = rec.path;
+    row.cwd = intern(row.cwd);
+    if (row.model) row.model = { ...row.model, provider: intern(row.model.provider), modelId: intern(row.model.modelId) };
+    return { path: rec.path, key: rec.key, kind: "session", row, resume };
   }
   return undefined;
 }

@@ -34,8 +34,10 @@ export class IdFilter {
     this.decoded = bits;
   }
 
+  // Decoded and encoded without a copy of the bits (a 100 MB session's filter is 1 MiB: each copy was another
+  // MiB for the allocator on every write to a listed big session and every save of its row).
   private get bits(): Uint8Array {
-    return (this.decoded ??= new Uint8Array(Buffer.from(this.base64!, "base64")));
+    return (this.decoded ??= Buffer.from(this.base64!, "base64"));
   }
 
   /** A filter sized for `expected` ids (it stays usable while it holds ≤ its capacity). */
@@ -66,7 +68,8 @@ export class IdFilter {
   }
 
   toJSON(): { bits: string; count: number } {
-    return { bits: this.decoded ? Buffer.from(this.decoded).toString("base64") : this.base64!, count: this.count };
+    const bits = this.decoded;
+    return { bits: bits ? Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64") : this.base64!, count: this.count };
   }
 
   /** Whether it can take more ids and still answer usefully. */

@@ -239,6 +239,11 @@ export class SessionIndex {
     return this.ids.get(id) >= 0;
   }
 
+  /** The position of the entry with that id (the later one for a repeated id), -1 when none; no meta is made. */
+  positionOf(id: string): number {
+    return this.ids.get(id);
+  }
+
   /** The current leaf on load: the last entry in file order, as pi. */
   get leafId(): string | null {
     const n = this.columns.size;

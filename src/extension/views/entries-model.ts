@@ -11,34 +11,10 @@
 import type { EntryKind, EntryMeta } from "../../core/session/entry-meta";
 import type { LoadedSession } from "../../core/session/open-session";
 import { ENTRY_PAGE, pageWindow, PositionSlots, RunLayout, TURN_PAGE } from "./entries-layout";
+import { ChildCounts } from "./child-counts";
 
-export type EntryFilter = "all" | "user" | "no-tool-results" | "labelled";
-
-export const ENTRY_FILTERS: readonly { id: EntryFilter; label: string; detail: string }[] = [
-  { id: "all", label: "All entries", detail: "Every entry of the session" },
-  { id: "user", label: "User messages only", detail: "User messages, compactions and branch summaries" },
-  { id: "no-tool-results", label: "No tool results", detail: "Hide tool results" },
-  { id: "labelled", label: "Labelled entries", detail: "Entries with a label" },
-];
-
-export type EntryNode =
-  | { kind: "entry"; key: string; sessionPath: string; entryId: string }
-  | { kind: "branch"; key: string; sessionPath: string; headId: string; branchPointId: string | null; position: number; count: number }
-  | { kind: "cycle"; key: string; sessionPath: string }
-  /** "Load earlier…": `hidden` older items of the container (the top level, a branch or a turn). */
-  | { kind: "more"; key: string; sessionPath: string; containerKey: string; hidden: number; unit: "turn" | "entry" };
-
-export function entryKey(sessionPath: string, entryId: string): string {
-  return `${sessionPath}#${entryId}`;
-}
-
-/** Nodes by key, kept across models of one session so VS Code sees the same objects. */
-export type NodeCache = Map<string, EntryNode>;
-/** How many newest items each paged container shows, by container key. */
-export type Paging = Map<string, number>;
-
-/** What changed after an append: nodes to refresh, `undefined` for the top level. */
-export type ChangedNodes = (EntryNode | undefined)[];
+export { ENTRY_FILTERS, entryKey, type ChangedNodes, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entry-nodes";
+import { entryKey, type ChangedNodes, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entry-nodes";
 
 function startsTurn(meta: EntryKind): boolean {
   return (meta.type === "message" && meta.role === "user") || meta.type === "compaction" || meta.type === "branch_summary";
@@ -54,6 +30,12 @@ export class EntriesModel {
   private readonly onPath = new PositionSlots();
   private readonly pathIds: Set<string> | undefined;
   private readonly unreachable: ReadonlySet<string>;
+  /** pi's getTree roots as built (the index would analyse the whole tree again after each append); advance() gives up on an append that moves them. */
+  private readonly rootIds: readonly string[];
+  /** The ids the orphans name as parent (an entry taking one adopts it: the tree's shape changes). */
+  private readonly orphanParents: ReadonlySet<string>;
+  /** Children per position, when they can stand for the index's childCount (child-counts.ts). */
+  private counts: ChildCounts | undefined;
   private currentSession: LoadedSession;
   // What this model has seen, kept apart from the session: the core may extend its index in place.
   private seenSize: number;
@@ -71,6 +53,9 @@ export class EntriesModel {
     // pathPositions' walk (cycle-safe), marking positions instead of collecting them.
     else for (let i = session.index.size - 1; i >= 0 && this.onPath.get(i) < 0; i = session.index.parentPositionOf(i)) this.onPath.set(i, 1);
     this.unreachable = new Set(session.index.unreachable.map((m) => m.id));
+    this.rootIds = session.index.roots.map((m) => m.id);
+    this.orphanParents = new Set(session.index.orphans.map((m) => m.parentId!));
+    this.counts = ChildCounts.of(session.index);
     this.seenSize = session.index.size;
     this.seenLeaf = leaf;
   }
@@ -97,7 +82,12 @@ export class EntriesModel {
 
   /** The index position of an entry id (the later entry for a repeated id, as lookups give), -1 when none. */
   private positionOf(id: string): number {
-    return this.currentSession.index.get(id)?.index ?? -1;
+    return this.currentSession.index.positionOf(id);
+  }
+
+  /** The index's childCount(id), from the per-position counts when they apply (`at`: the id's position, when known). */
+  childCount(id: string, at = this.counts ? this.positionOf(id) : -1): number {
+    return (at >= 0 ? this.counts?.at(at) : undefined) ?? this.currentSession.index.childCount(id);
   }
 
   private runOf(position: number): RunLayout | undefined {
@@ -106,7 +96,7 @@ export class EntriesModel {
   }
 
   private addToRun(layout: RunLayout, id: string, position: number, kind: EntryKind & { id: string }): void {
-    layout.push(id, position, this.visible(kind), startsTurn(kind));
+    layout.push(id, position, this.visible(kind, position), startsTurn(kind));
     this.runAt.set(position, layout.slot);
   }
 
@@ -145,9 +135,9 @@ export class EntriesModel {
   }
 
   /** Whether a row is shown under the filter; branch points and the leaf always are. */
-  visible(meta: EntryKind & { id: string }): boolean {
+  visible(meta: EntryKind & { id: string }, position?: number): boolean {
     if (this.filter === "all") return true;
-    if (meta.id === this.leafId || this.currentSession.index.childCount(meta.id) > 1) return true;
+    if (meta.id === this.leafId || this.childCount(meta.id, position) > 1) return true;
     switch (this.filter) {
       case "user":
         return startsTurn(meta);
@@ -181,7 +171,7 @@ export class EntriesModel {
   /** The position of the one child of the entry at `at` (mostly the next line), -1 when it has none or several. */
   private onlyChildAt(at: number): number {
     const index = this.currentSession.index;
-    if (index.childCount(index.idAt(at)) !== 1) return -1;
+    if (this.childCount(index.idAt(at), at) !== 1) return -1;
     // One entry names this id as parent: when the next line's parent resolves here, that is it
     // (with repeated ids a child is looked up by its id, the later entry winning, as pi does).
     if (index.duplicateCount === 0 && at + 1 < index.size && index.parentPositionOf(at + 1) === at) return at + 1;
@@ -199,9 +189,9 @@ export class EntriesModel {
   }
 
   roots(): EntryNode[] {
-    const roots = this.currentSession.index.roots;
+    const roots = this.rootIds;
     const nodes: EntryNode[] =
-      roots.length === 1 ? this.runRows(this.rootKey, this.layout(roots[0]!.id)) : roots.map((root, i) => this.branchNode(root.id, null, i + 1, roots.length));
+      roots.length === 1 ? this.runRows(this.rootKey, this.layout(roots[0]!)) : roots.map((root, i) => this.branchNode(root, null, i + 1, roots.length));
     if (this.unreachable.size > 0) nodes.push(this.cycleNode());
     return nodes;
   }
@@ -219,7 +209,7 @@ export class EntriesModel {
     switch (node.kind) {
       case "entry": {
         if (this.unreachable.has(node.entryId)) return [];
-        const kids = this.childIds(node.entryId);
+        const kids = this.childCount(node.entryId) > 1 ? this.childIds(node.entryId) : [];
         if (kids.length > 1) return kids.map((id, i) => this.branchNode(id, node.entryId, i + 1, kids.length));
         const headed = this.headedTurn(node.entryId);
         if (!headed) return [];
@@ -242,7 +232,7 @@ export class EntriesModel {
     if (node.kind === "more") return false;
     if (node.kind !== "entry") return true;
     if (this.unreachable.has(node.entryId)) return false;
-    if (this.currentSession.index.childCount(node.entryId) > 1) return true;
+    if (this.childCount(node.entryId) > 1) return true;
     const headed = this.headedTurn(node.entryId);
     return headed !== undefined && headed.layout.turnMemberCount(headed.turn) > 0;
   }
@@ -265,9 +255,9 @@ export class EntriesModel {
     if (!head) return undefined;
     const parentMeta = head.parentId && head.parentId !== head.id ? index.get(head.parentId) : undefined;
     if (!parentMeta) {
-      const roots = index.roots;
+      const roots = this.rootIds;
       if (roots.length === 1) return undefined;
-      return this.branchNode(layout.headId, null, roots.findIndex((r) => r.id === layout.headId) + 1, roots.length);
+      return this.branchNode(layout.headId, null, roots.indexOf(layout.headId) + 1, roots.length);
     }
     const siblings = this.childIds(parentMeta.id);
     return this.branchNode(layout.headId, parentMeta.id, siblings.indexOf(layout.headId) + 1, siblings.length);
@@ -326,7 +316,7 @@ export class EntriesModel {
     const index = this.currentSession.index;
     const path = index.pathIds(entryId);
     let i = path.length - 1;
-    while (i > 0 && index.childCount(path[i - 1]!) === 1) i--;
+    while (i > 0 && this.childCount(path[i - 1]!) === 1) i--;
     return path[Math.max(0, i)] ?? entryId;
   }
 
@@ -352,8 +342,12 @@ export class EntriesModel {
     for (let i = this.seenSize; i < next.index.size; i++) added.push(next.index.at(i));
     this.currentSession = next;
     if (added.length === 0) return [];
-    // A repeated id (now or before: lookups by id and positions then differ): built again.
-    if (this.pathIds || next.index.duplicateCount > 0) return null;
+    // A repeated id (now or before: lookups by id and positions then differ), or a parent cycle (an
+    // entry appended below it is unreachable too; files pi never writes): built again.
+    if (this.pathIds || next.index.duplicateCount > 0 || this.unreachable.size > 0) return null;
+    // An entry taking the id an orphan names adopts it (roots and parents move), an empty id ends the counts: built again.
+    if (added.some((meta) => this.orphanParents.has(meta.id))) return null;
+    if (this.counts && !this.counts.extend(next.index)) return null;
     const oldLeaf = this.seenLeaf;
     this.seenSize = next.index.size;
     this.seenLeaf = next.index.leafId;
@@ -375,7 +369,9 @@ export class EntriesModel {
       }
       const parentId = meta.parentId;
       // A new root, a missing or own parent, a second child (a new branch point): the shape changed.
-      if (!parentId || parentId === meta.id || !next.index.get(parentId) || next.index.childCount(parentId) !== 1) return null;
+      if (!parentId || parentId === meta.id || !next.index.has(parentId) || this.childCount(parentId) !== 1) return null;
+      // A parent appended after its child (the child was an orphan when it came): a cycle or an adoption.
+      if (next.index.parentPositionOf(meta.index) > meta.index) return null;
       const layout = this.runByTail.get(parentId);
       // A run nobody has asked for yet is built whole when it is.
       if (!layout) continue;

@@ -304,7 +304,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   if (label) marks.push(`[${label}]`);
   const edit = contextEditOf(session, model, node.entryId);
   if (edit) marks.push(edit.replacement === null ? "omitted by a context edit" : "replaced by a context edit");
-  const branches = session.index.childCount(node.entryId);
+  const branches = model.childCount(node.entryId);
   if (branches > 1) marks.push(`${branches} branches`);
   else if (hasChildren) marks.push("turn");
   marks.push(entryKind(meta));

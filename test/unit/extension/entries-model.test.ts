@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appendFileSync } from "node:fs";
 import { openSessionSync, refreshSession } from "../../../src/core/session/open-session.js";
 import { ENTRY_PAGE, FLAT_LIMIT, TURN_PAGE } from "../../../src/extension/views/entries-layout.js";
@@ -205,9 +205,33 @@ describe("EntriesModel", () => {
     expect(model.advance((await refreshSession(model.session)).session)).toBeNull();
   });
 
+  it("a session without repeated ids: no map of children by id, and no whole-tree analysis per append (memory and CPU of a 100 MB session)", async () => {
+    const path = turnsFile("no-child-map.jsonl", 1000);
+    const session = openSessionSync(path);
+    const index = session.index;
+    const childCount = vi.spyOn(index, "childCount");
+    const children = vi.spyOn(index, "children");
+    const model = new EntriesModel(session, "user");
+    const analysed = vi.spyOn(index, "roots", "get");
+    walk(model);
+    model.opensOnShow("m996");
+    for (let i = 1000; i < 1010; i++) {
+      appendFileSync(path, messageLine(`m${i}`, `m${i - 1}`, i % 4 === 0 ? "user" : "assistant") + "\n");
+      const next = await refreshSession(model.session);
+      expect(next.session.index).toBe(index);
+      expect(model.advance(next.session)).not.toBeNull();
+      for (const node of [...model.roots(), ...model.children(model.entryNode(`m${i}`))]) model.hasChildren(node);
+    }
+    expect(childCount).not.toHaveBeenCalled();
+    expect(children).not.toHaveBeenCalled();
+    expect(analysed).not.toHaveBeenCalled();
+    expect(shape(model)).toEqual(shape(new EntriesModel(openSessionSync(path), "user")));
+  });
+
   it("advance equals a model built from scratch after random appends, under every filter", async () => {
     let n = 0;
-    const step = fc.record({ kind: fc.constantFrom("leaf", "leaf", "leaf", "branch", "label"), role: fc.constantFrom("user", "assistant", "toolResult"), pick: fc.nat() });
+    // "orphan": an entry whose parent is the id the next entry takes (that entry adopts it: roots and parents move, or a cycle forms).
+    const step = fc.record({ kind: fc.constantFrom("leaf", "leaf", "leaf", "branch", "label", "orphan"), role: fc.constantFrom("user", "assistant", "toolResult"), pick: fc.nat() });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom<EntryFilter>("all", "user", "no-tool-results", "labelled"), fc.integer({ min: 1, max: 260 }), fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { maxLength: 6 }), async (filter, start, batches) => {
         const path = turnsFile(`random-${n++}.jsonl`, start);
@@ -221,11 +245,14 @@ describe("EntriesModel", () => {
             const id = `n${ids.length}`;
             if (s.kind === "label") {
               lines.push(JSON.stringify({ type: "label", id, parentId: leaf, timestamp: "2025-01-01T00:00:02.000Z", targetId: ids[s.pick % ids.length], label: "L" }));
+            } else if (s.kind === "orphan") {
+              lines.push(messageLine(id, `n${ids.length + 1}`, s.role));
             } else {
               lines.push(messageLine(id, s.kind === "leaf" ? leaf : ids[s.pick % ids.length]!, s.role));
             }
             ids.push(id);
-            leaf = id;
+            // pi's next entry continues the leaf before an orphan (the orphan dangles until that entry adopts it).
+            if (s.kind !== "orphan") leaf = id;
           }
           appendFileSync(path, lines.join("\n") + "\n");
           const next = await refreshSession(model.session);
@@ -234,7 +261,7 @@ describe("EntriesModel", () => {
           expect(shape(model)).toEqual(shape(new EntriesModel(openSessionSync(path), filter)));
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 });

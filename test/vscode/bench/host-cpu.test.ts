@@ -77,9 +77,13 @@ function memoryLine(): string {
 }
 
 /** The memory line, and with PI_SESSIONS_BENCH_PROFILE where the resident memory is. */
+let stage = 0;
 function reportMemory(when: string): void {
   report(`host memory ${when} (MB): ${memoryLine()} (information)`);
   if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
+  // PI_SESSIONS_BENCH_HEAP_SNAPSHOTS=<folder>: a heap snapshot at every stage, to diff offline (it costs memory: not for RSS numbers).
+  const folder = process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOTS;
+  if (folder) report(`    heap snapshot: ${writeHeapSnapshot(`${folder}/${++stage}-${when.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 60)}.heapsnapshot`)}`);
 }
 
 /** A full GC (the host is not started with --expose-gc: the flag is set now and gc taken from a fresh context). */

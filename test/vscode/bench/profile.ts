@@ -6,7 +6,7 @@
 import { Session } from "node:inspector";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { getHeapSpaceStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 
 export const PROFILING = !!process.env.PI_SESSIONS_BENCH_PROFILE;
 
@@ -120,6 +120,12 @@ export function memoryDetail(): string[] {
     .filter((s) => s.space_size > 4 * 1024 * 1024)
     .map((s) => `${s.space_name} ${(s.space_used_size / 1048576).toFixed(0)}/${(s.space_size / 1048576).toFixed(0)}`);
   lines.push(`V8 spaces (used/size MB): ${spaces.join(", ")}`);
+  // What V8 holds resident (committed pages, its pooled free pages included) and what it malloc'd itself.
+  const heap = getHeapStatistics();
+  const physical = getHeapSpaceStatistics()
+    .filter((s) => s.physical_space_size > 4 * 1024 * 1024)
+    .map((s) => `${s.space_name} ${(s.physical_space_size / 1048576).toFixed(0)}`);
+  lines.push(`V8 physical ${(heap.total_physical_size / 1048576).toFixed(0)} MB (${physical.join(", ")}), malloced ${(heap.malloced_memory / 1048576).toFixed(0)} (peak ${(heap.peak_malloced_memory / 1048576).toFixed(0)})`);
   try {
     // Anonymous mappings by resident size: V8's heap, malloc arenas, thread stacks.
     const smaps = readFileSync("/proc/self/smaps", "utf8").split("\n");
