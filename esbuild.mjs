@@ -51,6 +51,15 @@ if (existsSync("src/extension/extension.ts")) {
     format: "cjs",
     target: "node20",
   });
+  // The index child: indexes and snapshots big sessions (forked by the extension host).
+  entries.push({
+    ...common,
+    entryPoints: ["src/core/session/index-child.ts"],
+    outfile: "dist/index-child.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  });
 }
 
 if (existsSync("src/webview/main.ts")) {

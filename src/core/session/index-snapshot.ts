@@ -40,6 +40,31 @@ export interface IndexSnapshotOptions {
   defer?: (write: () => void) => void;
   /** Told once, on the first failure to write (never on a snapshot that is not used). */
   log?: (line: string) => void;
+  /**
+   * Who builds snapshots in another process (index-child-client.ts), when
+   * there is one now: a big file with no usable snapshot is then indexed and
+   * snapshotted there, and opened here from the snapshot; rewrites go there too.
+   */
+  builder?: () => SnapshotBuilder | undefined;
+}
+
+/** What a builder is asked: the snapshot of `path`, with these rules. */
+export interface SnapshotBuildRequest {
+  path: string;
+  skim: boolean;
+  dir: string;
+  minFileBytes: number;
+  rewriteAppendedBytes: number;
+  maxFolderBytes: number;
+}
+
+/** "unavailable": nothing was done (no process to do it); the caller does the work itself. */
+export type SnapshotBuildResult = "written" | "current" | "not-written" | "unavailable";
+
+export interface SnapshotBuilder {
+  readonly available: boolean;
+  /** Never rejects. */
+  build(request: SnapshotBuildRequest): Promise<SnapshotBuildResult>;
 }
 
 /** What a matching snapshot gives a read: its content, and whether the file grew since. */
@@ -61,7 +86,7 @@ export class IndexSnapshots {
   readonly minFileBytes: number;
   readonly rewriteAppendedBytes: number;
   /** What opens found (exact: the file as snapshotted; grown: appended since) and what was written. */
-  readonly stats = { exact: 0, grown: 0, written: 0 };
+  readonly stats = { exact: 0, grown: 0, written: 0, builtElsewhere: 0 };
   private readonly maxFolderBytes: number;
   private readonly defer: (write: () => void) => void;
   private readonly pending = new Set<() => void>();
@@ -111,14 +136,44 @@ export class IndexSnapshots {
     return { content, grown };
   }
 
+  /** Whether a file of `size` bytes with no usable snapshot is indexed by the builder (another process). */
+  buildsElsewhere(size: number): boolean {
+    return size >= this.minFileBytes && this.builder() !== undefined;
+  }
+
+  /** Has the builder write the snapshot of `path` ("unavailable" when there is none now). */
+  async buildElsewhere(path: string, skim: boolean): Promise<SnapshotBuildResult> {
+    const builder = this.builder();
+    if (!builder) return "unavailable";
+    const result = await builder.build({ path, skim, dir: this.dir, minFileBytes: this.minFileBytes, rewriteAppendedBytes: this.rewriteAppendedBytes, maxFolderBytes: this.maxFolderBytes });
+    if (result === "written") this.stats.builtElsewhere++;
+    return result;
+  }
+
+  /** The builder there is now, available or not. */
+  get elsewhere(): SnapshotBuilder | undefined {
+    return this.options.builder?.();
+  }
+
+  private builder(): SnapshotBuilder | undefined {
+    const builder = this.options.builder?.();
+    return builder?.available ? builder : undefined;
+  }
+
   /**
    * Writes the snapshot `take()` gives when it runs (later, see `defer`): the
    * state then, so a session extended in the meantime is written as it is.
+   * Given the file (`of`), a builder writes it when there is one (it reads
+   * the file itself); this process encodes it only when there is none.
    */
-  offer(take: () => SnapshotContent | null): void {
+  offer(take: () => SnapshotContent | null, of?: { path: string; skim: boolean }): void {
     const job = (): void => {
       if (!this.pending.delete(job)) return;
-      const done = this.write(take).finally(() => this.running.delete(done));
+      const write = async (): Promise<void> => {
+        if (of && (await this.buildElsewhere(of.path, of.skim)) !== "unavailable") return;
+        await this.write(take);
+      };
+      const done = write().finally(() => this.running.delete(done));
       this.running.add(done);
     };
     this.pending.add(job);

@@ -96,7 +96,7 @@ function finishRead(path: string, plan: ReadPlan, read: FileRead, options: OpenO
   const store = options.snapshots;
   session.snapshots = store;
   if (store && built.resume !== null && size >= store.minFileBytes && (snapshot === null || (snapshot.grown && size - snapshot.content.source.size >= store.rewriteAppendedBytes))) {
-    store.offer(() => snapshotContentOf(session));
+    store.offer(() => snapshotContentOf(session), { path, skim: plan.skim });
   }
   return session;
 }
@@ -152,7 +152,12 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
   return finishRead(path, plan, { size: position, head, stat, resume, snapshot }, options);
 }
 
-async function readAsyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}): Promise<Session> {
+/**
+ * `handOver`: a big file with no usable snapshot is first indexed by the
+ * snapshots' builder (another process), then opened from the snapshot it
+ * wrote, reading only what was appended since (or from scratch, when it wrote none).
+ */
+async function readAsyncFrom(path: string, resume: ResumePoint | null, options: OpenOptions = {}, handOver = true): Promise<Session> {
   let handle;
   try {
     handle = await open(path, "r");
@@ -169,12 +174,13 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     if (resume === null && options.snapshots) {
       snapshot = options.snapshots.find(path, options.skim ?? false, handle.fd, stat);
+      handOver &&= snapshot === null && options.snapshots.buildsElsewhere(stat.size);
       resume = resumeFromSnapshot(snapshot);
-    }
+    } else handOver = false;
     plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
-    while (position < stat.size) {
+    const buffer = Buffer.allocUnsafe(handOver ? 0 : Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
+    while (!handOver && position < stat.size) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
@@ -187,6 +193,10 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     throw cannotRead(path, e);
   } finally {
     await handle.close();
+  }
+  if (handOver) {
+    await options.snapshots!.buildElsewhere(path, options.skim ?? false);
+    return readAsyncFrom(path, null, options, false);
   }
   return finishRead(path, plan, { size: position, head, stat, resume, snapshot }, options);
 }

@@ -1,0 +1,196 @@
+// Big sessions indexed by the index child process (the real index-child.ts,
+// bundled and forked with this Node): the snapshot it writes is the one an
+// in-process read writes (same bytes), and the host, opening from it, has the
+// index and facts of an in-process open without reading the file whole. A file
+// appended while the child reads is finished by the host from the appended
+// bytes; a child that cannot start, dies, hangs or lies leaves the host on
+// today's path (its own read and write), with one warning.
+
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IndexChild, type IndexChildOptions } from "../../../src/core/session/index-child-client.js";
+import { decodeSnapshot, encodeSnapshot } from "../../../src/core/session/index-snapshot-layout.js";
+import { IndexSnapshots, snapshotContentOf } from "../../../src/core/session/index-snapshot.js";
+import { branchFactsFromScratch } from "../../../src/core/session/live-facts.js";
+import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
+import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
+import { pi073ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
+import { FileModel, stepWithEdits } from "../../support/session-lines.js";
+
+const MIN = 64 * 1024;
+let dir: string;
+let script: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pi-sessions-index-child-"));
+  script = join(dir, "index-child.js");
+  await build({ entryPoints: ["src/core/session/index-child.ts"], outfile: script, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+/** A session of more than `bytes` with every kind of line (random, seeded). */
+function bigSession(bytes: number, seed: number): { path: string; model: FileModel } {
+  const path = join(dir, `s${n++}.jsonl`);
+  const model = new FileModel();
+  const steps = fc.sample(stepWithEdits, { seed, numRuns: 4000 });
+  for (let k = 0, size = 0; size < bytes; k++) {
+    const line = model.line(steps[k % steps.length]!);
+    model.lines.push(line);
+    size += line.length + 1;
+  }
+  writeFileSync(path, model.text());
+  return { path, model };
+}
+
+function more(model: FileModel, count: number, seed: number): string {
+  return fc
+    .sample(stepWithEdits, { seed, numRuns: count })
+    .map((s) => `${model.line(s)}\n`)
+    .join("");
+}
+
+/** What a reader of the session observes. */
+function observed(s: LoadedSession): unknown {
+  const idx = s.index;
+  return {
+    header: s.header,
+    diagnostics: s.diagnostics,
+    fingerprint: { ...s.fingerprint, mtimeMs: 0 },
+    entries: idx.entries,
+    leaf: idx.leafId,
+    path: idx.leafId === null ? [] : idx.pathIds(idx.leafId),
+    branchPoints: idx.branchPoints.map((m) => m.index),
+    orphans: idx.orphans.map((m) => m.index),
+    labels: [...idx.labels],
+    name: idx.sessionName,
+    spend: idx.totalSpend,
+    facts073: { ...branchFactsFromScratch(s, pi073ContextTokenRule), labels: null },
+    facts15: { ...branchFactsFromScratch(s, pi15ContextTokenRule), labels: null },
+  };
+}
+
+function hostStore(child: IndexChild | undefined, extra: { rewriteAppendedBytes?: number } = {}): IndexSnapshots {
+  return new IndexSnapshots(join(dir, `snapshots${n++}`), { minFileBytes: MIN, defer: () => undefined, builder: () => child, ...extra });
+}
+
+function childOf(options: IndexChildOptions = {}, file = script): { child: IndexChild; warnings: string[] } {
+  const warnings: string[] = [];
+  return { child: new IndexChild(file, { warn: (m) => warnings.push(m), ...options }), warnings };
+}
+
+/** A stand-in child (a few lines) for the failures the real one should not have. */
+function fakeChild(body: string): string {
+  const path = join(dir, `fake${n++}.js`);
+  writeFileSync(path, `process.on("message", (m) => { ${body} });`);
+  return path;
+}
+
+describe("index child", () => {
+  it("writes the snapshot an in-process read writes; the host opens from it with the in-process index and facts", async () => {
+    for (const skim of [false, true]) {
+      const { path } = bigSession(3 * MIN, skim ? 2 : 1);
+      const { child, warnings } = childOf();
+      const store = hostStore(child);
+      try {
+        const opened = await openSession(path, { skim, snapshots: store });
+        expect(store.stats).toMatchObject({ builtElsewhere: 1, exact: 1, grown: 0 });
+        await store.flush();
+        expect(store.stats.written, "the host encodes nothing").toBe(0);
+        const scratch = openSessionSync(path, { skim });
+        expect(observed(opened)).toEqual(observed(scratch));
+        // What this process would have written (v8.serialize may store a string one- or two-byte: compared decoded).
+        expect(decodeSnapshot(readFileSync(store.fileOf(path, skim)))).toEqual(decodeSnapshot(Buffer.concat(encodeSnapshot(snapshotContentOf(scratch)!))));
+        // It goes on from the snapshot as a read from scratch does.
+        appendFileSync(path, '{"type":"label","id":"zz1","parentId":null,"timestamp":"2025-01-02T00:00:00.000Z","targetId":"e000001","label":"x"}\n');
+        expect(observed((await refreshSession(opened)).session)).toEqual(observed(openSessionSync(path, { skim })));
+        expect(child.stats).toMatchObject({ built: 1, started: 1 });
+        expect(warnings).toEqual([]);
+      } finally {
+        child.dispose();
+      }
+    }
+  });
+
+  it("a file appended while the child reads it: the host reads the rest, the same session as an in-process open", async () => {
+    const { path, model } = bigSession(40 * MIN, 3);
+    const { child, warnings } = childOf();
+    const store = hostStore(child);
+    let appends = 0;
+    const appending = setInterval(() => {
+      appendFileSync(path, more(model, 3, 100 + appends++));
+    }, 1);
+    try {
+      const opened = await openSession(path, { snapshots: store });
+      clearInterval(appending);
+      expect(appends).toBeGreaterThan(0);
+      expect(store.stats.builtElsewhere).toBe(1);
+      expect(store.stats.grown, "opened from the child's snapshot, then the bytes appended since").toBe(1);
+      // What the host read was appended after the snapshot's end (or nothing).
+      const fresh = await refreshSession(opened);
+      expect(observed(fresh.session)).toEqual(observed(openSessionSync(path)));
+      expect(warnings).toEqual([]);
+    } finally {
+      clearInterval(appending);
+      child.dispose();
+    }
+  });
+
+  it("a snapshot grown by rewriteAppendedBytes is rewritten by the child, not the host; a burst shares one child, which exits when idle", async () => {
+    const { path, model } = bigSession(2 * MIN, 4);
+    const { child } = childOf({ idleMs: 200 });
+    const store = hostStore(child, { rewriteAppendedBytes: 4096 });
+    try {
+      await openSession(path, { snapshots: store });
+      appendFileSync(path, more(model, 40, 5));
+      const grown = await openSession(path, { snapshots: store });
+      expect(store.stats.grown).toBe(1);
+      await store.flush();
+      expect(store.stats).toMatchObject({ builtElsewhere: 2, written: 0 });
+      expect(child.stats.started).toBe(1);
+      const again = await openSession(path, { snapshots: store });
+      expect(store.stats.exact).toBe(2);
+      expect(observed(again)).toEqual(observed(openSessionSync(path)));
+      expect(observed(grown)).toEqual(observed(openSessionSync(path)));
+      await new Promise((r) => setTimeout(r, 600));
+      const { path: other } = bigSession(2 * MIN, 6);
+      await openSession(other, { snapshots: store });
+      expect(child.stats.started, "let go when idle, started anew").toBe(2);
+    } finally {
+      child.dispose();
+    }
+  });
+
+  const failures: [string, () => string, IndexChildOptions][] = [
+    ["missing", () => join(dir, "no-such-child.js"), {}],
+    ["crashes", () => fakeChild("process.exit(3);"), {}],
+    ["hangs", () => fakeChild(""), { timeoutMs: 300 }],
+    ["lies", () => fakeChild('process.send({ id: m.id, result: "maybe", cpuMs: 1 });'), {}],
+  ];
+  for (const [what, file, options] of failures) {
+    it(`a child that ${what}: the host reads and writes as without one, one warning, not asked again`, async () => {
+      const { path } = bigSession(2 * MIN, 7);
+      const { child, warnings } = childOf(options, file());
+      const store = hostStore(child);
+      try {
+        const opened = await openSession(path, { snapshots: store });
+        expect(observed(opened)).toEqual(observed(openSessionSync(path)));
+        expect(store.stats.builtElsewhere).toBe(0);
+        expect(child.available).toBe(false);
+        await store.flush();
+        expect(store.stats.written, "today's path: the host writes").toBe(1);
+        const again = await openSession(path, { snapshots: store });
+        expect(store.stats.exact).toBe(1);
+        expect(observed(again)).toEqual(observed(opened));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/index process stopped/);
+        expect(child.stats.started).toBeLessThanOrEqual(1);
+      } finally {
+        child.dispose();
+      }
+    });
+  }
+});
