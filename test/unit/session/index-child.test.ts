@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IndexChild, type IndexChildOptions } from "../../../src/core/session/index-child-client.js";
 import { decodeSnapshot, encodeSnapshot } from "../../../src/core/session/index-snapshot-layout.js";
-import { IndexSnapshots, snapshotContentOf } from "../../../src/core/session/index-snapshot.js";
+import { IndexSnapshots, snapshotContentOf, type SnapshottableRead } from "../../../src/core/session/index-snapshot.js";
 import { branchFactsFromScratch } from "../../../src/core/session/live-facts.js";
 import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
 import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
@@ -103,7 +103,7 @@ describe("index child", () => {
         const scratch = openSessionSync(path, { skim });
         expect(observed(opened)).toEqual(observed(scratch));
         // What this process would have written (v8.serialize may store a string one- or two-byte: compared decoded).
-        expect(decodeSnapshot(readFileSync(store.fileOf(path, skim)))).toEqual(decodeSnapshot(Buffer.concat(encodeSnapshot(snapshotContentOf(scratch)!))));
+        expect(decodeSnapshot(readFileSync(store.fileOf(path, skim)))).toEqual(decodeSnapshot(Buffer.concat(encodeSnapshot(snapshotContentOf(scratch as unknown as SnapshottableRead)!))));
         // It goes on from the snapshot as a read from scratch does.
         appendFileSync(path, '{"type":"label","id":"zz1","parentId":null,"timestamp":"2025-01-02T00:00:00.000Z","targetId":"e000001","label":"x"}\n');
         expect(observed((await refreshSession(opened)).session)).toEqual(observed(openSessionSync(path, { skim })));
