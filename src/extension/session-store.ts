@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import { openSession, refreshSession, type LoadedSession, type OpenOptions } from "../core/session/open-session";
 import type { FileChange } from "../core/session/fingerprint";
+import { Session } from "../core/session/loaded-session";
 
 export interface SessionChange {
   path: string;
@@ -17,6 +18,8 @@ export interface StoreStats {
   appended: number;
   rewritten: number;
   unchanged: number;
+  /** Of the opened and rewritten: read from an index snapshot on (not whole in this process). */
+  fromSnapshot: number;
 }
 
 export class SessionStore implements vscode.Disposable {
@@ -24,12 +27,12 @@ export class SessionStore implements vscode.Disposable {
   private readonly pending = new Map<string, Promise<unknown>>();
   private readonly changed = new vscode.EventEmitter<SessionChange>();
   readonly onDidChange = this.changed.event;
-  readonly stats: StoreStats = { opened: 0, appended: 0, rewritten: 0, unchanged: 0 };
+  readonly stats: StoreStats = { opened: 0, appended: 0, rewritten: 0, unchanged: 0, fromSnapshot: 0 };
 
   /** `openOptions`: how sessions are opened (e.g. with the extension's index snapshots). */
   constructor(
     private readonly log: vscode.LogOutputChannel,
-    private readonly openOptions: OpenOptions = {},
+    readonly openOptions: OpenOptions = {},
   ) {}
 
   /** The session as last read, without reading. */
@@ -50,6 +53,7 @@ export class SessionStore implements vscode.Disposable {
       if (again) return again;
       const session = await openSession(path, this.openOptions);
       this.stats.opened++;
+      this.countSnapshot(session);
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "opened", session });
       return session;
@@ -72,6 +76,7 @@ export class SessionStore implements vscode.Disposable {
         return undefined;
       }
       this.stats[result.change]++;
+      if (result.change === "rewritten") this.countSnapshot(result.session);
       if (result.change === "unchanged") return current;
       this.log.debug(`${path}: ${result.change}, ${result.session.index.size} entries`);
       this.sessions.set(path, result.session);
@@ -85,10 +90,15 @@ export class SessionStore implements vscode.Disposable {
     return this.serialized(path, async () => {
       const session = await openSession(path, this.openOptions);
       this.stats.rewritten++;
+      this.countSnapshot(session);
       this.sessions.set(path, session);
       this.changed.fire({ path, change: "rewritten", session });
       return session;
     });
+  }
+
+  private countSnapshot(session: LoadedSession): void {
+    if (session instanceof Session && session.openedFromSnapshot) this.stats.fromSnapshot++;
   }
 
   forget(path: string): void {

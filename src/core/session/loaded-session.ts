@@ -77,6 +77,8 @@ export class Session implements LoadedSession {
   skimmed = false;
   /** OpenOptions.snapshots (a full re-read after a rewrite uses them too). */
   snapshots: IndexSnapshots | undefined;
+  /** This read started from an index snapshot (only the bytes after it were read). */
+  openedFromSnapshot = false;
   /** The file's inode and ctime when it was last read (an index snapshot's key). */
   fileStat = { ino: 0, ctimeMs: 0 };
   /** sha256 of the file's first ≤ 4 KiB as first read (an index snapshot's key); undefined when not known. */

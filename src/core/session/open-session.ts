@@ -95,6 +95,7 @@ function finishRead(path: string, plan: ReadPlan, read: FileRead, options: OpenO
   session.head = source ? { hash: source.headHash, length: source.headLength } : read.head;
   const store = options.snapshots;
   session.snapshots = store;
+  session.openedFromSnapshot = snapshot !== null;
   if (store && built.resume !== null && size >= store.minFileBytes && (snapshot === null || (snapshot.grown && size - snapshot.content.source.size >= store.rewriteAppendedBytes))) {
     store.offer(() => snapshotContentOf(session), { path, skim: plan.skim });
   }

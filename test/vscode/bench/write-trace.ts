@@ -28,7 +28,7 @@ export interface WriteTrace {
 }
 
 interface ReadCounters {
-  store: { opened: number; appended: number; rewritten: number };
+  store: { opened: number; appended: number; rewritten: number; fromSnapshot: number };
   catalogue?: { appended: number; read: number };
 }
 
@@ -126,7 +126,7 @@ export class WriteTracer {
 
   private reads(): { appended: number; whole: number } {
     const { store, catalogue } = this.counters;
-    return { appended: store.appended + (catalogue?.appended ?? 0), whole: store.opened + store.rewritten + (catalogue?.read ?? 0) };
+    return { appended: store.appended + (catalogue?.appended ?? 0), whole: store.opened + store.rewritten - store.fromSnapshot + (catalogue?.read ?? 0) };
   }
 
   dispose(): void {
