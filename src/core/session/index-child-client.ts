@@ -19,7 +19,7 @@ export interface IndexChildOptions {
   warn?: (message: string) => void;
 }
 
-const TIMEOUT_MS = 120_000;
+const TIMEOUT_MS = 30_000;
 const IDLE_MS = 10_000;
 
 export class IndexChild implements SnapshotBuilder {
