@@ -21,6 +21,9 @@ if (mode === "index child") {
   note += `; this process ${((used.user + used.system) / 1000).toFixed(0)} ms CPU, the child ${child.stats.cpuMs.toFixed(0)} ms, snapshot ${snapshots.stats.builtElsewhere ? "written by the child" : "not written by the child"}, opened from it: ${snapshots.stats.exact + snapshots.stats.grown > 0}`;
   child.dispose();
 } else session = openSessionSync(file!, { skim: mode === "skim" });
+// Twice, a turn apart: V8 frees array buffers' memory after a GC, off the main thread.
 (globalThis as { gc?: () => void }).gc?.();
-const { rss, heapUsed } = process.memoryUsage();
-console.log(`${(rss / 1024 / 1024).toFixed(0)} MB (${session.index.size} entries; heap ${(heapUsed / 1024 / 1024).toFixed(0)} MB${note})`);
+await new Promise((resolve) => setTimeout(resolve, 100));
+(globalThis as { gc?: () => void }).gc?.();
+const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+console.log(`${(rss / 1024 / 1024).toFixed(0)} MB (${session.index.size} entries; heap ${(heapUsed / 1024 / 1024).toFixed(0)} MB, array buffers ${(arrayBuffers / 1024 / 1024).toFixed(0)} MB${note})`);

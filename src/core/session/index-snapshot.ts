@@ -285,9 +285,18 @@ export function headOfChunk(chunk: Uint8Array, size: number): { hash: string; le
   return chunk.length >= length ? { hash: hashBytes(chunk.subarray(0, length)), length } : undefined;
 }
 
-/** The resume point a snapshot holds (its index taken over by the read that continues from it). */
+/**
+ * The resume point a snapshot holds (its index taken over by the read that continues from it).
+ * The decoded arrays are views of the whole snapshot file's bytes: the index gets copies of its
+ * own, with room for appends (a live session's first append would otherwise double every
+ * column), so the file's buffer is not kept.
+ */
 export function resumeFromSnapshot(match: SnapshotMatch | null): ResumePoint | null {
   if (match === null) return null;
   const { content } = match;
-  return { offset: content.resume.offset, line: content.resume.line, snapshot: { ...content.builder, index: new SessionIndex([], content.index) } };
+  const { idTable } = content.index;
+  const index = new SessionIndex([], { ...content.index, idTable: { ...idTable, slots: idTable.slots.slice() } });
+  const count = content.index.columns.count;
+  index.reserve(count + Math.max(1024, Math.ceil(count / 32)));
+  return { offset: content.resume.offset, line: content.resume.line, snapshot: { ...content.builder, index } };
 }

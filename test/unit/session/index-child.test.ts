@@ -164,6 +164,34 @@ describe("index child", () => {
     }
   });
 
+  it("an index opened from a snapshot owns its arrays (no view of the snapshot file's buffer kept), with room for appends", async () => {
+    // Over 32,768 entries: the room for appends then fits the id table as it is (not rebuilt, so not owned by a rebuild).
+    const { path, model } = bigSession(120 * MIN, 8);
+    const store = hostStore(undefined);
+    await openSession(path, { snapshots: store });
+    await store.flush();
+    const opened = await openSession(path, { snapshots: store });
+    expect(store.stats.exact).toBe(1);
+    const state = opened.index.exportState();
+    const n = state.columns.count;
+    const { columns: c, idTable } = state;
+    const arrays = { parents: c.parents, times: c.times, stamps: c.stamps, lines: c.lines, offsets: c.offsets, lengths: c.lengths, activity: c.activity, spends: c.spends, flags: c.flags, slots: idTable.slots, hashes: idTable.hashes };
+    const capacity = c.parents.buffer.byteLength / 4;
+    expect(n).toBeGreaterThan(32768);
+    expect(capacity).toBeGreaterThan(n);
+    for (const [name, a] of Object.entries(arrays)) {
+      // A view of the file's bytes starts after its header; an owned array at 0 and spans its buffer.
+      expect(a.byteOffset, name).toBe(0);
+      if (name !== "slots") expect(a.buffer.byteLength / (a.byteLength / (a.length || 1)) / (name === "stamps" ? 24 : name === "spends" ? 5 : 1), name).toBe(capacity);
+    }
+    // An append fits: the columns are not copied again.
+    appendFileSync(path, more(model, 3, 9));
+    const before = c.parents.buffer;
+    const after = (await refreshSession(opened)).session.index.exportState();
+    expect(after.columns.parents.buffer).toBe(before);
+    expect(observed(opened)).toEqual(observed(openSessionSync(path)));
+  });
+
   const failures: [string, () => string, IndexChildOptions][] = [
     ["missing", () => join(dir, "no-such-child.js"), {}],
     ["crashes", () => fakeChild("process.exit(3);"), {}],
