@@ -30,6 +30,7 @@ export class IndexChild implements SnapshotBuilder {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (r: SnapshotBuildResult) => void; timer: NodeJS.Timeout }>();
   private idle: NodeJS.Timeout | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly script: string,
@@ -40,7 +41,14 @@ export class IndexChild implements SnapshotBuilder {
     return !this.broken;
   }
 
+  /** One request at a time (each one's time limit counts from its own start, not from the queue's). */
   build(request: SnapshotBuildRequest): Promise<SnapshotBuildResult> {
+    const result = this.queue.then(() => this.buildNow(request));
+    this.queue = result;
+    return result;
+  }
+
+  private buildNow(request: SnapshotBuildRequest): Promise<SnapshotBuildResult> {
     if (this.broken) return Promise.resolve("unavailable");
     const child = this.child ?? this.start();
     if (!child) return Promise.resolve("unavailable");

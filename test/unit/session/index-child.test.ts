@@ -192,6 +192,19 @@ describe("index child", () => {
     expect(observed(opened)).toEqual(observed(openSessionSync(path)));
   });
 
+  it("requests wait their turn: each one's time limit starts when it is sent", async () => {
+    // A stand-in that answers one request at a time, 200 ms each.
+    const file = fakeChild('globalThis.turn = (globalThis.turn ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => { process.send({ id: m.id, result: "not-written", cpuMs: 1 }); done(); }, 200)));');
+    const { child, warnings } = childOf({ timeoutMs: 350 }, file);
+    const request = { path: "/nowhere", skim: false, dir, minFileBytes: MIN, rewriteAppendedBytes: MIN, maxFolderBytes: MIN };
+    try {
+      expect(await Promise.all([child.build(request), child.build(request), child.build(request)])).toEqual(["not-written", "not-written", "not-written"]);
+      expect(warnings).toEqual([]);
+    } finally {
+      child.dispose();
+    }
+  });
+
   const failures: [string, () => string, IndexChildOptions][] = [
     ["missing", () => join(dir, "no-such-child.js"), {}],
     ["crashes", () => fakeChild("process.exit(3);"), {}],
