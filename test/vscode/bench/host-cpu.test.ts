@@ -220,13 +220,19 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     console.log(results.join("\n"));
   });
 
-  async function select(path: string): Promise<{ rows: number; status: number; indexed: number }> {
+  async function select(path: string): Promise<{ rows: number; status: number; indexed: number; wall: { rows: number; indexed: number } }> {
     const tree = internals.services.entriesTree;
     const provider = tree as unknown as { getChildren(parent?: EntryNode): Promise<EntryNode[]>; getTreeItem(node: EntryNode): Promise<vscode.TreeItem> };
     const getChildren = provider.getChildren.bind(tree);
     const getTreeItem = provider.getTreeItem.bind(tree);
     let rootRows: EntryNode[] | undefined;
     let items = 0;
+    // Wall clock from the click: when the first rows are drawn, and when the store has the session indexed.
+    const clicked = performance.now();
+    const wall = { rows: -1, indexed: -1 };
+    const opened = internals.services.store.onDidChange((e) => {
+      if (e.path === path && wall.indexed < 0) wall.indexed = performance.now() - clicked;
+    });
     provider.getChildren = async (parent?: EntryNode) => {
       const children = await getChildren(parent);
       if (!parent && tree.path === path) rootRows = children;
@@ -235,6 +241,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     provider.getTreeItem = async (node: EntryNode) => {
       const item = await getTreeItem(node);
       if (tree.path === path) items++;
+      if (wall.rows < 0 && rootRows && items >= rootRows.length) wall.rows = performance.now() - clicked;
       return item;
     };
     try {
@@ -252,8 +259,9 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
       // A big session's first rows come from its file's tail; the index is read right after.
       await waitFor("the session indexed", () => internals.services.store.peek(path) !== undefined, 120_000);
       const indexed = cpuMs(cpu);
-      return { rows, status, indexed };
+      return { rows, status, indexed, wall };
     } finally {
+      opened.dispose();
       provider.getChildren = getChildren;
       provider.getTreeItem = getTreeItem;
     }
@@ -312,6 +320,7 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
     verdict("select the 100 MB session: first Entries rows (ms host CPU)", bigSelect.rows, "(target ≤ 300)", bigSelect.rows <= 300);
     verdict("select the 100 MB session: status bar tokens (ms host CPU)", bigSelect.status, "(target ≤ 500)", bigSelect.status <= 500);
     report(`select the 100 MB session: indexed in the background, ${bigSelect.indexed.toFixed(0)} ms host CPU from the click (information)`);
+    report(`select the 100 MB session, wall clock from the click: first Entries rows ${bigSelect.wall.rows.toFixed(0)} ms, indexed ${bigSelect.wall.indexed.toFixed(0)} ms (information)`);
     reportMemory("with the 100 MB session selected and indexed, before its writes");
     // No forced GC between the selection and the writes (the memory is reported at the end): V8
     // answered one with a major GC (≈ 150 ms of CPU with its helper threads) a few writes later.
