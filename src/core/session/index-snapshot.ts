@@ -91,6 +91,8 @@ export class IndexSnapshots {
   private readonly defer: (write: () => void) => void;
   private readonly pending = new Set<() => void>();
   private readonly running = new Set<Promise<void>>();
+  /** The size at which the builder last wrote no snapshot of a file (not asked again at that size). */
+  private readonly notBuilt = new Map<string, number>();
   private logged = false;
 
   constructor(
@@ -136,17 +138,24 @@ export class IndexSnapshots {
     return { content, grown };
   }
 
-  /** Whether a file of `size` bytes with no usable snapshot is indexed by the builder (another process). */
-  buildsElsewhere(size: number): boolean {
-    return size >= this.minFileBytes && this.builder() !== undefined;
+  /**
+   * Whether a file of `size` bytes with no usable snapshot is indexed by the
+   * builder (another process): not when the builder wrote none for it at that
+   * size (a file that cannot be continued from, e.g. a version 1 file: the
+   * caller reads it, as it would have).
+   */
+  buildsElsewhere(path: string, size: number): boolean {
+    return size >= this.minFileBytes && this.notBuilt.get(path) !== size && this.builder() !== undefined;
   }
 
-  /** Has the builder write the snapshot of `path` ("unavailable" when there is none now). */
-  async buildElsewhere(path: string, skim: boolean): Promise<SnapshotBuildResult> {
+  /** Has the builder write the snapshot of `path` of `size` bytes ("unavailable" when there is none now). */
+  async buildElsewhere(path: string, skim: boolean, size?: number): Promise<SnapshotBuildResult> {
     const builder = this.builder();
     if (!builder) return "unavailable";
     const result = await builder.build({ path, skim, dir: this.dir, minFileBytes: this.minFileBytes, rewriteAppendedBytes: this.rewriteAppendedBytes, maxFolderBytes: this.maxFolderBytes });
     if (result === "written") this.stats.builtElsewhere++;
+    if (result === "not-written" && size !== undefined) this.notBuilt.set(path, size);
+    else this.notBuilt.delete(path);
     return result;
   }
 

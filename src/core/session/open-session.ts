@@ -175,7 +175,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     if (resume === null && options.snapshots) {
       snapshot = options.snapshots.find(path, options.skim ?? false, handle.fd, stat);
-      handOver &&= snapshot === null && options.snapshots.buildsElsewhere(stat.size);
+      handOver &&= snapshot === null && options.snapshots.buildsElsewhere(path, stat.size);
       resume = resumeFromSnapshot(snapshot);
     } else handOver = false;
     plan = planRead(resume, options, stat.size);
@@ -196,7 +196,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     await handle.close();
   }
   if (handOver) {
-    await options.snapshots!.buildElsewhere(path, options.skim ?? false);
+    await options.snapshots!.buildElsewhere(path, options.skim ?? false, stat!.size);
     return readAsyncFrom(path, null, options, false);
   }
   return finishRead(path, plan, { size: position, head, stat, resume, snapshot }, options);

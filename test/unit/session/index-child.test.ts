@@ -192,13 +192,35 @@ describe("index child", () => {
     expect(observed(opened)).toEqual(observed(openSessionSync(path)));
   });
 
+  it("a file the child writes no snapshot of (a line still being written) is read here, and not handed over again at that size", async () => {
+    const { path, model } = bigSession(2 * MIN, 10);
+    appendFileSync(path, more(model, 1, 11).slice(0, 40));
+    const { child, warnings } = childOf();
+    const store = hostStore(child);
+    try {
+      const first = await openSession(path, { snapshots: store });
+      expect(observed(first)).toEqual(observed(openSessionSync(path)));
+      expect(child.stats.built).toBe(1);
+      await openSession(path, { snapshots: store });
+      expect(child.stats.built, "not asked again").toBe(1);
+      appendFileSync(path, "\n");
+      await openSession(path, { snapshots: store });
+      expect(child.stats.built, "asked again once the file changed").toBe(2);
+      expect(store.stats).toMatchObject({ builtElsewhere: 1, exact: 1 });
+      expect(warnings).toEqual([]);
+    } finally {
+      child.dispose();
+    }
+  });
+
   it("requests wait their turn: each one's time limit starts when it is sent", async () => {
-    // A stand-in that answers one request at a time, 200 ms each.
-    const file = fakeChild('globalThis.turn = (globalThis.turn ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => { process.send({ id: m.id, result: "not-written", cpuMs: 1 }); done(); }, 200)));');
-    const { child, warnings } = childOf({ timeoutMs: 350 }, file);
+    // A stand-in that answers one request at a time, 150 ms each: eight take longer than one's limit.
+    const file = fakeChild('globalThis.turn = (globalThis.turn ?? Promise.resolve()).then(() => new Promise((done) => setTimeout(() => { process.send({ id: m.id, result: "not-written", cpuMs: 1 }); done(); }, 150)));');
+    const { child, warnings } = childOf({ timeoutMs: 1000 }, file);
     const request = { path: "/nowhere", skim: false, dir, minFileBytes: MIN, rewriteAppendedBytes: MIN, maxFolderBytes: MIN };
     try {
-      expect(await Promise.all([child.build(request), child.build(request), child.build(request)])).toEqual(["not-written", "not-written", "not-written"]);
+      const results = await Promise.all(Array.from({ length: 8 }, () => child.build(request)));
+      expect(results).toEqual(Array(8).fill("not-written"));
       expect(warnings).toEqual([]);
     } finally {
       child.dispose();
