@@ -6,7 +6,7 @@
 // bytes; a child that cannot start, dies, hangs or lies leaves the host on
 // today's path (its own read and write), with one warning.
 
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -135,6 +135,33 @@ describe("index child", () => {
       expect(warnings).toEqual([]);
     } finally {
       clearInterval(appending);
+      child.dispose();
+    }
+  });
+
+  it("a file rewritten after the child read it: its snapshot is not taken, the host reads the new file", async () => {
+    const { path } = bigSession(2 * MIN, 12);
+    const { path: other } = bigSession(3 * MIN, 13);
+    const { child, warnings } = childOf();
+    let result = "";
+    // The real child, and then the file replaced (another inode, other bytes) before the host opens it.
+    const rewriting = {
+      available: true,
+      build: async (request: Parameters<IndexChild["build"]>[0]) => {
+        result = await child.build(request);
+        writeFileSync(`${path}.new`, readFileSync(other));
+        renameSync(`${path}.new`, path);
+        return result as Awaited<ReturnType<IndexChild["build"]>>;
+      },
+    };
+    const store = new IndexSnapshots(join(dir, `snapshots${n++}`), { minFileBytes: MIN, defer: () => undefined, builder: () => rewriting });
+    try {
+      const opened = await openSession(path, { snapshots: store });
+      expect(result).toBe("written");
+      expect(store.stats.exact + store.stats.grown, "the snapshot describes the old file").toBe(0);
+      expect(observed(opened)).toEqual(observed(openSessionSync(path)));
+      expect(warnings).toEqual([]);
+    } finally {
       child.dispose();
     }
   });
