@@ -164,6 +164,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
 /** As the streamed row keeps it: from the running count, or from the entries the usage was recounted from. */
 function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts): ProjectedResume | undefined {
   const branch = facts.branch;
+  // As the streamed row: pi's running sum built now when the usage did not need it (no compaction on the branch).
+  if (!facts.runningUsage && facts.rule.usage(facts) !== undefined) facts.prepareAhead(() => false);
   if (facts.runningUsage) return projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! }));
   if (facts.rule.usage(facts) !== undefined) return undefined;
   const start = facts.rule.recountStart?.(facts) ?? 0;

@@ -11,11 +11,13 @@
 // system message, a junk edit or anything unexpected drops it (the file is read
 // in full again, which keeps it anew from what that read counted).
 //
-// Kept only from work the row's full read does anyway: pi's running sum when
-// the rule needed the whole branch, or the entries it recounted from. A full
-// read that needed neither (an answer with usage after every reset) keeps
-// nothing: summing the whole branch there would cost a parse of every body
-// (1.2–1.4 s on 100 MB, against 0.36 s for the row), for every pi 1.5 session read.
+// Kept by every full read of a pi 1.5 row: from pi's running sum when the
+// rule needed the whole branch, from the entries it recounted from, or, when
+// the read needed neither (an answer with usage after every reset, no
+// compaction), from the running sum built then (one more parse of the
+// branch's bodies, in the read — the catalogue's child process for a cold
+// listing — rather than a whole read on the first edit). Rows stored before
+// that keep nothing there: their first edit reads the file once.
 
 import { isObject, messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../pi-version/v1_5/estimate-tokens.js";

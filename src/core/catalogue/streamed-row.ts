@@ -338,10 +338,13 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
     // Kept from what the row's own count read (pi's running sum, or the recounted entries): no extra pass.
+    // Or, when the count needed neither (an answer after every reset, no compaction), pi's running sum
+    // built now: the first context edit appended later then costs its bytes only (one parse of the branch here).
+    const running = keepsProjection(rule) && !facts.recounted ? (facts.running ?? streamed.runningAhead()) : undefined;
     const projected = !keepsProjection(rule)
       ? undefined
-      : facts.running
-        ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p))
+      : running
+        ? projectedResumeOf(running, branch.length, (p) => streamed.entryAt(p))
         : facts.recounted && projectedResumeOfPath(facts.recounted);
     if (projected) resume.projected = projected;
     if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;

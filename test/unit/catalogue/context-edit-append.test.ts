@@ -8,6 +8,7 @@
 // id not in the file), compactions, branch switches, system messages, failed
 // and zero-usage answers, images, and a half-written line completed later.
 
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -184,6 +185,8 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     let run = 0;
     let editsAppended = 0;
     let editsRead = 0;
+    // Edits appended right after a full read of the file (the row's sum kept by that read, whatever its usage needed).
+    let firstEditsAppended = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 0, maxLength: 12 }), fc.array(op, { minLength: 1, maxLength: 10 }), async (start, ops) => {
         const path = join(dir, `s${run}.jsonl`);
@@ -192,6 +195,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
         for (const s of start) file.lines.push(file.line(s));
         writeFileSync(path, file.text());
         expect((await listOne(cache, path)).row).toEqual(fromScratch(path));
+        let lastRead = true;
         for (const o of ops) {
           const added = o.steps.map((s) => file.line(s));
           file.lines.push(...added);
@@ -199,7 +203,9 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
           if (o.cut) {
             const half = text.length - Math.ceil(added[added.length - 1]!.length / 2) - 1;
             appendFileSync(path, text.slice(0, half));
-            expect((await listOne(cache, path)).row).toEqual(fromScratch(path));
+            const half_ = await listOne(cache, path);
+            expect(half_.row).toEqual(fromScratch(path));
+            lastRead = !half_.appended;
             appendFileSync(path, text.slice(half));
           } else appendFileSync(path, text);
           const { row, appended } = await listOne(cache, path);
@@ -207,28 +213,34 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
           if (o.steps.some((s) => s.kind === "edit")) {
             if (appended) editsAppended++;
             else editsRead++;
+            if (appended && lastRead) firstEditsAppended++;
           }
+          lastRead = !appended;
         }
         rmSync(cache, { recursive: true, force: true });
       }),
       { numRuns: 200 },
     );
-    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead });
+    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead, firstEditsAppended });
     // Both paths were taken: edits of recent entries from the appended bytes, the others by a full read.
     expect(editsAppended).toBeGreaterThan(15);
     expect(editsRead).toBeGreaterThan(5);
+    expect(firstEditsAppended).toBeGreaterThan(5);
   }, 120_000);
 
-  it("a row's resume keeps the projected estimate only while pi's rule needs the whole branch, and it survives the log", async () => {
+  it("every full read keeps the projected estimate (also when pi's rule did not need the whole branch), so the first edit after it takes the append path; it survives the log", async () => {
     const path = join(dir, "kept.jsonl");
     const cache = join(dir, "kept-cache");
     const file = new Pi15File();
     const s = (kind: Kind, extra: Partial<Step> = {}): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000, ...extra });
-    file.lines.push(s("user"), s("assistant"));
+    file.lines.push(s("user"), s("assistant"), s("assistant-tool"), s("tool"), s("assistant"));
     writeFileSync(path, file.text());
-    await listOne(cache, path);
-    // Usage after every reset: the row did not count the whole branch, so it keeps nothing and the first edit reads the file.
-    expect(streamRow(path, versionOf)!.computed!.resume!.projected).toBeUndefined();
+    expect((await listOne(cache, path)).appended).toBe(false);
+    // Usage after every reset: the row's tokens come from the last answer, yet the read kept pi's projected sum.
+    const streamed = streamRow(path, versionOf)!.computed!;
+    expect(streamed.row.contextSource).toBe("usage");
+    expect(streamed.resume!.projected).toBeDefined();
+    expect(readFileSync(join(cache, readdir(cache)), "utf8")).toContain('"projected":{"estimate":');
     const failed = s("assistant-error");
     appendFileSync(path, `${failed}\n`);
     expect((await listOne(cache, path)).appended).toBe(true);
@@ -236,7 +248,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     expect(JSON.parse(edit).targetId).toBe(JSON.parse(failed).id);
     appendFileSync(path, `${edit}\n`);
     let listed = await listOne(cache, path);
-    expect(listed.appended).toBe(false);
+    expect(listed.appended).toBe(true);
     expect(listed.row).toEqual(fromScratch(path));
     expect(listed.row.contextSource).toBe("estimate");
     // From then on: a retry's answer, another failure and its omission, all from the appended bytes.
@@ -246,10 +258,48 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
       expect(listed.appended).toBe(true);
       expect(listed.row).toEqual(fromScratch(path));
     }
-    const log = readFileSync(join(cache, readdir(cache)), "utf8");
-    expect(log).toContain('"projected":{"estimate":');
+  });
+
+  it("a row stored without the projected estimate (before every read kept it) still works: its first edit reads the file once, the next ones are appended", async () => {
+    const path = join(dir, "old-row.jsonl");
+    const cache = join(dir, "old-row-cache");
+    const file = new Pi15File();
+    const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+    file.lines.push(s("user"), s("assistant"));
+    writeFileSync(path, file.text());
+    await listOne(cache, path);
+    stripProjected(join(cache, readdir(cache)));
+    const failed = s("assistant-error");
+    appendFileSync(path, `${failed}\n`);
+    expect((await listOne(cache, path)).appended).toBe(true);
+    appendFileSync(path, `${s("edit")}\n`);
+    let listed = await listOne(cache, path);
+    expect(listed.appended).toBe(false);
+    expect(listed.row).toEqual(fromScratch(path));
+    for (const kind of ["assistant-error", "edit", "assistant"] as Kind[]) {
+      appendFileSync(path, `${s(kind)}\n`);
+      listed = await listOne(cache, path);
+      expect(listed.appended).toBe(true);
+      expect(listed.row).toEqual(fromScratch(path));
+    }
   });
 });
+
+/** Rewrites a catalogue log as an earlier build wrote it: no projected estimate in a row's resume (checksums made anew). */
+function stripProjected(log: string): void {
+  const lines = readFileSync(log, "utf8").trimEnd().split("\n");
+  let stripped = 0;
+  const out = lines.map((line) => {
+    const value = JSON.parse(line.slice(17)) as { resume?: { projected?: unknown } };
+    if (!value.resume?.projected) return line;
+    delete value.resume.projected;
+    stripped++;
+    const json = JSON.stringify(value);
+    return `${createHash("sha256").update(json).digest("hex").slice(0, 16)} ${json}`;
+  });
+  expect(stripped).toBeGreaterThan(0);
+  writeFileSync(log, `${out.join("\n")}\n`);
+}
 
 function readdir(folder: string): string {
   return readdirSync(folder).find((f) => f.endsWith(".jsonl"))!;
