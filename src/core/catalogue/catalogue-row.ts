@@ -165,7 +165,13 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
 function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts): ProjectedResume | undefined {
   const branch = facts.branch;
   // As the streamed row: pi's running sum built now when the usage did not need it (no compaction on the branch).
-  if (!facts.runningUsage && facts.rule.usage(facts) !== undefined) facts.prepareAhead(() => false);
+  if (!facts.runningUsage && facts.rule.usage(facts) !== undefined) {
+    try {
+      facts.prepareAhead(() => false);
+    } catch {
+      return undefined; // a body the row did not need cannot be parsed (a skimmed read): no sum
+    }
+  }
   if (facts.runningUsage) return projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! }));
   if (facts.rule.usage(facts) !== undefined) return undefined;
   const start = facts.rule.recountStart?.(facts) ?? 0;

@@ -105,7 +105,13 @@ export class StreamedBranch implements BranchTokenView {
   runningAhead(): RunningUsage | undefined {
     if (this.running) return this.running;
     if (!this.rule.running?.mayApplyLater(this)) return undefined;
-    return this.feedRunning();
+    try {
+      return this.feedRunning();
+    } catch {
+      // A body the row did not need cannot be parsed (the skim does not check every byte): the row keeps no sum.
+      this.running = undefined;
+      return undefined;
+    }
   }
 
   private feedRunning(): RunningUsage {

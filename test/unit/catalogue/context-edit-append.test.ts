@@ -285,6 +285,29 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
   });
 });
 
+describe("catalogue: the projected estimate a full read keeps ahead", () => {
+  it("a body the row did not need that cannot be parsed (the skim does not check every byte) leaves the row as it was, without the sum", async () => {
+    const path = join(dir, "unparsable.jsonl");
+    const file = new Pi15File();
+    const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+    // A big tool output with an invalid escape in its middle: JSON.parse throws on it, pi's loader drops the line.
+    const tool = JSON.parse(s("tool")) as { message: { content: { text: string }[] } };
+    tool.message.content[0]!.text = `${"a".repeat(20_000)}@${"b".repeat(20_000)}`;
+    const broken = JSON.stringify(tool).replace("@", "\\q");
+    expect(() => JSON.parse(broken)).toThrow();
+    file.lines.push(s("user"), s("assistant-tool"), broken, s("assistant"));
+    writeFileSync(path, file.text());
+    const streamed = streamRow(path, versionOf)!.computed!;
+    const skimmed = rowFromSession(openSessionSync(path, { skim: true }), statSync(path).size, statSync(path).mtimeMs, versionOf)!;
+    expect(streamed.row).toEqual(skimmed.row);
+    expect(streamed.row.contextSource).toBe("usage");
+    expect(streamed.resume!.projected).toBeUndefined();
+    expect(skimmed.resume!.projected).toBeUndefined();
+    const cache = join(dir, "unparsable-cache");
+    expect((await listOne(cache, path)).row).toEqual(streamed.row);
+  });
+});
+
 /** Rewrites a catalogue log as an earlier build wrote it: no projected estimate in a row's resume (checksums made anew). */
 function stripProjected(log: string): void {
   const lines = readFileSync(log, "utf8").trimEnd().split("\n");
