@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromSession, rowVersionPolicy, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
 import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.js";
 import { streamRow } from "../../../src/core/catalogue/streamed-row.js";
+import { decodeRecent } from "../../../src/core/catalogue/projected-resume.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
 
 let dir: string;
@@ -286,6 +287,28 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
 });
 
 describe("catalogue: the projected estimate a full read keeps ahead", () => {
+  it("is one string per row (no object per entry); a log holding its recent entries as arrays (the previous build's) still carries the first edit", async () => {
+    const path = join(dir, "arrays.jsonl");
+    const cache = join(dir, "arrays-cache");
+    const file = new Pi15File();
+    const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+    file.lines.push(s("user"), s("assistant-tool"), s("tool"), s("assistant"));
+    writeFileSync(path, file.text());
+    await listOne(cache, path);
+    const projected = streamRow(path, versionOf)!.computed!.resume!.projected!;
+    expect(typeof projected.recent).toBe("string");
+    const entries = decodeRecent(projected.recent)!;
+    expect(entries.map((e) => e[1])).toEqual(["other", "user", "assistant", "toolResult", "assistant"]);
+    rewriteProjected(join(cache, readdir(cache)), (resume) => {
+      resume.projected!.recent = decodeRecent(resume.projected!.recent as string)!.map((e) => [e[0], e[1] === "other" ? "system" : e[1], e[2], e[3], e[4]]);
+    });
+    appendFileSync(path, `${s("assistant-error")}\n`);
+    appendFileSync(path, `${s("edit")}\n`);
+    const listed = await listOne(cache, path);
+    expect(listed.appended).toBe(true);
+    expect(listed.row).toEqual(fromScratch(path));
+  });
+
   it("a body the row did not need that cannot be parsed (the skim does not check every byte) leaves the row as it was, without the sum", async () => {
     const path = join(dir, "unparsable.jsonl");
     const file = new Pi15File();
@@ -310,12 +333,17 @@ describe("catalogue: the projected estimate a full read keeps ahead", () => {
 
 /** Rewrites a catalogue log as an earlier build wrote it: no projected estimate in a row's resume (checksums made anew). */
 function stripProjected(log: string): void {
+  rewriteProjected(log, (resume) => delete resume.projected);
+}
+
+/** Rewrites the projected estimate of every row of a catalogue log (checksums made anew). */
+function rewriteProjected(log: string, rewrite: (resume: { projected?: { recent: unknown } }) => void): void {
   const lines = readFileSync(log, "utf8").trimEnd().split("\n");
   let stripped = 0;
   const out = lines.map((line) => {
-    const value = JSON.parse(line.slice(17)) as { resume?: { projected?: unknown } };
+    const value = JSON.parse(line.slice(17)) as { resume?: { projected?: { recent: unknown } } };
     if (!value.resume?.projected) return line;
-    delete value.resume.projected;
+    rewrite(value.resume);
     stripped++;
     const json = JSON.stringify(value);
     return `${createHash("sha256").update(json).digest("hex").slice(0, 16)} ${json}`;
