@@ -11,13 +11,15 @@
 // system message, a junk edit or anything unexpected drops it (the file is read
 // in full again, which keeps it anew from what that read counted).
 //
-// Kept by every full read of a pi 1.5 row: from pi's running sum when the
-// rule needed the whole branch, from the entries it recounted from, or, when
-// the read needed neither (an answer with usage after every reset, no
-// compaction), from the running sum built then (one more parse of the
-// branch's bodies, in the read — the catalogue's child process for a cold
-// listing — rather than a whole read on the first edit). Rows stored before
-// that keep nothing there: their first edit reads the file once.
+// Kept by a full read of a pi 1.5 row from what it counts anyway: pi's running
+// sum when the rule needed the whole branch, or the entries it recounted from.
+// A read that needed neither (an answer with usage after every reset, no
+// compaction) keeps nothing: summing there costs one more parse of every body
+// (~3× the row on 100 MB), too dear for every listing. Such a row gets its sum
+// once the session is live (an append: pi writes a context edit only into a
+// session it runs, after the user's message and the answer), computed ahead in
+// the catalogue's child process (sum-ahead.ts). An edit before that, or in a
+// row stored without it, reads the file once.
 
 import { isObject, messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../pi-version/v1_5/estimate-tokens.js";
