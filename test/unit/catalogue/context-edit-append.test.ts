@@ -19,6 +19,7 @@ import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.
 import { streamRow } from "../../../src/core/catalogue/streamed-row.js";
 import { decodeRecent } from "../../../src/core/catalogue/projected-resume.js";
 import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { InProcessSums } from "../../support/in-process-sums.js";
 
 let dir: string;
 beforeAll(() => {
@@ -164,13 +165,19 @@ function fromScratch(path: string): CatalogueRow {
   const streamed = streamRow(path, versionOf)!.computed!;
   expect(streamed.row).toEqual(full.row);
   expect(streamed.resume?.projected).toEqual(full.resume?.projected);
+  // The sum kept ahead (the fill child's read): the same on both routes.
+  const fullAhead = rowFromSession(openSessionSync(path), st.size, st.mtimeMs, versionOf, true)!;
+  const streamedAhead = streamRow(path, versionOf, { sumAhead: true })!.computed!;
+  expect(streamedAhead.row).toEqual(full.row);
+  expect(streamedAhead.resume?.projected).toEqual(fullAhead.resume?.projected);
   return full.row;
 }
 
-async function listOne(cache: string, path: string): Promise<{ row: CatalogueRow; appended: boolean }> {
+async function listOne(cache: string, path: string, sums?: InProcessSums): Promise<{ row: CatalogueRow; appended: boolean }> {
   // A new catalogue each time: the resume point comes back from the log on disk.
   const catalogue = await SessionCatalogue.open(cache);
-  const rows = await catalogue.list([path]);
+  const rows = await catalogue.list([path], undefined, sums);
+  await catalogue.sumsSettled();
   await catalogue.save();
   return { row: rows[0]!, appended: catalogue.stats.appended === 1 };
 }
@@ -186,8 +193,6 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     let run = 0;
     let editsAppended = 0;
     let editsRead = 0;
-    // Edits appended right after a full read of the file (the row's sum kept by that read, whatever its usage needed).
-    let firstEditsAppended = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 0, maxLength: 12 }), fc.array(op, { minLength: 1, maxLength: 10 }), async (start, ops) => {
         const path = join(dir, `s${run}.jsonl`);
@@ -196,7 +201,6 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
         for (const s of start) file.lines.push(file.line(s));
         writeFileSync(path, file.text());
         expect((await listOne(cache, path)).row).toEqual(fromScratch(path));
-        let lastRead = true;
         for (const o of ops) {
           const added = o.steps.map((s) => file.line(s));
           file.lines.push(...added);
@@ -204,9 +208,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
           if (o.cut) {
             const half = text.length - Math.ceil(added[added.length - 1]!.length / 2) - 1;
             appendFileSync(path, text.slice(0, half));
-            const half_ = await listOne(cache, path);
-            expect(half_.row).toEqual(fromScratch(path));
-            lastRead = !half_.appended;
+            expect((await listOne(cache, path)).row).toEqual(fromScratch(path));
             appendFileSync(path, text.slice(half));
           } else appendFileSync(path, text);
           const { row, appended } = await listOne(cache, path);
@@ -214,54 +216,135 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
           if (o.steps.some((s) => s.kind === "edit")) {
             if (appended) editsAppended++;
             else editsRead++;
-            if (appended && lastRead) firstEditsAppended++;
           }
-          lastRead = !appended;
         }
         rmSync(cache, { recursive: true, force: true });
       }),
       { numRuns: 200 },
     );
-    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead, firstEditsAppended });
+    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead });
     // Both paths were taken: edits of recent entries from the appended bytes, the others by a full read.
     expect(editsAppended).toBeGreaterThan(15);
     expect(editsRead).toBeGreaterThan(5);
-    expect(firstEditsAppended).toBeGreaterThan(5);
   }, 120_000);
 
-  it("every full read keeps the projected estimate (also when pi's rule did not need the whole branch), so the first edit after it takes the append path; it survives the log", async () => {
+  it("with sums ahead (answers arriving some writes later, the catalogue saved and reopened between): rows equal rows from scratch, and first edits after a full read take the append path", async () => {
+    let run = 0;
+    let editsAppended = 0;
+    let editsRead = 0;
+    let firstEditsAppended = 0;
+    let carried = 0;
+    // pi writes one entry at a time: an edit's write mostly follows the failed answer's (split), sometimes both are seen at once.
+    const sumOp = fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 3 }), split: fc.nat(3).map((n) => n > 0), cut: fc.nat(7).map((n) => n === 0), release: fc.boolean(), reopen: fc.nat(9) });
+    await fc.assert(
+      // Starts without an edit (then every full read keeps the sum: pi's count needs the whole branch), as a listed session pi has not retried in.
+      fc.asyncProperty(fc.array(step.filter((s) => s.kind !== "edit"), { minLength: 0, maxLength: 12 }), fc.array(sumOp, { minLength: 1, maxLength: 10 }), fc.boolean(), async (start, ops, hold) => {
+        const path = join(dir, `sum${run}.jsonl`);
+        const cache = join(dir, `sum-cache${run++}`);
+        const file = new Pi15File();
+        for (const s of start) file.lines.push(file.line(s));
+        writeFileSync(path, file.text());
+        const sums = new InProcessSums();
+        sums.hold = hold;
+        let catalogue = await SessionCatalogue.open(cache);
+        expect((await catalogue.list([path], undefined, sums))[0]).toEqual(fromScratch(path));
+        // Sums kept so far (over reopened catalogues), and when the file was last read in full or edited.
+        let keptBefore = 0;
+        const kept = (): number => keptBefore + catalogue.stats.sumsKept;
+        let keptAtRead = 0;
+        const refresh = async (): Promise<{ row: CatalogueRow; appended: boolean }> => {
+          const before = { ...catalogue.stats };
+          const row = (await catalogue.refresh(path, sums))!;
+          if (catalogue.stats.read > before.read) keptAtRead = kept();
+          return { row, appended: catalogue.stats.appended > before.appended };
+        };
+        const release = async (): Promise<void> => {
+          const before = kept();
+          sums.release();
+          await catalogue.sumsSettled();
+          if (hold && kept() > before) carried++;
+        };
+        for (const o of ops) {
+          const firstEdit = o.steps.findIndex((s) => s.kind === "edit");
+          const writes = o.split && firstEdit > 0 ? [o.steps.slice(0, firstEdit), o.steps.slice(firstEdit)] : [o.steps];
+          for (const [w, steps] of writes.entries()) {
+            const added = steps.map((s) => file.line(s));
+            file.lines.push(...added);
+            const text = added.map((l) => `${l}\n`).join("");
+            if (o.cut) {
+              const half = text.length - Math.ceil(added[added.length - 1]!.length / 2) - 1;
+              appendFileSync(path, text.slice(0, half));
+              expect((await refresh()).row).toEqual(fromScratch(path));
+              appendFileSync(path, text.slice(half));
+            } else appendFileSync(path, text);
+            const { row, appended } = await refresh();
+            expect(row).toEqual(fromScratch(path));
+            if (steps.some((s) => s.kind === "edit")) {
+              if (appended) editsAppended++;
+              else editsRead++;
+              if (appended && kept() > keptAtRead) firstEditsAppended++;
+              keptAtRead = kept();
+            }
+            if (o.release && w === 0) await release();
+          }
+          if (o.reopen === 0) {
+            await catalogue.save();
+            keptBefore = kept();
+            catalogue = await SessionCatalogue.open(cache);
+          }
+        }
+        sums.release();
+        await catalogue.sumsSettled();
+        rmSync(cache, { recursive: true, force: true });
+      }),
+      { numRuns: 200, endOnFailure: true },
+    );
+    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead, firstEditsAppended, carried });
+    expect(editsAppended).toBeGreaterThan(15);
+    expect(editsRead).toBeGreaterThan(5);
+    // The sum kept ahead carried the first edit after a full read, also when it arrived after later writes.
+    expect(firstEditsAppended).toBeGreaterThan(5);
+    expect(carried).toBeGreaterThan(5);
+  }, 180_000);
+
+  it("a full read keeps no sum when its count did not need it; an ordinary append asks for one ahead, kept in the row and the log; the first edit then takes the append path", async () => {
     const path = join(dir, "kept.jsonl");
     const cache = join(dir, "kept-cache");
     const file = new Pi15File();
     const s = (kind: Kind, extra: Partial<Step> = {}): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000, ...extra });
     file.lines.push(s("user"), s("assistant"), s("assistant-tool"), s("tool"), s("assistant"));
     writeFileSync(path, file.text());
-    expect((await listOne(cache, path)).appended).toBe(false);
-    // Usage after every reset: the row's tokens come from the last answer, yet the read kept pi's projected sum.
+    const sums = new InProcessSums();
+    expect((await listOne(cache, path, sums)).appended).toBe(false);
+    // Usage after every reset: the row's tokens come from the last answer, and the read kept no sum (nor asked for one).
     const streamed = streamRow(path, versionOf)!.computed!;
     expect(streamed.row.contextSource).toBe("usage");
-    expect(streamed.resume!.projected).toBeDefined();
-    expect(readFileSync(join(cache, readdir(cache)), "utf8")).toContain('"projected":{"estimate":');
+    expect(streamed.resume!.projected).toBeUndefined();
+    expect(sums.asked).toBe(0);
+    expect(readFileSync(join(cache, readdir(cache)), "utf8")).not.toContain('"projected":');
     const failed = s("assistant-error");
     appendFileSync(path, `${failed}\n`);
-    expect((await listOne(cache, path)).appended).toBe(true);
+    expect((await listOne(cache, path, sums)).appended).toBe(true);
+    expect(sums.asked).toBe(1);
+    expect(readFileSync(join(cache, readdir(cache)), "utf8")).toContain('"projected":{"estimate":');
     const edit = s("edit"); // the failed answer, as pi's _omitRecoveryAttempt
     expect(JSON.parse(edit).targetId).toBe(JSON.parse(failed).id);
     appendFileSync(path, `${edit}\n`);
-    let listed = await listOne(cache, path);
+    let listed = await listOne(cache, path, sums);
     expect(listed.appended).toBe(true);
     expect(listed.row).toEqual(fromScratch(path));
     expect(listed.row.contextSource).toBe("estimate");
-    // From then on: a retry's answer, another failure and its omission, all from the appended bytes.
+    // From then on: a retry's answer, another failure and its omission, all from the appended bytes (no more sums asked).
     for (const kind of ["user", "assistant", "assistant-error", "edit", "assistant", "tool", "edit"] as Kind[]) {
       appendFileSync(path, `${s(kind, { replacement: kind === "edit" ? "string" : "null" })}\n`);
-      listed = await listOne(cache, path);
+      listed = await listOne(cache, path, sums);
       expect(listed.appended).toBe(true);
       expect(listed.row).toEqual(fromScratch(path));
     }
+    expect(sums.asked).toBe(1);
   });
 
-  it("a row stored without the projected estimate (before every read kept it) still works: its first edit reads the file once, the next ones are appended", async () => {
+  it("without sums ahead (no child process: Restricted Mode, the CLI), or a row stored without one: the first edit reads the file once, the next ones are appended", async () => {
     const path = join(dir, "old-row.jsonl");
     const cache = join(dir, "old-row-cache");
     const file = new Pi15File();
@@ -269,7 +352,6 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     file.lines.push(s("user"), s("assistant"));
     writeFileSync(path, file.text());
     await listOne(cache, path);
-    stripProjected(join(cache, readdir(cache)));
     const failed = s("assistant-error");
     appendFileSync(path, `${failed}\n`);
     expect((await listOne(cache, path)).appended).toBe(true);
@@ -284,9 +366,64 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
       expect(listed.row).toEqual(fromScratch(path));
     }
   });
+
+  it("a sum that arrives after more writes is carried over them (read from the file): the edit of an entry written meanwhile, and of one before, are exact", async () => {
+    const path = join(dir, "carried.jsonl");
+    const cache = join(dir, "carried-cache");
+    const file = new Pi15File();
+    const s = (kind: Kind, pick = 0): string => file.line({ kind, target: "recent", replacement: "string", pick, text: "xyz", usage: 1000 });
+    file.lines.push(s("user"), s("assistant"));
+    writeFileSync(path, file.text());
+    const sums = new InProcessSums();
+    sums.hold = true;
+    const catalogue = await SessionCatalogue.open(cache);
+    await catalogue.list([path], undefined, sums);
+    appendFileSync(path, `${s("user")}\n`);
+    await catalogue.refresh(path, sums);
+    // Computed now (the file ends on that user message), answered after three more writes.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const kind of ["assistant-tool", "tool", "assistant-tool"] as Kind[]) {
+      appendFileSync(path, `${s(kind)}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+    }
+    sums.release();
+    await catalogue.sumsSettled();
+    expect(catalogue.stats).toMatchObject({ read: 1, appended: 4, sumsAsked: 1, sumsKept: 1 });
+    // Of the newest six entries: the tool result written after the sum was computed, then the user message before.
+    for (const pick of [4, 1]) {
+      appendFileSync(path, `${s("edit", pick)}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+    }
+    expect(catalogue.stats).toMatchObject({ read: 1, appended: 6 });
+  });
+
+  it("a context edit arriving before the sum falls back to one read; the late sum is then dropped (the read kept its own)", async () => {
+    const path = join(dir, "late.jsonl");
+    const cache = join(dir, "late-cache");
+    const file = new Pi15File();
+    const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+    file.lines.push(s("user"), s("assistant"));
+    writeFileSync(path, file.text());
+    const sums = new InProcessSums();
+    sums.hold = true;
+    const catalogue = await SessionCatalogue.open(cache);
+    await catalogue.list([path], undefined, sums);
+    appendFileSync(path, `${s("assistant-error")}\n`);
+    await catalogue.refresh(path, sums);
+    appendFileSync(path, `${s("edit")}\n`);
+    const row = await catalogue.refresh(path, sums);
+    expect(catalogue.stats).toMatchObject({ appended: 1, read: 2, sumsAsked: 1 });
+    expect(row).toEqual(fromScratch(path));
+    sums.release();
+    await catalogue.sumsSettled();
+    expect(catalogue.stats.sumsKept).toBe(0);
+    appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
+    expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+    expect(catalogue.stats).toMatchObject({ appended: 2, read: 2, sumsAsked: 1 });
+  });
 });
 
-describe("catalogue: the projected estimate a full read keeps ahead", () => {
+describe("catalogue: the projected estimate kept ahead", () => {
   it("is one string per row (no object per entry); a log holding its recent entries as arrays (the previous build's) still carries the first edit", async () => {
     const path = join(dir, "arrays.jsonl");
     const cache = join(dir, "arrays-cache");
@@ -294,15 +431,18 @@ describe("catalogue: the projected estimate a full read keeps ahead", () => {
     const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
     file.lines.push(s("user"), s("assistant-tool"), s("tool"), s("assistant"));
     writeFileSync(path, file.text());
-    await listOne(cache, path);
-    const projected = streamRow(path, versionOf)!.computed!.resume!.projected!;
+    const sums = new InProcessSums();
+    await listOne(cache, path, sums);
+    appendFileSync(path, `${s("assistant-error")}\n`);
+    await listOne(cache, path, sums);
+    const projected = streamRow(path, versionOf, { sumAhead: true })!.computed!.resume!.projected!;
     expect(typeof projected.recent).toBe("string");
     const entries = decodeRecent(projected.recent)!;
-    expect(entries.map((e) => e[1])).toEqual(["other", "user", "assistant", "toolResult", "assistant"]);
+    expect(entries.map((e) => e[1])).toEqual(["other", "user", "assistant", "toolResult", "assistant", "assistant"]);
     rewriteProjected(join(cache, readdir(cache)), (resume) => {
+      expect(resume.projected!.recent).toBe(projected.recent);
       resume.projected!.recent = decodeRecent(resume.projected!.recent as string)!.map((e) => [e[0], e[1] === "other" ? "system" : e[1], e[2], e[3], e[4]]);
     });
-    appendFileSync(path, `${s("assistant-error")}\n`);
     appendFileSync(path, `${s("edit")}\n`);
     const listed = await listOne(cache, path);
     expect(listed.appended).toBe(true);
@@ -320,21 +460,21 @@ describe("catalogue: the projected estimate a full read keeps ahead", () => {
     expect(() => JSON.parse(broken)).toThrow();
     file.lines.push(s("user"), s("assistant-tool"), broken, s("assistant"));
     writeFileSync(path, file.text());
-    const streamed = streamRow(path, versionOf)!.computed!;
-    const skimmed = rowFromSession(openSessionSync(path, { skim: true }), statSync(path).size, statSync(path).mtimeMs, versionOf)!;
+    const streamed = streamRow(path, versionOf, { sumAhead: true })!.computed!;
+    const skimmed = rowFromSession(openSessionSync(path, { skim: true }), statSync(path).size, statSync(path).mtimeMs, versionOf, true)!;
     expect(streamed.row).toEqual(skimmed.row);
     expect(streamed.row.contextSource).toBe("usage");
     expect(streamed.resume!.projected).toBeUndefined();
     expect(skimmed.resume!.projected).toBeUndefined();
     const cache = join(dir, "unparsable-cache");
-    expect((await listOne(cache, path)).row).toEqual(streamed.row);
+    const sums = new InProcessSums();
+    expect((await listOne(cache, path, sums)).row).toEqual(streamed.row);
+    // Live: a sum is asked for, the child's read finds none (the same body), the row stays as the skimmed read's.
+    appendFileSync(path, `${s("user")}\n`);
+    expect((await listOne(cache, path, sums)).row).toEqual(streamRow(path, versionOf)!.computed!.row);
+    expect(sums.asked).toBe(1);
   });
 });
-
-/** Rewrites a catalogue log as an earlier build wrote it: no projected estimate in a row's resume (checksums made anew). */
-function stripProjected(log: string): void {
-  rewriteProjected(log, (resume) => delete resume.projected);
-}
 
 /** Rewrites the projected estimate of every row of a catalogue log (checksums made anew). */
 function rewriteProjected(log: string, rewrite: (resume: { projected?: { recent: unknown } }) => void): void {
