@@ -5,9 +5,11 @@
 // replayed into a listed file a few lines at a time; after each write the row
 // carried over the appended lines must equal the row computed from scratch,
 // and at the end pi 1.5.2's own context tokens (expected.json). The same for
-// each context edit appended right after a cold full read of the lines before it.
+// each context edit appended after a cold full read of the lines before it and
+// an ordinary append (the sum computed ahead, sum-ahead.ts).
 
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { InProcessSums } from "../../support/in-process-sums.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -74,25 +76,34 @@ async function replay(name: string, lines: string[], sizes: () => number, compar
 const fileLines = (path: string): string[] => readFileSync(path, "utf8").trimEnd().split("\n");
 
 /**
- * For every context_edit line: the lines before it read in full by a new catalogue (a cold
- * listing, as the fill child does), then the edit appended; the row after it must equal the row
- * from scratch. Counts the edits carried from their appended bytes alone (the full read kept pi's
- * projected sum, whatever its own count needed).
+ * For every context_edit line that follows an ordinary one (as pi writes them: the failed answer, then
+ * its omission): the lines before that one read in full by a new catalogue (a cold listing, as the
+ * fill child does), the ordinary line appended (the session is live: its sum is computed ahead, in
+ * this process by the child's function), then the edit appended; each row must equal the row from
+ * scratch. Counts the edits carried from their appended bytes alone.
  */
 async function firstEdits(name: string, lines: string[], compared: (row: CatalogueRow | undefined) => unknown = (r) => r): Promise<{ appended: number; read: number; last?: CatalogueRow }> {
   const out: { appended: number; read: number; last?: CatalogueRow } = { appended: 0, read: 0 };
-  for (let k = 2; k < lines.length; k++) {
-    if (!lines[k]!.includes('"type":"context_edit"')) continue;
+  const isEdit = (k: number): boolean => lines[k]!.includes('"type":"context_edit"');
+  for (let k = 3; k < lines.length; k++) {
+    if (!isEdit(k) || isEdit(k - 1)) continue;
     const path = join(dir, `first-${k}-${name}`);
     const cache = join(dir, `first-${k}-${name}.cache`);
-    writeFileSync(path, lines.slice(0, k).map((l) => `${l}\n`).join(""));
+    writeFileSync(path, lines.slice(0, k - 1).map((l) => `${l}\n`).join(""));
     const cold = await SessionCatalogue.open(cache);
     await cold.list([path]);
     await cold.save();
-    expect(cold.stats.read, `${name}: the lines before ${k} read in full`).toBe(1);
+    expect(cold.stats.read, `${name}: the lines before ${k - 1} read in full`).toBe(1);
+    const sums = new InProcessSums();
+    appendFileSync(path, `${lines[k - 1]}\n`);
+    const live = await SessionCatalogue.open(cache);
+    const [before] = await live.list([path], undefined, sums);
+    expect(compared(before), `${name}: the line before the edit at ${k}`).toEqual(compared(fromScratch(path)));
+    await live.sumsSettled();
+    await live.save();
     appendFileSync(path, `${lines[k]}\n`);
     const catalogue = await SessionCatalogue.open(cache);
-    const [row] = await catalogue.list([path]);
+    const [row] = await catalogue.list([path], undefined, sums);
     expect(compared(row), `${name}: the edit at line ${k} after a full read`).toEqual(compared(fromScratch(path)));
     if (catalogue.stats.appended === 1) out.appended++;
     else out.read++;
@@ -119,7 +130,7 @@ describe("catalogue rows of the 14 files pi 1.5.2 wrote, followed write by write
   it("the context edits pi 1.5 writes (02, 12, 14) were carried from the appended lines", () => {
     expect(editsAppended).toBeGreaterThanOrEqual(3);
   });
-  it("the first context edit after a full read is carried from its appended bytes, equal to the row from scratch (and pi 1.5.2's tokens when it is the leaf)", async () => {
+  it("the first context edit after a full read and an ordinary append (its sum computed ahead) is carried from its appended bytes, equal to the row from scratch (and pi 1.5.2's tokens when it is the leaf)", async () => {
     let appended = 0;
     let read = 0;
     for (const name of Object.keys(expected.files)) {
@@ -154,7 +165,7 @@ describePi15("catalogue rows of sessions pi 1.5.2 writes, followed write by writ
     expect(editsAppended).toBeGreaterThan(10);
   }, 300_000);
 
-  it("the first context edit after a full read equals the row from scratch, on 40 random sessions", async () => {
+  it("the first context edit after a full read and an ordinary append (its sum computed ahead) equals the row from scratch, on 40 random sessions", async () => {
     let appended = 0;
     let read = 0;
     for (let seed = 71_001; seed < 71_041; seed++) {
