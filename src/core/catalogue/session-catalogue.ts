@@ -54,7 +54,7 @@ export class SessionCatalogue {
   /** Records this process computed or removed since the last save (what save() appends). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0 };
   /** pi 1.5 sums computed ahead for live rows without one (sum-ahead.ts). */
   private readonly sums = new SumsAhead((answer) => this.takeSum(answer));
 
@@ -278,7 +278,11 @@ export class SessionCatalogue {
   }
 
   /** A sum computed ahead, kept in the row when it fits the file as recorded now (else dropped). */
-  private takeSum(answer: SumAnswer): void {
+  private takeSum(answer: SumAnswer | { kind: "done"; cpuMs: number }): void {
+    if (answer.kind === "done") {
+      this.stats.sumsCpuMs += answer.cpuMs;
+      return;
+    }
     const record = this.records.get(answer.path);
     if (!wantsSum(record, this.versionOf)) return;
     let projected;

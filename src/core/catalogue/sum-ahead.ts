@@ -75,7 +75,7 @@ export class SumsAhead {
   private queue: string[] = [];
   private running: Promise<void> | undefined;
 
-  constructor(private readonly take: (answer: SumAnswer) => void) {}
+  constructor(private readonly take: (answer: SumAnswer | { kind: "done"; cpuMs: number }) => void) {}
 
   /** Whether the path was asked for now (not asked before). */
   want(path: string, reader: BulkReader | undefined, options: CatalogueOptions): boolean {
@@ -103,7 +103,7 @@ export class SumsAhead {
       const paths = this.queue;
       this.queue = [];
       try {
-        for await (const answer of reader.sums!(paths, options)) if (answer.kind === "sum") this.take(answer);
+        for await (const answer of reader.sums!(paths, options)) if (answer.kind === "sum" || answer.kind === "done") this.take(answer);
       } catch {
         // A reader reports its own failures: those rows keep no sum (their first edit reads the file).
       }
