@@ -68,12 +68,17 @@ async function timedRefresh(catalogue: SessionCatalogue, file: string, written: 
 }
 
 /** A listed pi 1.5 session, an append then the first edit (see above), three times from a cold listing. */
-async function liveFirstEdits(file: string, cache: string, options: { explicitVersion: "1.5" }): Promise<void> {
+async function liveFirstEdits(bigFile: string, file: string, cache: string, options: { explicitVersion: "1.5" }): Promise<void> {
   const script = join(process.cwd(), "dist/catalogue-fill.js");
   const reader = childBulkReader(script);
   const r: { list: number; failed: number; wait: number; wall: number; child: number; edit: number; appended: boolean; kept: number }[] = [];
   for (let i = 0; i < 3; i++) {
     rmSync(cache, { recursive: true, force: true });
+    // The big session (pi 0.73's layout) marked as pi 1.5 marks its sessions, with a system message (without
+    // a marker the first edit is the file's first marker, which a row reads the file for), and an answer after it.
+    copyFileSync(bigFile, file);
+    const system = line({ type: "message", parentId: lastId(file), message: { role: "system", content: "", sections: { preamble: "You are an expert coding assistant." }, timestamp: Date.now() } });
+    appendFileSync(file, system.text + assistant(system.id, "stop", 90_000).text);
     const catalogue = await SessionCatalogue.open(cache, options);
     const c0 = process.cpuUsage();
     await catalogue.list([file]);
@@ -108,7 +113,8 @@ export async function catalogueEditBench(bigFile: string): Promise<void> {
   try {
     // A pi 1.5 session (the 100 MB one is pi 0.73's layout: counted with pi 1.5's rule here).
     const options = { explicitVersion: "1.5" as const };
-    await liveFirstEdits(file, `${cache}-live`, options);
+    await liveFirstEdits(bigFile, file, `${cache}-live`, options);
+    copyFileSync(bigFile, file);
     const catalogue = await SessionCatalogue.open(cache, options);
     const [listed] = await catalogue.list([file]);
     await catalogue.save();
