@@ -46,6 +46,10 @@ export function policyName(options: CatalogueOptions): string {
   return semanticsFor(options.defaultVersion ?? "0.73").contextTokenRule.name;
 }
 
+/** A listing asks sums ahead for at most this many sessions modified within RECENT_SUM_MS (sum-ahead.ts). */
+const RECENT_SUMS = 4;
+const RECENT_SUM_MS = 10 * 60_000;
+
 /** Work between two yields to the event loop while reading (ms). */
 const SLICE_MS = 30;
 
@@ -122,6 +126,7 @@ export class SessionCatalogue {
       }
     }
     onProgress?.({ ...progress });
+    const changed = stale;
     const cold = bulk ? stale.filter((f) => !this.records.has(f.path)) : [];
     if (bulk && cold.length > 0 && bulk.wants(cold)) {
       const answered = new Set<string>();
@@ -140,6 +145,18 @@ export class SessionCatalogue {
       }
     }
     onProgress?.({ ...progress });
+    if (bulk?.sums) this.wantRecentSums(changed, bulk);
+  }
+
+  /**
+   * Sessions written in the last minutes may be live (pi running in them): the few newest rows without a
+   * sum get theirs ahead too, so an edit right after the listing need not wait for another append.
+   */
+  private wantRecentSums(files: readonly { path: string; mtimeMs: number }[], bulk: BulkReader): void {
+    const now = Date.now();
+    const recent = files.filter((f) => now - f.mtimeMs < RECENT_SUM_MS && wantsSum(this.records.get(f.path), this.versionOf));
+    recent.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const f of recent.slice(0, RECENT_SUMS)) this.wantSum(f.path, bulk);
   }
 
   /** All rows of `files` (see rows()). */

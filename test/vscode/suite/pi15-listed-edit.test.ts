@@ -5,7 +5,7 @@
 // is carried from the appended bytes — no whole read — and the row's tokens
 // are then pi 1.5's from scratch.
 import * as assert from "node:assert/strict";
-import { appendFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { semanticsFor } from "../../../src/core/pi-version";
@@ -59,6 +59,9 @@ suite("pi 1.5: a context edit appended to a listed session", () => {
   test("after an ordinary append its sum is computed ahead (the fill child); the context edit then updates its Sessions row's tokens from the appended bytes: no whole read, pi 1.5's tokens", async () => {
     const { text, leafId } = sessionText("0196a000-0000-7000-8000-000000000016");
     writeFileSync(path, text);
+    // Written an hour ago: the listing does not take it for a live session (no sum asked before pi's next write).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(path, hourAgo, hourAgo);
     const { store, sessions, sessionsTree } = internals.services;
     await waitFor("the new file's row", () => sessions.allPaths().includes(path) && sessions.factsOf(path)?.entryCount === ENTRIES, 20_000);
     assert.equal(store.peek(path), undefined, "listed, not open");
