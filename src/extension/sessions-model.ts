@@ -214,7 +214,7 @@ export class SessionsModel implements vscode.Disposable {
       return;
     }
     if (!this.rows.has(path)) return;
-    const row = await (await this.options.catalogue()).refresh(path);
+    const row = await (await this.options.catalogue()).refresh(path, this.options.bulkReader?.());
     // The same row object: the file is as last read (a second watcher's event for the same write).
     if (row && row === this.rows.get(path)) return;
     if (row) this.setRow(row);

@@ -4,7 +4,8 @@
 // messages between the processes, and their validation (data crossing a
 // process boundary: nothing is trusted that does not pass).
 
-import { validStoredRecord, type CatalogueRecord } from "./catalogue-file.js";
+import { validKey, validStoredRecord, type CatalogueRecord, type RecordKey } from "./catalogue-file.js";
+import { validProjectedResume, type ProjectedResume } from "./projected-resume.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 
@@ -18,8 +19,18 @@ export type BulkAnswer =
   | { kind: "record"; record: CatalogueRecord; logged?: number }
   /** The file cannot be read (gone, permissions). */
   | { kind: "unreadable"; path: string }
+  /** A sum ahead (sum-ahead.ts): pi 1.5's projected sum of the file as it was at `key` (leaf `leafId`); none when the row keeps none. */
+  | SumAnswer
   /** All answered: the CPU the reads took (ms). */
   | { kind: "done"; cpuMs: number };
+
+export interface SumAnswer {
+  kind: "sum";
+  path: string;
+  key: RecordKey;
+  leafId: string | null;
+  projected?: ProjectedResume;
+}
 
 export interface BulkReader {
   /** Whether these files (none of them recorded) are worth reading elsewhere. */
@@ -27,6 +38,8 @@ export interface BulkReader {
   /** Answers for (some of) the paths; it ends early when the reading stops (the rest is read in-process). Never throws. */
   /** `log`: the catalogue's log, where the reader appends the records it answers (the catalogue then need not write them). */
   read(paths: readonly string[], options: CatalogueOptions, log?: string): AsyncIterable<BulkAnswer>;
+  /** Sums ahead of live pi 1.5 sessions ("sum" answers; nothing logged), when it can compute them. Never throws. */
+  sums?(paths: readonly string[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
 }
 
 /** Host → child: what to read, and the pi-version policy to count it with. */
@@ -35,6 +48,8 @@ export interface FillRequest {
   options: CatalogueOptions;
   paths: string[];
   log?: string;
+  /** Sums ahead instead of records (sum-ahead.ts). */
+  sums?: true;
 }
 
 const VERSIONS: readonly string[] = ["0.73", "1.5"];
@@ -49,7 +64,8 @@ export function validFillRequest(message: unknown): FillRequest | undefined {
   if (defaultVersion !== undefined && !isVersion(defaultVersion)) return undefined;
   const options: CatalogueOptions = { ...(explicitVersion ? { explicitVersion } : {}), ...(defaultVersion ? { defaultVersion } : {}) };
   if (message.log !== undefined && typeof message.log !== "string") return undefined;
-  return { type: "fill", options, paths: message.paths as string[], ...(message.log !== undefined ? { log: message.log } : {}) };
+  if (message.sums !== undefined && message.sums !== true) return undefined;
+  return { type: "fill", options, paths: message.paths as string[], ...(message.log !== undefined ? { log: message.log } : {}), ...(message.sums ? { sums: true as const } : {}) };
 }
 
 /** A message from the child (sent as JSON: an id filter as its toJSON, a NaN header time as null) as an answer, or undefined when it is not a valid one. */
@@ -57,6 +73,13 @@ export function validAnswer(message: unknown): BulkAnswer | undefined {
   if (!isObj(message)) return undefined;
   if (message.kind === "done") return typeof message.cpuMs === "number" && Number.isFinite(message.cpuMs) ? { kind: "done", cpuMs: message.cpuMs } : undefined;
   if (message.kind === "unreadable") return typeof message.path === "string" ? { kind: "unreadable", path: message.path } : undefined;
+  if (message.kind === "sum") {
+    const { path, key, leafId, projected } = message;
+    if (typeof path !== "string" || !validKey(key) || (leafId !== null && typeof leafId !== "string")) return undefined;
+    if (projected === undefined) return { kind: "sum", path, key, leafId };
+    const valid = validProjectedResume(projected);
+    return valid ? { kind: "sum", path, key, leafId, projected: valid } : undefined;
+  }
   if (message.kind !== "record" || !isObj(message.record)) return undefined;
   const record = validStoredRecord(message.record);
   if (!record) return undefined;

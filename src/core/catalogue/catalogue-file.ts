@@ -31,7 +31,7 @@ const isStr = (v: unknown): v is string => typeof v === "string";
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const strOrNull = (v: unknown): boolean => v === null || isStr(v);
 
-function validKey(k: unknown): k is RecordKey {
+export function validKey(k: unknown): k is RecordKey {
   return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength);
 }
 

@@ -9,7 +9,7 @@ import { LiveSessionFacts } from "../session/live-facts.js";
 import { firstUserMessageText } from "../session/session-info.js";
 import type { SessionModelRef } from "../summarize/session-model.js";
 import { sessionModel } from "../summarize/session-model.js";
-import type { EntryTokens } from "../tokens/context-token-rule.js";
+import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
 import type { PiVersion } from "../pi-version/pi-version.js";
 import { semanticsFor } from "../pi-version/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
@@ -113,7 +113,7 @@ export function rowVersionPolicy(options: { explicitVersion?: PiVersion; default
 }
 
 /** The row of a session read in full; null when the file is not a session (no header). */
-export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, versionOf: RowVersion): ComputedRow | null {
+export function rowFromSession(session: LoadedSession, size: number, mtimeMs: number, versionOf: RowVersion, sumAhead = false): ComputedRow | null {
   const header = session.header;
   if (!header || session.headerMissing || session.path === undefined) return null;
   const marker = sessionPi1xMarker(session) ?? null;
@@ -155,15 +155,23 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     for (let i = 0; i < session.index.size; i++) ids.add(session.index.idAt(i));
     resume = { offset: size, leafId: f.leafId, branchHasReset: facts.branchHasReset, headerMs: headerTime(header), ids };
     if (keepsProjection(rule) && hasEditAhead(session)) resume.editsAhead = true;
-    const projected = keepsProjection(rule) ? projectedResumeOfFacts(session, facts) : undefined;
+    const projected = keepsProjection(rule) ? projectedResumeOfFacts(session, facts, sumAhead) : undefined;
     if (projected) resume.projected = projected;
   }
   return { row, resume };
 }
 
 /** As the streamed row keeps it: from the running count, or from the entries the usage was recounted from. */
-function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts): ProjectedResume | undefined {
+function projectedResumeOfFacts(session: LoadedSession, facts: LiveSessionFacts, sumAhead: boolean): ProjectedResume | undefined {
   const branch = facts.branch;
+  // As the streamed row asked for a sum ahead: pi's running sum built now when the usage did not need it.
+  if (sumAhead && !facts.runningUsage && facts.rule.usage(facts) !== undefined) {
+    try {
+      facts.prepareAhead(() => false);
+    } catch {
+      return undefined; // a body the row did not need cannot be parsed (a skimmed read): no sum
+    }
+  }
   if (facts.runningUsage) return projectedResumeOf(facts.runningUsage, branch.length, (p) => ({ id: branch[p]!.id, kind: branch[p]! }));
   if (facts.rule.usage(facts) !== undefined) return undefined;
   const start = facts.rule.recountStart?.(facts) ?? 0;
@@ -215,6 +223,27 @@ function entryOrUndefined(session: LoadedSession, meta: EntryMeta): SessionEntry
 const MINI_HEADER = `${JSON.stringify({ type: "session", version: 3, id: "appended", timestamp: "1970-01-01T00:00:00.000Z", cwd: "" })}\n`;
 
 /**
+ * The appended lines (complete ones) as a session of their own, when they hang below `leafId` in one
+ * chain and reuse no id (`known`: an id the file may hold already); null otherwise.
+ */
+export function appendedChain(appended: Uint8Array, leafId: string | null, known: (id: string) => boolean): LoadedSession | null {
+  const mini = sessionFromBytes(Buffer.concat([Buffer.from(MINI_HEADER), appended]));
+  if (mini.index.duplicateCount > 0) return null;
+  let parent = leafId;
+  for (const m of mini.index.entries) {
+    if (m.parentId !== parent || known(m.id)) return null;
+    parent = m.id;
+  }
+  return mini;
+}
+
+/** The rule's tokens of one appended entry (its body parsed only when the rule counts it). */
+export function appendedTokens(rule: ContextTokenRule, mini: LoadedSession, m: EntryMeta): EntryTokens {
+  const candidate = rule.messagesFromMeta(m) !== 0 || rule.isUsageCandidate(m) || rule.isResetCandidate(m);
+  return candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 };
+}
+
+/**
  * The row after `appended` (complete lines) was added to the file the previous
  * row was read from, from those bytes alone; null when the new lines do not
  * hang below the old leaf in one chain, reset the context, the rule cannot
@@ -232,23 +261,15 @@ export function extendRow(
   const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
   if (resume.editsAhead && keepsProjection(rule)) return null;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
-  const head = Buffer.from(MINI_HEADER);
-  const mini = sessionFromBytes(Buffer.concat([head, appended]));
+  const mini = appendedChain(appended, resume.leafId, (id) => resume.ids.mayHave(id));
+  if (!mini) return null;
   const metas = mini.index.entries;
-  if (mini.index.duplicateCount > 0) return null;
-  let parent = resume.leafId;
-  for (const m of metas) {
-    if (m.parentId !== parent || resume.ids.mayHave(m.id)) return null;
-    parent = m.id;
-  }
   // The file's first marker: the row needs its line, and maybe another rule.
   if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
   const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
   for (const m of metas) {
-    const fromMeta = rule.messagesFromMeta(m);
-    const candidate = fromMeta !== 0 || rule.isUsageCandidate(m) || rule.isResetCandidate(m);
-    const tokens = candidate ? rule.entryTokens(mini.entryAt(m)) : { messages: 0, estimate: 0 };
+    const tokens = appendedTokens(rule, mini, m);
     tail?.add(m, m.id, tokens, () => mini.entryAt(m), added.length);
     added.push(tokens);
   }

@@ -28,11 +28,17 @@ export function childBulkReader(script: string, options: ChildBulkOptions = {}):
   const minBytes = options.minBytes ?? CHILD_MIN_BYTES;
   return {
     wants: (files: readonly StaleFile[]) => files.length > 0 && (files.length >= minFiles || files.reduce((sum, f) => sum + f.size, 0) >= minBytes),
-    read: (paths, catalogueOptions, log) => answersOf(script, paths, catalogueOptions, log, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
+    read: (paths, catalogueOptions, log) => answersOf(script, request(paths, catalogueOptions, log), options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
+    sums: (paths, catalogueOptions) => answersOf(script, { ...request(paths, catalogueOptions), sums: true }, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
   };
 }
 
-async function* answersOf(script: string, paths: readonly string[], options: CatalogueOptions, log: string | undefined, idleMs: number, warn: (m: string) => void): AsyncGenerator<BulkAnswer> {
+function request(paths: readonly string[], options: CatalogueOptions, log?: string): FillRequest {
+  return { type: "fill", options, paths: [...paths], ...(log ? { log } : {}) };
+}
+
+async function* answersOf(script: string, request: FillRequest, idleMs: number, warn: (m: string) => void): AsyncGenerator<BulkAnswer> {
+  const paths = request.paths;
   const queue: BulkAnswer[] = [];
   let ended: string | null = null; // why the answers stopped ("" when done)
   let wake: (() => void) | null = null;
@@ -55,7 +61,7 @@ async function* answersOf(script: string, paths: readonly string[], options: Cat
       serialization: "json",
     });
   } catch (error) {
-    warn(`cannot start the catalogue reader process (${message(error)}); reading the sessions in this process`);
+    warn(`cannot start the catalogue reader process (${message(error)}); ${request.sums ? "no sums ahead" : "reading the sessions in this process"}`);
     return;
   }
   let stderr = "";
@@ -64,15 +70,16 @@ async function* answersOf(script: string, paths: readonly string[], options: Cat
   });
   child.on("message", (m: unknown) => {
     const answer = validAnswer(m);
-    const path = answer?.kind === "record" ? answer.record.path : answer?.kind === "unreadable" ? answer.path : undefined;
-    if (!answer || (path !== undefined && !asked.delete(path))) return stop("it sent an invalid answer");
+    const path = answer?.kind === "record" ? answer.record.path : answer?.kind === "unreadable" || answer?.kind === "sum" ? answer.path : undefined;
+    // A record asked for a sum (or a sum for a record) is not an answer.
+    const asKind = answer?.kind === "record" || answer?.kind === "sum" ? (answer.kind === "sum") === (request.sums === true) : true;
+    if (!answer || !asKind || (path !== undefined && !asked.delete(path))) return stop("it sent an invalid answer");
     queue.push(answer);
     if (answer.kind === "done") stop("");
     else notify();
   });
   child.on("error", (error) => stop(`it failed: ${message(error)}`));
   child.on("close", (code, signal) => stop(`it exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split("\n")[0]}` : ""}`));
-  const request: FillRequest = { type: "fill", options, paths: [...paths], ...(log ? { log } : {}) };
   child.send(request, (error) => {
     if (error) stop(`it cannot be sent the files: ${message(error)}`);
   });
@@ -88,7 +95,7 @@ async function* answersOf(script: string, paths: readonly string[], options: Cat
       clearTimeout(timer);
     }
     while (queue.length > 0) yield queue.shift()!;
-    if (ended) warn(`the catalogue reader process stopped early (${ended}); reading the ${asked.size} sessions left in this process`);
+    if (ended) warn(`the catalogue reader process stopped early (${ended}); ${request.sums ? `no sums ahead for ${asked.size} sessions` : `reading the ${asked.size} sessions left in this process`}`);
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }

@@ -5,7 +5,8 @@
 // and exits. The host validates every answer (see bulk-reader.ts). Given the
 // catalogue's log, it appends each slice's records there before answering
 // them, so the host need not write 5,000 rows again (it loads the log anew,
-// validating every line, in its next run).
+// validating every line, in its next run). Asked for sums ahead instead
+// (sum-ahead.ts), it answers each file's projected sum and logs nothing.
 
 import { validFillRequest, type BulkAnswer, type FillRequest } from "./bulk-reader.js";
 import type { CatalogueRecord } from "./catalogue-file.js";
@@ -13,6 +14,7 @@ import { appendRecords } from "./catalogue-log.js";
 import { rowVersionPolicy } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
 import { policyName } from "./session-catalogue.js";
+import { sumAnswerOf } from "./sum-ahead.js";
 
 /** Work between two yields to the event loop (lets IPC flush the answers so far). */
 const SLICE_MS = 30;
@@ -36,7 +38,7 @@ async function fill(request: FillRequest): Promise<void> {
     const answers = slice;
     slice = [];
     const records = answers.flatMap((a) => (a.kind === "record" ? [a.record] : []));
-    const bytes = request.log && records.length > 0 ? await appendRecords(request.log, ruleName, records) : undefined;
+    const bytes = request.log && !request.sums && records.length > 0 ? await appendRecords(request.log, ruleName, records) : undefined;
     let k = 0;
     for (const answer of answers) {
       if (answer.kind === "record" && bytes) answer.logged = bytes[k++];
@@ -47,7 +49,7 @@ async function fill(request: FillRequest): Promise<void> {
   for (const path of request.paths) {
     let answer: BulkAnswer;
     try {
-      answer = { kind: "record", record: readRecord(path, versionOf) as CatalogueRecord };
+      answer = request.sums ? sumAnswerOf(path, versionOf) : { kind: "record", record: readRecord(path, versionOf) as CatalogueRecord };
     } catch {
       answer = { kind: "unreadable", path };
     }

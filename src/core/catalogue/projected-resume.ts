@@ -11,11 +11,15 @@
 // system message, a junk edit or anything unexpected drops it (the file is read
 // in full again, which keeps it anew from what that read counted).
 //
-// Kept only from work the row's full read does anyway: pi's running sum when
-// the rule needed the whole branch, or the entries it recounted from. A full
-// read that needed neither (an answer with usage after every reset) keeps
-// nothing: summing the whole branch there would cost a parse of every body
-// (1.2–1.4 s on 100 MB, against 0.36 s for the row), for every pi 1.5 session read.
+// Kept by a full read of a pi 1.5 row from what it counts anyway: pi's running
+// sum when the rule needed the whole branch, or the entries it recounted from.
+// A read that needed neither (an answer with usage after every reset, no
+// compaction) keeps nothing: summing there costs one more parse of every body
+// (~3× the row on 100 MB), too dear for every listing. Such a row gets its sum
+// once the session is live (an append: pi writes a context edit only into a
+// session it runs, after the user's message and the answer), computed ahead in
+// the catalogue's child process (sum-ahead.ts). An edit before that, or in a
+// row stored without it, reads the file once.
 
 import { isObject, messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../pi-version/v1_5/estimate-tokens.js";
@@ -37,6 +41,11 @@ const RECENT_WALK = 4 * RECENT_ENTRIES;
 const MAX_ID_LENGTH = 64;
 /** Roles whose content a context edit replaces (projectContextEntry); other roles' edits read the file. */
 const REPLACEABLE = new Set(["user", "assistant", "toolResult", "custom"]);
+/** How a stored resume names a role: the replaceable ones by a letter, every other as "other" (an edit of it reads the file). */
+const ROLE_CODE: Record<string, string> = { user: "u", assistant: "a", toolResult: "t", custom: "c" };
+const CODE_ROLE: Record<string, string> = { u: "user", a: "assistant", t: "toolResult", c: "custom", o: "other" };
+/** Characters of a stored resume's recent entries (an id holding one is not kept: an edit of it reads the file). */
+const SEPARATORS = /[,;]/;
 
 /**
  * One kept entry: its id, its message's role, its projected contribution (non-system estimate,
@@ -51,8 +60,11 @@ export interface ProjectedResume {
   messages: number;
   /** estimateTokens of the current system message (getCurrentSystemMessage of the projection), 0 without one. */
   system: number;
-  /** The newest context entries of the branch, oldest first. */
-  recent: RecentEntry[];
+  /**
+   * The newest context entries of the branch, oldest first, as one string (a row keeps no object per
+   * entry): `id,role,estimate,messages,answered` joined by ";", the role as a letter (encodeRecent).
+   */
+  recent: string;
   /**
    * Only on a branch with a compaction (the projection then starts at its kept range): projected
    * answers with usage after it; while there are none pi's usage is "unknown" (we show the estimate).
@@ -96,12 +108,12 @@ export function projectedResumeOf(
     const { id, kind } = at(p);
     const role = roleOf(kind);
     if (role === undefined) continue;
-    if (id.length > MAX_ID_LENGTH) break;
+    if (!keepsId(id)) break;
     const { estimate, messages } = running.entryTotals(p);
     recent.push([id, role, estimate, messages, 0]);
   }
   recent.reverse();
-  return { estimate: totals.estimate, messages: totals.messages, system: totals.system, recent };
+  return { estimate: totals.estimate, messages: totals.messages, system: totals.system, recent: encodeRecent(recent) };
 }
 
 /**
@@ -141,10 +153,10 @@ export function projectedResumeOfPath(path: readonly SessionEntry[]): ProjectedR
     if (answeredHere) answered++;
     if (i < from) continue;
     const role = roleOf(kindOfEntry(sourceEntry));
-    if (role !== undefined && sourceEntry.id.length <= MAX_ID_LENGTH) recent.push([sourceEntry.id, role, entryEstimate, projected.length, answeredHere ? 1 : 0]);
+    if (role !== undefined && keepsId(sourceEntry.id)) recent.push([sourceEntry.id, role, entryEstimate, projected.length, answeredHere ? 1 : 0]);
   }
   const current = getCurrentSystemMessage(projection.messages);
-  const resume: ProjectedResume = { estimate, messages, system: current ? estimateTokens(current) : 0, recent: recent.slice(-RECENT_ENTRIES) };
+  const resume: ProjectedResume = { estimate, messages, system: current ? estimateTokens(current) : 0, recent: encodeRecent(recent.slice(-RECENT_ENTRIES)) };
   if (compactionAt >= 0) resume.answered = answered;
   return resume;
 }
@@ -155,17 +167,62 @@ function kindOfEntry(entry: SessionEntry): EntryKind {
   return { type: entry.type, role: typeof role === "string" ? role : undefined };
 }
 
-/** A stored projected resume, or undefined when it is damaged. */
+function keepsId(id: string): boolean {
+  return id.length <= MAX_ID_LENGTH && !SEPARATORS.test(id);
+}
+
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+/** The stored form of recent entries (their ids are kept ones: keepsId). */
+export function encodeRecent(recent: readonly RecentEntry[]): string {
+  return recent.map(([id, role, estimate, messages, answered]) => `${id},${ROLE_CODE[role] ?? "o"},${estimate},${messages},${answered}`).join(";");
+}
+
+/** The entries of a stored `recent`, or undefined when it is damaged. */
+export function decodeRecent(recent: string): RecentEntry[] | undefined {
+  if (recent === "") return [];
+  const parts = recent.split(";");
+  if (parts.length > RECENT_ENTRIES) return undefined;
+  const out: RecentEntry[] = [];
+  for (const part of parts) {
+    const f = part.split(",");
+    if (f.length !== 5) return undefined;
+    const [id, code, e, m, a] = f as [string, string, string, string, string];
+    const role = CODE_ROLE[code];
+    const estimate = /^\d{1,15}$/.test(e) ? Number(e) : NaN;
+    const messages = /^\d{1,15}$/.test(m) ? Number(m) : NaN;
+    if (id === "" || id.length > MAX_ID_LENGTH || role === undefined || !isCount(estimate) || !isCount(messages) || (a !== "0" && a !== "1")) return undefined;
+    out.push([id, role, estimate, messages, a === "1" ? 1 : 0]);
+  }
+  return out;
+}
+
+/**
+ * A stored projected resume, or undefined when it is damaged. A log written before recent entries
+ * were one string holds them as arrays: taken too (the same catalogue version).
+ */
 export function validProjectedResume(value: unknown): ProjectedResume | undefined {
   if (!isObject(value)) return undefined;
   const { estimate, messages, system, recent, answered } = value as Record<string, unknown>;
-  const count = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
-  if (!count(estimate) || !count(messages) || !count(system) || !Array.isArray(recent) || recent.length > RECENT_ENTRIES) return undefined;
-  if (answered !== undefined && !count(answered)) return undefined;
-  for (const r of recent) {
-    if (!Array.isArray(r) || r.length !== 5 || typeof r[0] !== "string" || r[0].length > MAX_ID_LENGTH || typeof r[1] !== "string" || !count(r[2]) || !count(r[3]) || (r[4] !== 0 && r[4] !== 1)) return undefined;
+  if (!isCount(estimate) || !isCount(messages) || !isCount(system)) return undefined;
+  if (answered !== undefined && !isCount(answered)) return undefined;
+  let stored: string;
+  if (typeof recent === "string") {
+    if (!decodeRecent(recent)) return undefined;
+    stored = recent;
+  } else {
+    if (!Array.isArray(recent) || recent.length > RECENT_ENTRIES) return undefined;
+    for (const r of recent) {
+      if (!Array.isArray(r) || r.length !== 5 || typeof r[0] !== "string" || r[0].length > MAX_ID_LENGTH || typeof r[1] !== "string" || !isCount(r[2]) || !isCount(r[3]) || (r[4] !== 0 && r[4] !== 1)) return undefined;
+    }
+    // An id with a separator cannot be stored as a string: the entries up to it are left out (an edit of them reads the file).
+    let from = 0;
+    (recent as RecentEntry[]).forEach((r, i) => {
+      if (!keepsId(r[0])) from = i + 1;
+    });
+    stored = encodeRecent((recent as RecentEntry[]).slice(from));
   }
-  const resume: ProjectedResume = { estimate, messages, system, recent: recent as RecentEntry[] };
+  const resume: ProjectedResume = { estimate, messages, system, recent: stored };
   if (answered !== undefined) resume.answered = answered;
   return resume;
 }
@@ -181,12 +238,17 @@ function replacedEstimate(role: string, edit: ContextEditEntry): number {
 
 /** A resume carried over appended entries, one at a time, root-ward first; `lost` once it cannot follow. */
 export class ProjectedTail {
-  private readonly resume: ProjectedResume;
+  private readonly resume: Omit<ProjectedResume, "recent">;
+  private readonly recent: RecentEntry[];
   private edited = -1;
   lost = false;
 
   constructor(previous: ProjectedResume) {
-    this.resume = { ...previous, recent: previous.recent.map((r) => [...r] as RecentEntry) };
+    const { recent, ...resume } = previous;
+    this.resume = resume;
+    const decoded = decodeRecent(recent);
+    this.recent = decoded ?? [];
+    if (!decoded) this.lose();
   }
 
   /** Adds the appended entry of `kind` with the rule's `tokens` (its body read through `body` when it is an edit). */
@@ -201,9 +263,9 @@ export class ProjectedTail {
     const answered = r.answered !== undefined && tokens.usage !== undefined;
     if (answered) r.answered!++;
     // Not kept (an edit of it then reads the file).
-    if (role === undefined || id.length > MAX_ID_LENGTH) return;
-    r.recent.push([id, role, tokens.estimate, tokens.messages, answered ? 1 : 0]);
-    if (r.recent.length > RECENT_ENTRIES) r.recent.shift();
+    if (role === undefined || !keepsId(id)) return;
+    this.recent.push([id, role, tokens.estimate, tokens.messages, answered ? 1 : 0]);
+    if (this.recent.length > RECENT_ENTRIES) this.recent.shift();
   }
 
   private edit(edit: ContextEditEntry, index: number): void {
@@ -212,7 +274,7 @@ export class ProjectedTail {
     if (typeof edit.targetId !== "string" || (replacement !== null && !isObject(replacement))) return this.lose();
     const r = this.resume;
     let target: RecentEntry | undefined;
-    for (let i = r.recent.length - 1; i >= 0 && !target; i--) if (r.recent[i]![0] === edit.targetId) target = r.recent[i];
+    for (let i = this.recent.length - 1; i >= 0 && !target; i--) if (this.recent[i]![0] === edit.targetId) target = this.recent[i];
     if (!target || !REPLACEABLE.has(target[1])) return this.lose();
     const estimate = replacement === null ? 0 : replacedEstimate(target[1], edit);
     const messages = replacement === null ? 0 : 1;
@@ -252,6 +314,6 @@ export class ProjectedTail {
   }
 
   get current(): ProjectedResume | undefined {
-    return this.lost ? undefined : this.resume;
+    return this.lost ? undefined : { ...this.resume, recent: encodeRecent(this.recent) };
   }
 }

@@ -7,9 +7,12 @@ import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { rowFromSession, type RowVersion } from "./catalogue-row.js";
 import { streamRow } from "./streamed-row.js";
 
-/** Throws when the file cannot be read. */
-export function readRecord(path: string, versionOf: RowVersion): CatalogueRecord {
-  const streamed = streamRow(path, versionOf);
+/**
+ * Throws when the file cannot be read. `sumAhead`: a pi 1.5 row keeps pi's projected sum even when its
+ * count did not need it (one more parse of the branch; for a live session, see sum-ahead.ts).
+ */
+export function readRecord(path: string, versionOf: RowVersion, options: { sumAhead?: boolean } = {}): CatalogueRecord {
+  const streamed = streamRow(path, versionOf, options);
   if (streamed) {
     if (!streamed.computed) return { path, key: streamed.key, kind: "other" };
     return { path, key: streamed.key, kind: "session", ...streamed.computed };
@@ -18,7 +21,7 @@ export function readRecord(path: string, versionOf: RowVersion): CatalogueRecord
   const session = openSessionSync(path, { skim: true });
   const fp = session.fingerprint;
   const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
-  const computed = rowFromSession(session, fp.size, fp.mtimeMs, versionOf);
+  const computed = rowFromSession(session, fp.size, fp.mtimeMs, versionOf, options.sumAhead === true);
   if (!computed) return { path, key, kind: "other" };
   return { path, key, kind: "session", ...computed };
 }

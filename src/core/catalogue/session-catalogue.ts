@@ -20,7 +20,8 @@ import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
-import type { BulkReader, StaleFile } from "./bulk-reader.js";
+import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
+import { SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -45,6 +46,10 @@ export function policyName(options: CatalogueOptions): string {
   return semanticsFor(options.defaultVersion ?? "0.73").contextTokenRule.name;
 }
 
+/** A listing asks sums ahead for at most this many sessions modified within RECENT_SUM_MS (sum-ahead.ts). */
+const RECENT_SUMS = 4;
+const RECENT_SUM_MS = 10 * 60_000;
+
 /** Work between two yields to the event loop while reading (ms). */
 const SLICE_MS = 30;
 
@@ -53,7 +58,9 @@ export class SessionCatalogue {
   /** Records this process computed or removed since the last save (what save() appends). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0 };
+  /** pi 1.5 sums computed ahead for live rows without one (sum-ahead.ts). */
+  private readonly sums = new SumsAhead((answer) => this.takeSum(answer));
 
   /** The version of a session without a pi 1.x marker. */
   readonly defaultVersion: PiVersion;
@@ -119,6 +126,7 @@ export class SessionCatalogue {
       }
     }
     onProgress?.({ ...progress });
+    const changed = stale;
     const cold = bulk ? stale.filter((f) => !this.records.has(f.path)) : [];
     if (bulk && cold.length > 0 && bulk.wants(cold)) {
       const answered = new Set<string>();
@@ -127,7 +135,7 @@ export class SessionCatalogue {
     }
     let sliceStart = Date.now();
     for (const file of stale) {
-      const row = this.update(file.path, progress);
+      const row = this.update(file.path, progress, bulk);
       progress.done++;
       if (row) yield row;
       if (Date.now() - sliceStart >= SLICE_MS) {
@@ -137,6 +145,18 @@ export class SessionCatalogue {
       }
     }
     onProgress?.({ ...progress });
+    if (bulk?.sums) this.wantRecentSums(changed, bulk);
+  }
+
+  /**
+   * Sessions written in the last minutes may be live (pi running in them): the few newest rows without a
+   * sum get theirs ahead too, so an edit right after the listing need not wait for another append.
+   */
+  private wantRecentSums(files: readonly { path: string; mtimeMs: number }[], bulk: BulkReader): void {
+    const now = Date.now();
+    const recent = files.filter((f) => now - f.mtimeMs < RECENT_SUM_MS && wantsSum(this.records.get(f.path), this.versionOf));
+    recent.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const f of recent.slice(0, RECENT_SUMS)) this.wantSum(f.path, bulk);
   }
 
   /** All rows of `files` (see rows()). */
@@ -156,6 +176,7 @@ export class SessionCatalogue {
           this.stats.childCpuMs += answer.cpuMs;
           continue;
         }
+        if (answer.kind === "sum") continue;
         const path = answer.kind === "record" ? answer.record.path : answer.path;
         if (!asked.has(path) || answered.has(path)) continue;
         answered.add(path);
@@ -186,7 +207,7 @@ export class SessionCatalogue {
    * The up-to-date row of one file (e.g. after a watcher saw it change); undefined when it is not a session.
    * Watchers report one write more than once (VS Code's and Node's): a file as recorded is answered from the record.
    */
-  async refresh(path: string): Promise<CatalogueRow | undefined> {
+  async refresh(path: string, bulk?: BulkReader): Promise<CatalogueRow | undefined> {
     const record = this.records.get(path);
     if (record) {
       let st;
@@ -200,7 +221,12 @@ export class SessionCatalogue {
         return record.kind === "session" ? record.row : undefined;
       }
     }
-    return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }) ?? undefined;
+    return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }, bulk) ?? undefined;
+  }
+
+  /** Resolves when no sum ahead is being computed (tests, benchmarks). */
+  sumsSettled(): Promise<void> {
+    return this.sums.settled();
   }
 
   /**
@@ -241,7 +267,8 @@ export class SessionCatalogue {
     this.touched.set(record.path, record);
   }
 
-  private update(path: string, progress: CatalogueProgress): CatalogueRow | null {
+  /** `bulk`: where a live pi 1.5 row without its sum gets one computed ahead (sum-ahead.ts). */
+  private update(path: string, progress: CatalogueProgress, bulk?: BulkReader): CatalogueRow | null {
     const record = this.records.get(path);
     try {
       if (record?.kind === "session" && record.resume?.ids) {
@@ -249,6 +276,7 @@ export class SessionCatalogue {
         if (appended) {
           progress.appended++;
           this.stats.appended++;
+          if (bulk?.sums && wantsSum(this.records.get(path), this.versionOf)) this.wantSum(path, bulk);
           return appended;
         }
       }
@@ -262,7 +290,31 @@ export class SessionCatalogue {
     }
   }
 
+  private wantSum(path: string, bulk: BulkReader): void {
+    if (this.sums.want(path, bulk, this.options)) this.stats.sumsAsked++;
+  }
+
+  /** A sum computed ahead, kept in the row when it fits the file as recorded now (else dropped). */
+  private takeSum(answer: SumAnswer | { kind: "done"; cpuMs: number }): void {
+    if (answer.kind === "done") {
+      this.stats.sumsCpuMs += answer.cpuMs;
+      return;
+    }
+    const record = this.records.get(answer.path);
+    if (!wantsSum(record, this.versionOf)) return;
+    let projected;
+    try {
+      projected = sumForRecord(record, answer, this.versionOf);
+    } catch {
+      return; // unreadable now: the next change reads it
+    }
+    if (!projected) return;
+    this.put({ ...record, resume: { ...record.resume!, projected } });
+    this.stats.sumsKept++;
+  }
+
   private readWhole(path: string): CatalogueRow | null {
+    this.sums.forget(path);
     const record = readRecord(path, this.versionOf);
     this.put(record);
     return record.kind === "session" ? record.row : null;

@@ -89,17 +89,36 @@ export class StreamedBranch implements BranchTokenView {
     const rule = this.rule;
     const fromView = rule.usage(this);
     if (fromView) return fromView;
-    if (rule.running?.applies(this)) {
-      const running = rule.running.create({ positionOf: (id) => this.positionOf(id), entryAt: (p) => this.body(this.metaAt(p)) });
-      for (let p = 0; p < this.branch.length; p++) running.append(this.body(this.metaAt(p)));
-      this.running = running;
-      return running.usage();
-    }
+    if (rule.running?.applies(this)) return this.feedRunning().usage();
     const start = rule.recountStart?.(this) ?? 0;
     const path: SessionEntry[] = [];
     for (let p = start; p < this.branch.length; p++) path.push(this.body(this.metaAt(p)));
     this.recounted = path;
     return rule.usageOfPath(path);
+  }
+
+  /**
+   * The rule's running count fed the whole branch (every body parsed again), when the rule has one
+   * that may apply to this branch later: for a catalogue row whose usage did not need it (pi 1.5 with
+   * an answer after every reset) to keep pi's projected sum all the same. Undefined otherwise.
+   */
+  runningAhead(): RunningUsage | undefined {
+    if (this.running) return this.running;
+    if (!this.rule.running?.mayApplyLater(this)) return undefined;
+    try {
+      return this.feedRunning();
+    } catch {
+      // A body the row did not need cannot be parsed (the skim does not check every byte): the row keeps no sum.
+      this.running = undefined;
+      return undefined;
+    }
+  }
+
+  private feedRunning(): RunningUsage {
+    const running = this.rule.running!.create({ positionOf: (id) => this.positionOf(id), entryAt: (p) => this.body(this.metaAt(p)) });
+    for (let p = 0; p < this.branch.length; p++) running.append(this.body(this.metaAt(p)));
+    this.running = running;
+    return running;
   }
 
   /** The last position whose entry is a candidate (asked of its kind) and gives a value, or -1. */

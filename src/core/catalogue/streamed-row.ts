@@ -256,7 +256,7 @@ class StreamedLines {
  * The row of the session file at `path`, streamed; undefined when the file is
  * left to the full read (see above). Throws when the file cannot be read.
  */
-export function streamRow(path: string, versionOf: RowVersion, options: { chunkBytes?: number } = {}): StreamedRow | undefined {
+export function streamRow(path: string, versionOf: RowVersion, options: { chunkBytes?: number; sumAhead?: boolean } = {}): StreamedRow | undefined {
   const fd = openSync(path, "r");
   try {
     const stat = fstatSync(fd);
@@ -287,7 +287,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     const header = lines.header;
     if (!header || lines.headerMissing) return { key, computed: null };
-    return { key, computed: rowOf(path, lines, header, fd, chunk, key, lastByte === 0x0a, versionOf) };
+    return { key, computed: rowOf(path, lines, header, fd, chunk, key, lastByte === 0x0a, versionOf, options.sumAhead === true) };
   } finally {
     closeSync(fd);
   }
@@ -296,7 +296,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
 /** Bodies parsed again for the branch's tokens that are kept for a second question (line bytes). */
 const BODY_CACHE_BYTES = 1024 * 1024;
 
-function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: number, chunk: Buffer, key: RecordKey, complete: boolean, versionOf: RowVersion): ComputedRow {
+function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: number, chunk: Buffer, key: RecordKey, complete: boolean, versionOf: RowVersion, sumAhead: boolean): ComputedRow {
   const { table, sums } = lines;
   const marker = sums.marker ?? null;
   const rule = semanticsFor(versionOf(marker)).contextTokenRule;
@@ -338,10 +338,14 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     for (const id of table.ids) ids.add(id);
     resume = { offset: key.size, leafId: leaf >= 0 ? table.ids[leaf]! : null, branchHasReset: facts.branchHasReset, headerMs, ids };
     // Kept from what the row's own count read (pi's running sum, or the recounted entries): no extra pass.
+    // Or, asked for a sum ahead (a live session, read in the fill child: sum-ahead.ts) when the count needed
+    // neither (an answer after every reset, no compaction), pi's running sum built now (one more parse of
+    // the branch): the first context edit appended later then costs its bytes only.
+    const running = keepsProjection(rule) && !facts.recounted ? (facts.running ?? (sumAhead ? streamed.runningAhead() : undefined)) : undefined;
     const projected = !keepsProjection(rule)
       ? undefined
-      : facts.running
-        ? projectedResumeOf(facts.running, branch.length, (p) => streamed.entryAt(p))
+      : running
+        ? projectedResumeOf(running, branch.length, (p) => streamed.entryAt(p))
         : facts.recounted && projectedResumeOfPath(facts.recounted);
     if (projected) resume.projected = projected;
     if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;

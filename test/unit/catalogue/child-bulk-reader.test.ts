@@ -91,6 +91,45 @@ describe("cold fill in a child process", () => {
     expect(again.stats).toMatchObject({ read: 0, appended: 0 });
   });
 
+  it("sums ahead: a live pi 1.5 row without its sum gets it from the child (nothing logged by the child), and the first context edit is carried from its bytes", async () => {
+    const path = join(dir, "sessions-pi15", "live.jsonl");
+    mkdirSync(join(dir, "sessions-pi15"), { recursive: true });
+    const usage = { input: 900, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 910, cost: { total: 0.25 } };
+    let parentId: string | null = null;
+    let n = 0;
+    const line = (body: Record<string, unknown>): string => {
+      const id = `p${n++}`;
+      const text = JSON.stringify({ ...body, id, parentId, timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString() });
+      parentId = id;
+      return `${text}\n`;
+    };
+    const user = (t: string) => line({ type: "message", message: { role: "user", content: t, timestamp: 1 } });
+    const answer = (stopReason: string) => line({ type: "message", message: { role: "assistant", content: stopReason === "error" ? [] : [{ type: "text", text: "fine" }], provider: "p", model: "m", usage, stopReason, timestamp: 2 } });
+    let text = `${JSON.stringify({ type: "session", version: 3, id: "live", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" })}\n`;
+    text += line({ type: "message", message: { role: "system", content: "You are pi.", timestamp: 0 } });
+    for (let i = 0; i < 20; i++) text += user(`question ${i}`) + answer("stop");
+    writeFileSync(path, text);
+    const options = { explicitVersion: "1.5" as const };
+    const catalogue = await SessionCatalogue.open(cache(), options);
+    const warnings: string[] = [];
+    const reader = childBulkReader(script, { warn: (m) => warnings.push(m) });
+    await catalogue.list([path], undefined, reader);
+    appendFileSync(path, user("again"));
+    await catalogue.refresh(path, reader);
+    const failedId = `p${n}`;
+    appendFileSync(path, answer("error"));
+    await catalogue.refresh(path, reader);
+    await catalogue.sumsSettled();
+    expect(warnings).toEqual([]);
+    expect(catalogue.stats).toMatchObject({ read: 1, appended: 2, sumsAsked: 1, sumsKept: 1 });
+    appendFileSync(path, line({ type: "context_edit", targetId: failedId, replacement: null }));
+    const row = await catalogue.refresh(path, reader);
+    expect(catalogue.stats).toMatchObject({ read: 1, appended: 3 });
+    const scratch = await (await SessionCatalogue.open(cache(), options)).list([path]);
+    expect(row).toEqual(scratch[0]);
+    expect(row!.contextSource).toBe("estimate");
+  });
+
   it("small fills stay in-process", async () => {
     const catalogue = await SessionCatalogue.open(cache());
     await catalogue.list(files, undefined, childBulkReader(script));

@@ -4,9 +4,12 @@
 // context edits, replacements, system deltas, compactions, branches) are
 // replayed into a listed file a few lines at a time; after each write the row
 // carried over the appended lines must equal the row computed from scratch,
-// and at the end pi 1.5.2's own context tokens (expected.json).
+// and at the end pi 1.5.2's own context tokens (expected.json). The same for
+// each context edit appended after a cold full read of the lines before it and
+// an ordinary append (the sum computed ahead, sum-ahead.ts).
 
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { InProcessSums } from "../../support/in-process-sums.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,6 +75,44 @@ async function replay(name: string, lines: string[], sizes: () => number, compar
 
 const fileLines = (path: string): string[] => readFileSync(path, "utf8").trimEnd().split("\n");
 
+/**
+ * For every context_edit line that follows an ordinary one (as pi writes them: the failed answer, then
+ * its omission): the lines before that one read in full by a new catalogue (a cold listing, as the
+ * fill child does), the ordinary line appended (the session is live: its sum is computed ahead, in
+ * this process by the child's function), then the edit appended; each row must equal the row from
+ * scratch. Counts the edits carried from their appended bytes alone.
+ */
+async function firstEdits(name: string, lines: string[], compared: (row: CatalogueRow | undefined) => unknown = (r) => r): Promise<{ appended: number; read: number; last?: CatalogueRow }> {
+  const out: { appended: number; read: number; last?: CatalogueRow } = { appended: 0, read: 0 };
+  const isEdit = (k: number): boolean => lines[k]!.includes('"type":"context_edit"');
+  for (let k = 3; k < lines.length; k++) {
+    if (!isEdit(k) || isEdit(k - 1)) continue;
+    const path = join(dir, `first-${k}-${name}`);
+    const cache = join(dir, `first-${k}-${name}.cache`);
+    writeFileSync(path, lines.slice(0, k - 1).map((l) => `${l}\n`).join(""));
+    const cold = await SessionCatalogue.open(cache);
+    await cold.list([path]);
+    await cold.save();
+    expect(cold.stats.read, `${name}: the lines before ${k - 1} read in full`).toBe(1);
+    const sums = new InProcessSums();
+    appendFileSync(path, `${lines[k - 1]}\n`);
+    const live = await SessionCatalogue.open(cache);
+    const [before] = await live.list([path], undefined, sums);
+    expect(compared(before), `${name}: the line before the edit at ${k}`).toEqual(compared(fromScratch(path)));
+    await live.sumsSettled();
+    await live.save();
+    appendFileSync(path, `${lines[k]}\n`);
+    const catalogue = await SessionCatalogue.open(cache);
+    const [row] = await catalogue.list([path], undefined, sums);
+    expect(compared(row), `${name}: the edit at line ${k} after a full read`).toEqual(compared(fromScratch(path)));
+    if (catalogue.stats.appended === 1) out.appended++;
+    else out.read++;
+    if (k === lines.length - 1) out.last = row;
+    rmSync(cache, { recursive: true, force: true });
+  }
+  return out;
+}
+
 describe("catalogue rows of the 14 files pi 1.5.2 wrote, followed write by write", () => {
   const expected = readPi15Expected();
   let editsAppended = 0;
@@ -89,6 +130,24 @@ describe("catalogue rows of the 14 files pi 1.5.2 wrote, followed write by write
   it("the context edits pi 1.5 writes (02, 12, 14) were carried from the appended lines", () => {
     expect(editsAppended).toBeGreaterThanOrEqual(3);
   });
+  it("the first context edit after a full read and an ordinary append (its sum computed ahead) is carried from its appended bytes, equal to the row from scratch (and pi 1.5.2's tokens when it is the leaf)", async () => {
+    let appended = 0;
+    let read = 0;
+    for (const name of Object.keys(expected.files)) {
+      const lines = fileLines(join(PI15_FIXTURES_DIR, name));
+      const got = await firstEdits(name, lines);
+      appended += got.appended;
+      read += got.read;
+      const want = expected.files[name]!;
+      if (got.last && want.leafId === (JSON.parse(lines[lines.length - 1]!) as { id: string }).id && got.last.contextSource !== "estimate-after-compaction") {
+        expect(got.last.contextTokens, name).toBe(want.estimateProjectedContextTokens);
+      }
+    }
+    if (process.env.EDITS_COUNTS) console.log({ appended, read });
+    // Every edit of the fixtures targets one of the newest entries: none needs the file read again.
+    expect(appended).toBeGreaterThanOrEqual(3);
+    expect(read).toBe(0);
+  });
 });
 
 describePi15("catalogue rows of sessions pi 1.5.2 writes, followed write by write", (oracle) => {
@@ -104,5 +163,18 @@ describePi15("catalogue rows of sessions pi 1.5.2 writes, followed write by writ
     }
     console.log(`pi 1.5.2 sessions: writes with a context edit carried from the appended lines ${editsAppended}, read in full ${editsRead}`);
     expect(editsAppended).toBeGreaterThan(10);
+  }, 300_000);
+
+  it("the first context edit after a full read and an ordinary append (its sum computed ahead) equals the row from scratch, on 40 random sessions", async () => {
+    let appended = 0;
+    let read = 0;
+    for (let seed = 71_001; seed < 71_041; seed++) {
+      const g = await oracle().generate(seed, join(dir, `gen-first-${seed}`));
+      const got = await firstEdits(`s${seed}.jsonl`, fileLines(g.path), withRoundedCost);
+      appended += got.appended;
+      read += got.read;
+    }
+    console.log(`pi 1.5.2 sessions: first context edits after a full read carried from the appended lines ${appended}, read in full ${read}`);
+    expect(appended).toBeGreaterThan(10);
   }, 300_000);
 });

@@ -1,0 +1,49 @@
+// The catalogue's sums ahead (sum-ahead.ts) computed in this process by the
+// function the fill child runs (sumAnswerOf), for the property tests: they
+// decide when an answer arrives. Stands in for the child process only; the
+// real child is tested in test/unit/catalogue/sum-ahead.test.ts.
+import type { BulkAnswer, BulkReader } from "../../src/core/catalogue/bulk-reader.js";
+import { rowVersionPolicy } from "../../src/core/catalogue/catalogue-row.js";
+import type { CatalogueOptions } from "../../src/core/catalogue/session-catalogue.js";
+import { sumAnswerOf } from "../../src/core/catalogue/sum-ahead.js";
+
+export class InProcessSums implements BulkReader {
+  /** Answers are computed when asked (the file as it is then) and held until `release` while this is set. */
+  hold = false;
+  asked = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** Released before the answers were asked for: the next ones pass. */
+  private released = false;
+
+  wants(): boolean {
+    return false;
+  }
+
+  // eslint-disable-next-line require-yield
+  async *read(): AsyncGenerator<BulkAnswer> {
+    return;
+  }
+
+  async *sums(paths: readonly string[], options: CatalogueOptions): AsyncGenerator<BulkAnswer> {
+    this.asked += paths.length;
+    const versionOf = rowVersionPolicy(options);
+    const answers: BulkAnswer[] = [];
+    for (const path of paths) {
+      try {
+        answers.push(sumAnswerOf(path, versionOf));
+      } catch {
+        answers.push({ kind: "unreadable", path });
+      }
+    }
+    if (this.hold && !this.released) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.released = false;
+    yield* answers;
+    yield { kind: "done", cpuMs: 0 };
+  }
+
+  /** Lets the held answers through. */
+  release(): void {
+    if (this.waiting.length === 0) this.released = true;
+    for (const open of this.waiting.splice(0)) open();
+  }
+}
