@@ -22,7 +22,7 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -32,22 +32,21 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 
-const encoder = new TextEncoder();
-const HEAD_TYPE = encoder.encode('"type":"');
-const MESSAGE_TYPE = encoder.encode('message"');
-const HEAD_ID = encoder.encode('"id":');
-const HEAD_PARENT = encoder.encode('"parentId":');
-const HEAD_TIMESTAMP = encoder.encode('"timestamp":"');
-const HEAD_MESSAGE = encoder.encode('"message":{"role":"');
-const ROLE_USER = encoder.encode('user",');
-const ROLE_ASSISTANT = encoder.encode('assistant",');
-const ROLE_TOOL_RESULT = encoder.encode('toolResult",');
-const NULL_VALUE = encoder.encode("null");
-const TAIL_USAGE = encoder.encode('"usage":');
-const TAIL_TIMESTAMP = encoder.encode('"timestamp":');
+const HEAD_TYPE = literal('"type":"');
+const MESSAGE_TYPE = literal('message"');
+const HEAD_ID = literal('"id":');
+const HEAD_PARENT = literal('"parentId":');
+const HEAD_TIMESTAMP = literal('"timestamp":"');
+const HEAD_MESSAGE = literal('"message":{"role":"');
+const ROLE_USER = literal('user",');
+const ROLE_ASSISTANT = literal('assistant",');
+const ROLE_TOOL_RESULT = literal('toolResult",');
+const NULL_VALUE = literal("null");
+const TAIL_USAGE = literal('"usage":');
+const TAIL_TIMESTAMP = literal('"timestamp":');
 const ISO_LENGTH = 24;
 /** Entry types whose index record is type, id, parentId and timestamp alone (meta-from-fields.ts). */
-const PLAIN_TYPES = ["thinking_level_change", "model_change", "custom_message", "custom"].map((type) => ({ type, bytes: encoder.encode(`${type}"`) }));
+const PLAIN_TYPES = ["thinking_level_change", "model_change", "custom_message", "custom"].map((type) => ({ type, bytes: literal(`${type}"`) }));
 
 /** What one skimmed line gives the index (one object, reused line after line). */
 export class SkimmedEntry {
@@ -94,8 +93,8 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedEntry, paren
   return true;
 }
 
-const USAGE_PAIRS = pairStarts(TAIL_USAGE);
-const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP);
+const USAGE_PAIRS = pairStarts(TAIL_USAGE.bytes);
+const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP.bytes);
 
 const SEEN_TYPE = 1;
 const SEEN_ID = 2;

@@ -11,6 +11,7 @@ import { LineClassifier, type ClassifiedLine } from "./line-classifier.js";
 import { scanFromValue, type LineScan } from "./line-fields.js";
 import { recordFromFields, type UnknownKinds } from "./meta-from-fields.js";
 import { SkimmedEntry, skimPiLayout } from "./pi-layout-skimmer.js";
+import { forgetLineBuffer } from "./skim-bytes.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MessageShapes } from "./message-shapes.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
@@ -202,6 +203,7 @@ export class SessionBuilder {
   }
 
   finish(read: JsonlReadSummary): BuiltSession {
+    if (this.skimmed !== null) forgetLineBuffer();
     if (this.deferred) {
       // It was the last non-blank line after all: pi's whole-text trim makes it valid.
       const d = this.deferred;
