@@ -71,14 +71,20 @@ export function forgetLineBuffer(): void {
   view = new DataView(new ArrayBuffer(0));
 }
 
-/** Whether bytes [p, p + word.length) of `b` are `word`. */
-export function matches(b: Uint8Array, p: number, word: Literal): boolean {
-  const n = word.length;
-  if (p < 0 || p + n > b.length) return false;
+/** A DataView of `b` (the same one while `b` is the buffer being skimmed). */
+export function viewOver(b: Uint8Array): DataView {
   if (b !== viewed) {
     view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     viewed = b;
   }
+  return view;
+}
+
+/** Whether bytes [p, p + word.length) of `b` are `word`. */
+export function matches(b: Uint8Array, p: number, word: Literal): boolean {
+  const n = word.length;
+  if (p < 0 || p + n > b.length) return false;
+  const view = viewOver(b);
   const words = word.words;
   let k = 0;
   for (let i = 0; i < words.length; i++, k += 4) if (view.getInt32(p + k, true) !== words[i]) return false;
