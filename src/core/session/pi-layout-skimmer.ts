@@ -42,6 +42,9 @@ const ROLE_USER = literal('user",');
 const ROLE_ASSISTANT = literal('assistant",');
 const ROLE_TOOL_RESULT = literal('toolResult",');
 const NULL_VALUE = literal("null");
+const CONTENT_KEY = literal('"content":');
+const TOOL_CALL_ID_KEY = literal('"toolCallId":');
+const TOOL_NAME_KEY = literal('"toolName":');
 const TAIL_USAGE = literal('"usage":');
 const TAIL_TIMESTAMP = literal('"timestamp":');
 const ISO_LENGTH = 24;
@@ -206,10 +209,22 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
   } else {
     return false;
   }
-  // Members up to the content, validated as skimLine validates them.
+  // Members up to the content, validated as skimLine validates them (pi's own keys matched whole: what keyAt reads them as).
   for (;;) {
-    const key = keyAt(b, p, end);
-    if (key === KEY_CONTENT) break;
+    let key: number;
+    if (matches(b, p, CONTENT_KEY)) {
+      cursor.after = p + CONTENT_KEY.length;
+      break;
+    } else if (matches(b, p, TOOL_CALL_ID_KEY)) {
+      key = KEY_OTHER;
+      cursor.after = p + TOOL_CALL_ID_KEY.length;
+    } else if (matches(b, p, TOOL_NAME_KEY)) {
+      key = KEY_OTHER;
+      cursor.after = p + TOOL_NAME_KEY.length;
+    } else {
+      key = keyAt(b, p, end);
+      if (key === KEY_CONTENT) break;
+    }
     if (key < 0 || key === KEY_ROLE || key === KEY_TIMESTAMP || key === KEY_USAGE) return false;
     // No object or array before the content (pi writes strings there: toolCallId, toolName), so
     // no `"usage":` or `"timestamp":` key: the tail's start can only be after the content.
