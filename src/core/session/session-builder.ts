@@ -149,6 +149,8 @@ export class SessionBuilder {
     this.headerLocation = s?.headerLocation ?? null;
     this.headerMissing = s?.headerMissing ?? false;
     this.index = s ? s.index : new SessionIndex();
+    // A read from scratch: ids go into the table in one pass at the end (or when a line's parent is looked up).
+    if (!s) this.index.deferIds();
     this.diagnostics = s ? s.diagnostics : [];
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;
@@ -204,6 +206,7 @@ export class SessionBuilder {
 
   finish(read: JsonlReadSummary): BuiltSession {
     if (this.skimmed !== null) forgetLineBuffer();
+    this.index.settleIds();
     if (this.deferred) {
       // It was the last non-blank line after all: pi's whole-text trim makes it valid.
       const d = this.deferred;
