@@ -61,7 +61,7 @@ export function literal(text: string): Literal {
   return { bytes, length: bytes.length, words };
 }
 
-/** The buffer `view` reads (the last one matches was given: the chunk or line being skimmed). */
+/** The buffer `view` reads (the last one matches was given: the chunk or line being skimmed; at most KEEP_VIEW_BYTES). */
 let viewed: Uint8Array | null = null;
 let view: DataView = new DataView(new ArrayBuffer(0));
 
@@ -71,9 +71,13 @@ export function forgetLineBuffer(): void {
   view = new DataView(new ArrayBuffer(0));
 }
 
+/** Buffers larger than this (one very long line) get a view each time: never kept past the read. */
+const KEEP_VIEW_BYTES = 4 * 1024 * 1024;
+
 /** A DataView of `b` (the same one while `b` is the buffer being skimmed). */
 export function viewOver(b: Uint8Array): DataView {
   if (b !== viewed) {
+    if (b.byteLength > KEEP_VIEW_BYTES) return new DataView(b.buffer, b.byteOffset, b.byteLength);
     view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     viewed = b;
   }

@@ -71,6 +71,14 @@ describe("matches", () => {
     );
   });
 
+  it("reads a buffer of one very long line (not kept between calls) as any other", () => {
+    const word = literal('"timestamp":');
+    const big = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    big.write('"timestamp":', big.length - 20, "latin1");
+    const small = Buffer.from('x"timestamp":');
+    for (const [b, at] of [[big, big.length - 20], [small, 1], [big, big.length - 20], [big, 3]] as const) expect(matches(b, at, word)).toBe(reference(b, at, word.bytes));
+  });
+
   it("tells words that differ in one byte at any place of a 4-byte group", () => {
     const text = '"cacheWrite":';
     for (let k = 0; k < text.length; k++) {
