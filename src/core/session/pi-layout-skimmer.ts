@@ -250,6 +250,8 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     const from = Math.max(p, start, end - TAIL_WINDOW);
     const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, from, end) : -1;
     if (m.role === "assistant" && usageAtTail < 0) return false;
+    // A tool result's `"usage":` before the tail: skimLine scans the line (see there).
+    if (m.role === "toolResult" && usageAtTail < 0 && from > p && lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, p, Math.min(end, from + TAIL_USAGE.length - 1)) >= 0) return false;
     p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_PAIRS, from, end);
     if (p < 0) return false;
   }
