@@ -12,8 +12,10 @@ import { isoMillis } from "./iso-millis.js";
 import { timeOf } from "./meta-from-fields.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
+import { viewOver } from "./skim-bytes.js";
 
 export { isoMillis };
+export { metaOfRecord, recordOf } from "./entry-record.js";
 
 /** Fields of EntryMeta most entries do not have. */
 export interface RareFields {
@@ -73,6 +75,8 @@ export class EntryColumns {
   private times: Float64Array = new Float64Array(0);
   /** Those timestamps' 24 characters (making the string again is a slice, not a toISOString). */
   private stamps = Buffer.alloc(0) as SliceableBuffer;
+  /** `stamps` as little-endian 32-bit words (pushSkimmed copies a timestamp six words at a time). */
+  private stampWords: Int32Array = new Int32Array(0);
   private lines: Float64Array = new Float64Array(0);
   private offsets: Float64Array = new Float64Array(0);
   private lengths: Float64Array = new Float64Array(0);
@@ -195,8 +199,21 @@ export class EntryColumns {
       this.rare.set(i, { parentText });
     }
     this.times[i] = m.millis;
-    const stamps = this.stamps;
-    for (let k = 0, at = i * ISO_LENGTH, from = m.stampStart; k < ISO_LENGTH; k++) stamps[at + k] = b[from + k]!;
+    const w = this.stampWords;
+    const from = m.stampStart;
+    const at = i * STAMP_WORDS;
+    if (at + STAMP_WORDS <= w.length) {
+      const v = viewOver(b);
+      w[at] = v.getInt32(from, true);
+      w[at + 1] = v.getInt32(from + 4, true);
+      w[at + 2] = v.getInt32(from + 8, true);
+      w[at + 3] = v.getInt32(from + 12, true);
+      w[at + 4] = v.getInt32(from + 16, true);
+      w[at + 5] = v.getInt32(from + 20, true);
+    } else {
+      // Columns taken over from a snapshot have no word view until they grow.
+      for (let k = 0, to = i * ISO_LENGTH; k < ISO_LENGTH; k++) this.stamps[to + k] = b[from + k]!;
+    }
     this.lines[i] = line;
     this.offsets[i] = offset;
     this.lengths[i] = length;
@@ -243,6 +260,7 @@ export class EntryColumns {
     const stamps = Buffer.alloc(capacity * ISO_LENGTH) as SliceableBuffer;
     stamps.set(this.stamps);
     this.stamps = stamps;
+    this.stampWords = new Int32Array(stamps.buffer, stamps.byteOffset, capacity * STAMP_WORDS);
   }
 
   line(i: number): number {
@@ -356,53 +374,4 @@ export class EntryColumns {
 }
 
 const ISO_LENGTH = 24;
-
-/** The record of an EntryMeta (for callers that build metas themselves). */
-export function recordOf(meta: EntryMeta): EntryRecord {
-  let rare: RareFields | undefined;
-  if ("timestampValue" in meta || meta.targetId !== undefined || meta.label !== undefined || meta.name !== undefined) {
-    rare = {};
-    if ("timestampValue" in meta) rare.timestampValue = meta.timestampValue;
-    if (meta.targetId !== undefined) rare.targetId = meta.targetId;
-    if (meta.label !== undefined) rare.label = meta.label;
-    if (meta.name !== undefined) rare.name = meta.name;
-  }
-  return {
-    line: meta.line,
-    offset: meta.offset,
-    length: meta.length,
-    type: meta.type,
-    id: meta.id,
-    parentId: meta.parentId,
-    timestamp: meta.timestamp,
-    role: meta.role,
-    activityTime: meta.activityTime ?? Number.NaN,
-    spend: meta.spend,
-    rare,
-  };
-}
-
-/** The EntryMeta of a record at position `index` (for callers that keep no columns). */
-export function metaOfRecord(r: EntryRecord, index: number): EntryMeta {
-  const meta: EntryMeta = {
-    line: r.line,
-    offset: r.offset,
-    length: r.length,
-    index,
-    type: r.type,
-    id: r.id,
-    parentId: r.parentId,
-    timestamp: r.timestamp,
-  };
-  if (r.role !== undefined) meta.role = r.role;
-  const rare = r.rare;
-  if (rare !== undefined) {
-    if ("timestampValue" in rare) meta.timestampValue = rare.timestampValue;
-    if (rare.targetId !== undefined) meta.targetId = rare.targetId;
-    if (rare.label !== undefined) meta.label = rare.label;
-    if (rare.name !== undefined) meta.name = rare.name;
-  }
-  if (!Number.isNaN(r.activityTime)) meta.activityTime = r.activityTime;
-  if (r.spend !== undefined) meta.spend = r.spend;
-  return meta;
-}
+const STAMP_WORDS = ISO_LENGTH / 4;

@@ -2,6 +2,8 @@
 // milliseconds, from a string or straight from a line's bytes, without
 // Date.parse: the index keeps them as numbers (entry-columns.ts).
 
+import { viewOver } from "./skim-bytes.js";
+
 const ISO_LENGTH = 24;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -51,22 +53,32 @@ export function isoMillis(s: string): number {
   return millisOf(digits(s, 0, 4), digits(s, 5, 2), digits(s, 8, 2), digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), digits(s, 20, 3));
 }
 
-/** The last date (`YYYY-MM-DD`) isoMillisAt read and found valid, and its day's ms: a session's entries share a few dates. */
-const lastDate = new Uint8Array(10);
+/**
+ * The last date (`YYYY-MM-DD`) isoMillisAt read and found valid, as its
+ * first eight bytes (two little-endian words) and last two, and its day's ms:
+ * a session's entries share a few dates.
+ */
+let lastDateLow = 0;
+let lastDateHigh = 0;
+let lastDateEnd = -1;
 let lastDayMillis = Number.NaN;
 
 /** isoMillis of the 24 bytes at `p` (read as Latin-1: any byte ≥ 0x80 makes it NaN). */
 export function isoMillisAt(b: Uint8Array, p: number): number {
-  if (p + ISO_LENGTH > b.length) return Number.NaN;
+  if (p < 0 || p + ISO_LENGTH > b.length) return Number.NaN;
   if (b[p + 4] !== 0x2d || b[p + 7] !== 0x2d || b[p + 10] !== 0x54 || b[p + 13] !== 0x3a) return Number.NaN;
   if (b[p + 16] !== 0x3a || b[p + 19] !== 0x2e || b[p + 23] !== 0x5a) return Number.NaN;
-  let sameDate = !Number.isNaN(lastDayMillis);
-  for (let k = 0; sameDate && k < 10; k++) sameDate = b[p + k] === lastDate[k];
-  if (!sameDate) {
+  const view = viewOver(b);
+  const low = view.getInt32(p, true);
+  const high = view.getInt32(p + 4, true);
+  const end = view.getUint16(p + 8, true);
+  if (low !== lastDateLow || high !== lastDateHigh || end !== lastDateEnd) {
     // The date alone (midnight): valid or not whatever the time is.
     const day = millisOf(digitsAt(b, p, 4), digitsAt(b, p + 5, 2), digitsAt(b, p + 8, 2), 0, 0, 0, 0);
     if (Number.isNaN(day)) return Number.NaN;
-    for (let k = 0; k < 10; k++) lastDate[k] = b[p + k]!;
+    lastDateLow = low;
+    lastDateHigh = high;
+    lastDateEnd = end;
     lastDayMillis = day;
   }
   const hour = digitsAt(b, p + 11, 2);

@@ -3,6 +3,7 @@
 // Lines are split on byte 0x0A, which in UTF-8 only ever means "\n", so the
 // split equals pi's `text.split("\n")` on the decoded text.
 
+/** One line handed to the reader's callback: the same object is refilled for the next line, so copy what you keep. */
 export interface JsonlLine {
   /** 1-based line number. */
   line: number;
@@ -48,6 +49,8 @@ export class JsonlReader {
   private crlfLines = 0;
   private ended = false;
   private lastCompleteEnd: number;
+  /** The one JsonlLine handed to onLine, refilled for every line (valid during the callback only). */
+  private readonly current: JsonlLine = { line: 0, offset: 0, length: 0, bytes: new Uint8Array(0), start: 0, terminated: true, crlf: false };
 
   /** `startOffset`/`startLine` resume a read after a complete line (live tail); a BOM is only looked for at offset 0. */
   constructor(onLine: (line: JsonlLine) => void, startOffset = 0, startLine = 1) {
@@ -130,7 +133,15 @@ export class JsonlReader {
       len -= 1;
       this.crlfLines++;
     }
-    this.onLine({ line: this.lineNumber++, offset, length: len, bytes, start: s, terminated, crlf });
+    const l = this.current;
+    l.line = this.lineNumber++;
+    l.offset = offset;
+    l.length = len;
+    l.bytes = bytes;
+    l.start = s;
+    l.terminated = terminated;
+    l.crlf = crlf;
+    this.onLine(l);
   }
 }
 

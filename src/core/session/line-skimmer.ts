@@ -48,7 +48,8 @@ export const TAIL_WINDOW = 4096;
  * not validated (a native search found the line's end). Assumes pi's layout:
  * `message` is the entry's last member. Anything else is scanned exactly, and
  * so is a user or assistant message whose tail holds no timestamp (written
- * before its usage, it would lie between the content and the tail).
+ * before its usage, it would lie between the content and the tail), and a
+ * tool result with no usage in its tail but a `"usage":` before it.
  */
 export function skimLine(bytes: Uint8Array, start: number, end: number): LineScan {
   if (end - start < SKIM_MIN_BYTES) return scanLine(bytes, start, end);
@@ -76,6 +77,11 @@ export function skimLine(bytes: Uint8Array, start: number, end: number): LineSca
   const from = Math.max(start, last - TAIL_WINDOW);
   const wantsUsage = message.role === "assistant" || message.role === "toolResult";
   const tailStart = wantsUsage ? lastIndexOfBytes(b, TAIL_USAGE, from, last) : -1;
+  // A tool result's usage written more than TAIL_WINDOW before the end (another writer's key order):
+  // the line is scanned, never read as having none.
+  if (message.role === "toolResult" && tailStart < 0 && from > start && lastIndexOfBytes(b, TAIL_USAGE, start, Math.min(last, from + TAIL_USAGE.length - 1)) >= 0) {
+    return scanLine(bytes, start, end);
+  }
   const at = tailStart >= 0 ? tailStart : lastIndexOfBytes(b, TAIL_TIMESTAMP, from, last);
   if (at < 0 || (message.role === "assistant" && tailStart < 0)) return scanLine(bytes, start, end);
   const tail = scanTailMembers(b, at, last, message, fields);

@@ -22,7 +22,7 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -32,22 +32,24 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 
-const encoder = new TextEncoder();
-const HEAD_TYPE = encoder.encode('"type":"');
-const MESSAGE_TYPE = encoder.encode('message"');
-const HEAD_ID = encoder.encode('"id":');
-const HEAD_PARENT = encoder.encode('"parentId":');
-const HEAD_TIMESTAMP = encoder.encode('"timestamp":"');
-const HEAD_MESSAGE = encoder.encode('"message":{"role":"');
-const ROLE_USER = encoder.encode('user",');
-const ROLE_ASSISTANT = encoder.encode('assistant",');
-const ROLE_TOOL_RESULT = encoder.encode('toolResult",');
-const NULL_VALUE = encoder.encode("null");
-const TAIL_USAGE = encoder.encode('"usage":');
-const TAIL_TIMESTAMP = encoder.encode('"timestamp":');
+const HEAD_TYPE = literal('"type":"');
+const MESSAGE_TYPE = literal('message"');
+const HEAD_ID = literal('"id":');
+const HEAD_PARENT = literal('"parentId":');
+const HEAD_TIMESTAMP = literal('"timestamp":"');
+const HEAD_MESSAGE = literal('"message":{"role":"');
+const ROLE_USER = literal('user",');
+const ROLE_ASSISTANT = literal('assistant",');
+const ROLE_TOOL_RESULT = literal('toolResult",');
+const NULL_VALUE = literal("null");
+const CONTENT_KEY = literal('"content":');
+const TOOL_CALL_ID_KEY = literal('"toolCallId":');
+const TOOL_NAME_KEY = literal('"toolName":');
+const TAIL_USAGE = literal('"usage":');
+const TAIL_TIMESTAMP = literal('"timestamp":');
 const ISO_LENGTH = 24;
 /** Entry types whose index record is type, id, parentId and timestamp alone (meta-from-fields.ts). */
-const PLAIN_TYPES = ["thinking_level_change", "model_change", "custom_message", "custom"].map((type) => ({ type, bytes: encoder.encode(`${type}"`) }));
+const PLAIN_TYPES = ["thinking_level_change", "model_change", "custom_message", "custom"].map((type) => ({ type, bytes: literal(`${type}"`) }));
 
 /** What one skimmed line gives the index (one object, reused line after line). */
 export class SkimmedEntry {
@@ -94,8 +96,8 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedEntry, paren
   return true;
 }
 
-const USAGE_PAIRS = pairStarts(TAIL_USAGE);
-const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP);
+const USAGE_PAIRS = pairStarts(TAIL_USAGE.bytes);
+const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP.bytes);
 
 const SEEN_TYPE = 1;
 const SEEN_ID = 2;
@@ -207,10 +209,22 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
   } else {
     return false;
   }
-  // Members up to the content, validated as skimLine validates them.
+  // Members up to the content, validated as skimLine validates them (pi's own keys matched whole: what keyAt reads them as).
   for (;;) {
-    const key = keyAt(b, p, end);
-    if (key === KEY_CONTENT) break;
+    let key: number;
+    if (matches(b, p, CONTENT_KEY)) {
+      cursor.after = p + CONTENT_KEY.length;
+      break;
+    } else if (matches(b, p, TOOL_CALL_ID_KEY)) {
+      key = KEY_OTHER;
+      cursor.after = p + TOOL_CALL_ID_KEY.length;
+    } else if (matches(b, p, TOOL_NAME_KEY)) {
+      key = KEY_OTHER;
+      cursor.after = p + TOOL_NAME_KEY.length;
+    } else {
+      key = keyAt(b, p, end);
+      if (key === KEY_CONTENT) break;
+    }
     if (key < 0 || key === KEY_ROLE || key === KEY_TIMESTAMP || key === KEY_USAGE) return false;
     // No object or array before the content (pi writes strings there: toolCallId, toolName), so
     // no `"usage":` or `"timestamp":` key: the tail's start can only be after the content.
@@ -236,6 +250,8 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     const from = Math.max(p, start, end - TAIL_WINDOW);
     const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, from, end) : -1;
     if (m.role === "assistant" && usageAtTail < 0) return false;
+    // A tool result's `"usage":` before the tail: skimLine scans the line (see there).
+    if (m.role === "toolResult" && usageAtTail < 0 && from > p && lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, p, Math.min(end, from + TAIL_USAGE.length - 1)) >= 0) return false;
     p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_PAIRS, from, end);
     if (p < 0) return false;
   }

@@ -11,6 +11,7 @@ import { LineClassifier, type ClassifiedLine } from "./line-classifier.js";
 import { scanFromValue, type LineScan } from "./line-fields.js";
 import { recordFromFields, type UnknownKinds } from "./meta-from-fields.js";
 import { SkimmedEntry, skimPiLayout } from "./pi-layout-skimmer.js";
+import { forgetLineBuffer } from "./skim-bytes.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 import { MessageShapes } from "./message-shapes.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
@@ -148,6 +149,8 @@ export class SessionBuilder {
     this.headerLocation = s?.headerLocation ?? null;
     this.headerMissing = s?.headerMissing ?? false;
     this.index = s ? s.index : new SessionIndex();
+    // A read from scratch: ids go into the table in one pass at the end (or when a line's parent is looked up).
+    if (!s) this.index.deferIds();
     this.diagnostics = s ? s.diagnostics : [];
     this.unknown = s ? s.unknown : { entryTypes: new Set(), messageRoles: new Set() };
     this.earlierBom = s?.bom ?? false;
@@ -202,6 +205,8 @@ export class SessionBuilder {
   }
 
   finish(read: JsonlReadSummary): BuiltSession {
+    if (this.skimmed !== null) forgetLineBuffer();
+    this.index.settleIds();
     if (this.deferred) {
       // It was the last non-blank line after all: pi's whole-text trim makes it valid.
       const d = this.deferred;

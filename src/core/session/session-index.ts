@@ -48,7 +48,21 @@ export class SessionIndex {
     this.messages = state?.messages ?? 0;
     this.activity = state?.activity ?? 0;
     this.spent = state?.spent ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    this.ids.onDuplicate = (i, previousAt) => this.duplicate(i, previousAt);
     for (const m of metas) this.add(m);
+  }
+
+  /**
+   * A read from scratch adds many entries before anyone looks one up: the id
+   * table is filled when first read, or at settleIds() (id-table.ts defer).
+   */
+  deferIds(): void {
+    this.ids.defer();
+  }
+
+  /** Ends deferIds: every id in the table, every duplicate reported. */
+  settleIds(): void {
+    this.ids.endDeferral();
   }
 
   /** Everything the index knows (views of its arrays, not copies: take it while nothing is added). */
@@ -119,19 +133,23 @@ export class SessionIndex {
     this.added(i, this.ids.putHashed(i, m.idHash));
   }
 
-  /** What every new entry i updates (`previousAt`: the entry that had its id, or -1). */
+  /** Entry i reuses the id of entry `previousAt` (the latest before it). */
+  private duplicate(i: number, previousAt: number): void {
+    const columns = this.columns;
+    const id = columns.ids[i]!;
+    this.duplicateDiagnostics.push({
+      severity: "warning",
+      code: "duplicate-id",
+      message: `id ${id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
+      line: columns.line(i),
+      entryId: id,
+    });
+  }
+
+  /** What every new entry i updates (`previousAt`: the entry that had its id, or -1; always -1 while ids are deferred). */
   private added(i: number, previousAt: number): void {
     const columns = this.columns;
-    if (previousAt >= 0) {
-      const id = columns.ids[i]!;
-      this.duplicateDiagnostics.push({
-        severity: "warning",
-        code: "duplicate-id",
-        message: `id ${id} is used again (first on line ${columns.line(previousAt)}); lookups find this later entry, as in pi`,
-        line: columns.line(i),
-        entryId: id,
-      });
-    }
+    if (previousAt >= 0) this.duplicate(i, previousAt);
     if (columns.types[i] === "message") this.messages++;
     const activity = columns.activityTime(i);
     if (activity !== undefined && activity > this.activity) this.activity = activity;
@@ -222,6 +240,7 @@ export class SessionIndex {
 
   /** How many entries reused an earlier id (a change here can move lookups already made). */
   get duplicateCount(): number {
+    this.ids.settle();
     return this.duplicateDiagnostics.length;
   }
 
@@ -329,6 +348,7 @@ export class SessionIndex {
 
   /** Where pi's getBranch goes from entry i: the latest entry with its parentId, -1 when none (or a falsy parentId). */
   parentPositionOf(i: number): number {
+    this.ids.settle();
     const columns = this.columns;
     const at = columns.parentAt(i);
     if (at >= 0) {
@@ -347,6 +367,7 @@ export class SessionIndex {
 
   private analyse(): TreeStructure {
     if (this.structure) return this.structure;
+    this.ids.settle();
     const tree: IndexedTree = {
       columns: this.columns,
       ids: this.ids,

@@ -36,8 +36,8 @@ const KEY_WORDS: [string, number][] = [
   // Captured top-level keys: never accepted after the message here.
   ["type", KEY_MESSAGE], ["targetId", KEY_MESSAGE], ["label", KEY_MESSAGE], ["name", KEY_MESSAGE], ["version", KEY_MESSAGE], ["cwd", KEY_MESSAGE],
 ];
-const KEYS_BY_LENGTH: { bytes: Uint8Array; key: number }[][] = [];
-for (const [word, key] of KEY_WORDS) (KEYS_BY_LENGTH[word.length] ??= []).push({ bytes: encoder.encode(word), key });
+const KEYS_BY_LENGTH: { bytes: Literal; key: number }[][] = [];
+for (const [word, key] of KEY_WORDS) (KEYS_BY_LENGTH[word.length] ??= []).push({ bytes: literal(word), key });
 
 /** 10^k, exact for k ≤ 22. */
 const POW10: number[] = [];
@@ -46,8 +46,54 @@ for (let k = 0, v = 1; k <= 22; k++, v *= 10) POW10.push(v);
 /** Scanner state (synchronous, not re-entrant): where the last key or value read ends, the last ASCII string's hash. */
 export const cursor = { after: 0, hash: 0 };
 
-export function matches(b: Uint8Array, p: number, word: Uint8Array): boolean {
-  for (let i = 0; i < word.length; i++) if (b[p + i] !== word[i]) return false;
+/** A byte string the skim compares lines with, also as little-endian 32-bit words (matches compares four bytes at a time). */
+export interface Literal {
+  readonly bytes: Uint8Array;
+  readonly length: number;
+  /** Its whole 4-byte groups, each read little-endian. */
+  readonly words: Int32Array;
+}
+
+export function literal(text: string): Literal {
+  const bytes = encoder.encode(text);
+  const words = new Int32Array(bytes.length >> 2);
+  for (let i = 0; i < words.length; i++) words[i] = bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24);
+  return { bytes, length: bytes.length, words };
+}
+
+/** The buffer `view` reads (the last one matches was given: the chunk or line being skimmed; at most KEEP_VIEW_BYTES). */
+let viewed: Uint8Array | null = null;
+let view: DataView = new DataView(new ArrayBuffer(0));
+
+/** Lets go of the last line buffer matches read (a reader calls it when it is done). */
+export function forgetLineBuffer(): void {
+  viewed = null;
+  view = new DataView(new ArrayBuffer(0));
+}
+
+/** Buffers larger than this (one very long line) get a view each time: never kept past the read. */
+const KEEP_VIEW_BYTES = 4 * 1024 * 1024;
+
+/** A DataView of `b` (the same one while `b` is the buffer being skimmed). */
+export function viewOver(b: Uint8Array): DataView {
+  if (b !== viewed) {
+    if (b.byteLength > KEEP_VIEW_BYTES) return new DataView(b.buffer, b.byteOffset, b.byteLength);
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    viewed = b;
+  }
+  return view;
+}
+
+/** Whether bytes [p, p + word.length) of `b` are `word`. */
+export function matches(b: Uint8Array, p: number, word: Literal): boolean {
+  const n = word.length;
+  if (p < 0 || p + n > b.length) return false;
+  const view = viewOver(b);
+  const words = word.words;
+  let k = 0;
+  for (let i = 0; i < words.length; i++, k += 4) if (view.getInt32(p + k, true) !== words[i]) return false;
+  const bytes = word.bytes;
+  for (; k < n; k++) if (b[p + k] !== bytes[k]) return false;
   return true;
 }
 
@@ -89,17 +135,17 @@ export function keyAt(b: Uint8Array, p: number, end: number): number {
   return KEY_OTHER;
 }
 
-const K_TIMESTAMP = encoder.encode('"timestamp":');
-const K_USAGE = encoder.encode('"usage":');
-const K_STOP_REASON = encoder.encode('"stopReason":');
-const K_IS_ERROR = encoder.encode('"isError":');
-const K_ID = encoder.encode('"id":');
-const K_PARENT = encoder.encode('"parentId":');
+const K_TIMESTAMP = literal('"timestamp":');
+const K_USAGE = literal('"usage":');
+const K_STOP_REASON = literal('"stopReason":');
+const K_IS_ERROR = literal('"isError":');
+const K_ID = literal('"id":');
+const K_PARENT = literal('"parentId":');
 
 /** keyAt for the keys pi writes after a message's content and after the message, matched whole (then the others by keyAt). */
 export function tailKeyAt(b: Uint8Array, p: number, end: number): number {
   const c = b[p + 1];
-  let word: Uint8Array | undefined;
+  let word: Literal | undefined;
   let key = KEY_OTHER;
   if (c === 0x74 /* t */) {
     word = K_TIMESTAMP;
@@ -222,7 +268,7 @@ export function pairStarts(needle: Uint8Array): Int8Array {
     if (starts[pair] !== -1) throw new Error("pairStarts: a needle with a repeated pair");
     starts[pair] = k;
   }
-  for (let k = 1; k < needle.length; k++) if (matches(needle, needle.length - k, needle.subarray(0, k))) throw new Error("pairStarts: a needle with a border");
+  for (let k = 1; k < needle.length; k++) if (needle.subarray(needle.length - k).every((c, i) => c === needle[i])) throw new Error("pairStarts: a needle with a border");
   return starts;
 }
 /**
@@ -233,7 +279,7 @@ export function pairStarts(needle: Uint8Array): Int8Array {
  * without a border two occurrences cannot share that position, so the first
  * one found (from the end) is the last.
  */
-export function lastIndexIn(b: Uint8Array, needle: Uint8Array, pairs: Int8Array, from: number, to: number): number {
+export function lastIndexIn(b: Uint8Array, needle: Literal, pairs: Int8Array, from: number, to: number): number {
   const stride = needle.length - 1;
   const last = to - needle.length;
   for (let p = to - 2; p >= from; p -= stride) {

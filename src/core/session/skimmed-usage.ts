@@ -3,14 +3,13 @@
 // member (what skipUsage + takeSpend give, usage-scanner.ts); anything else
 // is declined.
 
-import { cursor, finite, keyAt, KEY_CACHE_READ, KEY_CACHE_WRITE, KEY_COST, KEY_INPUT, KEY_OUTPUT, KEY_TOTAL, matches, numberAt, skipNumber } from "./skim-bytes.js";
+import { cursor, finite, keyAt, KEY_CACHE_READ, KEY_CACHE_WRITE, KEY_COST, KEY_INPUT, KEY_OUTPUT, KEY_TOTAL, literal, matches, numberAt, skipNumber } from "./skim-bytes.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
 
 const COMMA = 0x2c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
-const encoder = new TextEncoder();
 
 /** The members of a `cost` object at `p` (`{`) when all values are numbers: cost.total (0 when absent); sets `cursor.after`; NaN when not read here. */
 function costTotalAt(b: SliceableBuffer, p: number, end: number): number {
@@ -44,13 +43,13 @@ function costTotalAt(b: SliceableBuffer, p: number, end: number): number {
  * which only Number() reads exactly). Straight-line code, one literal at a
  * time: this runs once per assistant line of a big session.
  */
-const U_INPUT = encoder.encode('{"input":');
-const U_OUTPUT = encoder.encode(',"output":');
-const U_CACHE_READ = encoder.encode(',"cacheRead":');
-const U_CACHE_WRITE = encoder.encode(',"cacheWrite":');
-const U_TOTAL_TOKENS = encoder.encode(',"totalTokens":');
-const U_COST_INPUT = encoder.encode(',"cost":{"input":');
-const U_TOTAL = encoder.encode(',"total":');
+const U_INPUT = literal('{"input":');
+const U_OUTPUT = literal(',"output":');
+const U_CACHE_READ = literal(',"cacheRead":');
+const U_CACHE_WRITE = literal(',"cacheWrite":');
+const U_TOTAL_TOKENS = literal(',"totalTokens":');
+const U_COST_INPUT = literal(',"cost":{"input":');
+const U_TOTAL = literal(',"total":');
 
 /** usageAt for pi's own layout of a usage (false when it is laid out otherwise: then usageAt reads it). */
 export function piUsageAt(b: SliceableBuffer, p: number, end: number, m: SkimmedEntry): boolean {

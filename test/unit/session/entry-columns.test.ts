@@ -4,7 +4,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoMillis } from "../../../src/core/session/entry-columns.js";
+import { EntryColumns, isoMillis } from "../../../src/core/session/entry-columns.js";
+import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
+import { asciiText } from "../../../src/core/session/skim-bytes.js";
 import type { EntryMeta } from "../../../src/core/session/entry-meta.js";
 import { SessionIndex } from "../../../src/core/session/session-index.js";
 
@@ -80,6 +83,46 @@ describe("SessionIndex columns", () => {
         expect([...index.byId.keys()]).toEqual([...new Map(metas.map((m) => [m.id, m])).keys()]);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("EntryColumns.pushSkimmed", () => {
+  const lineOf = (i: number, stamp: string) => `{"type":"thinking_level_change","id":"${(i + 10).toString(16).padStart(8, "0")}","parentId":null,"timestamp":"${stamp}","thinkingLevel":"low"}`;
+
+  it("keeps each skimmed timestamp's 24 characters, in columns it grew and in columns taken over with room to spare", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) }), { minLength: 1, maxLength: 40 }), fc.nat(5), (times, pad) => {
+        const stamps = times.map((t) => new Date(t).toISOString());
+        const grown = new EntryColumns();
+        // A state whose arrays have room for every entry (no grow): pushSkimmed writes into them as they are.
+        const state = new EntryColumns().exportState();
+        const room = times.length + pad;
+        const spare = EntryColumns.fromState({
+          ...state,
+          parents: new Int32Array(room),
+          times: new Float64Array(room),
+          stamps: new Uint8Array(room * 24 + 1).subarray(1),
+          lines: new Float64Array(room),
+          offsets: new Float64Array(room),
+          lengths: new Float64Array(room),
+          activity: new Float64Array(room),
+          spends: new Float64Array(room * 5),
+          flags: new Uint8Array(room),
+        });
+        stamps.forEach((stamp, i) => {
+          const text = `  ${lineOf(i, stamp)}`;
+          const b = Buffer.from(text) as SliceableBuffer;
+          const m = new SkimmedEntry();
+          expect(skimPiLayout(b, 2, b.length, m)).toBe(true);
+          for (const c of [grown, spare]) c.pushSkimmed(m, b, asciiText(b, m.idStart, m.idEnd), -1, undefined, i + 1, 2, b.length - 2);
+        });
+        stamps.forEach((stamp, i) => {
+          expect(grown.timestamp(i)).toBe(stamp);
+          expect(spare.timestamp(i)).toBe(stamp);
+        });
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -43,6 +43,12 @@ describe("JSONL line reader", () => {
         if (expected[expected.length - 1] === "") expected = expected.slice(0, -1);
         expected = expected.map((l, i) => (i === 0 && l.startsWith("\ufeff") ? l.slice(1) : l)).map((l) => l.replace(/\r$/, ""));
         expect(lines.map((l) => text(l.text))).toEqual(expected);
+        // Each line's own ending (the reader hands every line in one reused object).
+        const raw = text(bytes).split("\n");
+        lines.forEach((l, i) => {
+          expect(l.crlf).toBe(raw[i]!.endsWith("\r"));
+          expect(l.terminated).toBe(i < raw.length - 1);
+        });
         // Offsets and lengths address the line's bytes in the input.
         for (const l of lines) expect(text(bytes.subarray(l.offset, l.offset + l.length))).toBe(text(l.text));
         lines.forEach((l, i) => expect(l.line).toBe(i + 1));

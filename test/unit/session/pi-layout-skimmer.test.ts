@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanLine } from "../../../src/core/session/entry-scanner.js";
 import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
-import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
+import { skimLine, SKIM_MIN_BYTES, TAIL_WINDOW } from "../../../src/core/session/line-skimmer.js";
 import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
 import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
@@ -210,6 +210,51 @@ describe("skimPiLayout", () => {
       const skim = skimLine(b, 0, b.length);
       if (skim.kind !== "object") throw new Error("not an object");
       expect(recordFromFields(skim.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, [])).toEqual(exact);
+    }
+  });
+
+  it("gives a tool result's usage written far before its timestamp (more than the tail window: other members after it) as the exact scan does, or declines", () => {
+    const usage = { input: 5, output: 7, cacheRead: 1, cacheWrite: 2, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 } };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 * TAIL_WINDOW }), fc.constantFrom("details", "content", "both"), fc.boolean(), (size, where, migrated) => {
+        const big = "y".repeat(size);
+        // pi 1.5.2's own order is content, details, usage, isError, durationMs, timestamp; here usage comes earlier.
+        const message =
+          where === "content"
+            ? { role: "toolResult", toolCallId: "c1", toolName: "bash", usage, content: [{ type: "text", text: big }], isError: false, timestamp: 1700000000000 }
+            : { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "ok" }], usage, details: where === "both" ? { output: big, nested: { usage } } : { output: big }, isError: false, timestamp: 1700000000000 };
+        const value = migrated
+          ? { type: "message", timestamp: "2025-01-01T00:00:00.000Z", message, id: "0000000a", parentId: null }
+          : { type: "message", id: "0000000a", parentId: null, timestamp: "2025-01-01T00:00:00.000Z", message };
+        const b = Buffer.from(JSON.stringify(value)) as SliceableBuffer;
+        const scan = scanLine(b, 0, b.length);
+        if (scan.kind !== "object") throw new Error("not an object");
+        const exact = recordFromFields(scan.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, []);
+        expect(exact?.spend?.input).toBe(5);
+        const m = new SkimmedEntry();
+        if (skimPiLayout(b, 0, b.length, m)) expect(recordOfSkimmed(m, b, { ...location, length: b.length })).toEqual(exact);
+        const skim = skimLine(b, 0, b.length);
+        if (skim.kind !== "object") throw new Error("not an object");
+        expect(recordFromFields(skim.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, [])).toEqual(exact);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("finds a tool result's `\"usage\":` that straddles the tail window's first byte", () => {
+    const usage = { input: 5, output: 7, cacheRead: 1, cacheWrite: 2, cost: { total: 0.25 } };
+    const lineOf = (size: number) =>
+      JSON.stringify({ type: "message", id: "0000000a", parentId: null, timestamp: "2025-01-01T00:00:00.000Z", message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [], usage, details: { output: "y".repeat(size) }, isError: false, timestamp: 1 } });
+    const at = lineOf(0).indexOf('"usage":');
+    // The key starts `shift` bytes before the window (end - TAIL_WINDOW): across its edge for shift 1…7.
+    for (let shift = -2; shift <= 9; shift++) {
+      const size = at + TAIL_WINDOW + shift - lineOf(0).length;
+      const b = Buffer.from(lineOf(size)) as SliceableBuffer;
+      expect(b.length - TAIL_WINDOW - b.indexOf('"usage":')).toBe(shift);
+      const m = new SkimmedEntry();
+      if (skimPiLayout(b, 0, b.length, m)) expect(m.hasSpend && m.input).toBe(5);
+      const skim = skimLine(b, 0, b.length);
+      expect(skim.kind === "object" && skim.fields.message?.spend?.input).toBe(5);
     }
   });
 

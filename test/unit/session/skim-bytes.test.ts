@@ -6,9 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { asciiText, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
+import { asciiText, cursor, keyAt, lastIndexIn, literal, matches, pairStarts, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
 
-const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, bytes: Buffer.from(text), pairs: pairStarts(Buffer.from(text)) }));
+const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, bytes: literal(text), pairs: pairStarts(Buffer.from(text)) }));
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('"usage":', '"timestamp":', '"usage"', 'usage":', '"time', 'stamp":', '""usage":', '":', '"u', "ti", "me", "\\", '"', ":", "x", "e", '"usage":"usage":') },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
@@ -22,7 +22,7 @@ describe("lastIndexIn", () => {
         const from = b.length === 0 ? 0 : x % (b.length + 1);
         const to = from + (b.length - from === 0 ? 0 : y % (b.length - from + 1));
         for (const n of needles) {
-          const native = b.subarray(from, to).lastIndexOf(n.bytes);
+          const native = b.subarray(from, to).lastIndexOf(n.text);
           expect(lastIndexIn(b, n.bytes, n.pairs, from, to)).toBe(native >= 0 ? from + native : -1);
         }
       }),
@@ -45,6 +45,48 @@ describe("lastIndexIn", () => {
   it("refuses a needle it cannot search this way (a repeated pair, or a border)", () => {
     expect(() => pairStarts(Buffer.from("abab"))).toThrow();
     expect(() => pairStarts(Buffer.from("aXa"))).toThrow();
+  });
+});
+
+describe("matches", () => {
+  /** The byte-by-byte comparison it stands in for. */
+  const reference = (b: Uint8Array, p: number, word: Uint8Array): boolean => p >= 0 && p + word.length <= b.length && word.every((c, i) => b[p + i] === c);
+
+  it("is a byte-by-byte comparison, at every position (before, inside and past the buffer), for words of every length, in views at any offset", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 13 }), bytes, fc.nat(7), fc.integer({ min: -3, max: 60 }), (text, body, pad, p) => {
+        const word = literal(text);
+        // The word sometimes placed at p, in a view that starts `pad` bytes into its ArrayBuffer.
+        const whole = Buffer.concat([Buffer.alloc(pad, 0x2e), body, Buffer.from(text), body]);
+        const b = whole.subarray(pad);
+        expect(matches(b, p, word)).toBe(reference(b, p, word.bytes));
+        const at = body.length;
+        expect(matches(b, at, word)).toBe(true);
+        // Another buffer with other bytes at the same positions: the view of the last one is not reused.
+        const other = Buffer.from(b.map((c) => c ^ 0x01));
+        expect(matches(other, at, word)).toBe(reference(other, at, word.bytes));
+        expect(matches(b, at, word)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads a buffer of one very long line (not kept between calls) as any other", () => {
+    const word = literal('"timestamp":');
+    const big = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    big.write('"timestamp":', big.length - 20, "latin1");
+    const small = Buffer.from('x"timestamp":');
+    for (const [b, at] of [[big, big.length - 20], [small, 1], [big, big.length - 20], [big, 3]] as const) expect(matches(b, at, word)).toBe(reference(b, at, word.bytes));
+  });
+
+  it("tells words that differ in one byte at any place of a 4-byte group", () => {
+    const text = '"cacheWrite":';
+    for (let k = 0; k < text.length; k++) {
+      const b = Buffer.from(text);
+      b[k] = b[k]! + 1;
+      expect(matches(b, 0, literal(text))).toBe(false);
+    }
+    expect(matches(Buffer.from(text), 0, literal(text))).toBe(true);
   });
 });
 
