@@ -5,7 +5,8 @@
 // answer — it cannot start, dies, hangs, or sends something invalid — ends the
 // answers early, with one line to `warn`; the catalogue reads the rest itself.
 
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { forkOwnRuntime } from "../fork-own-runtime.js";
 import { validAnswer, type BulkAnswer, type BulkReader, type FillRequest, type StaleFile } from "./bulk-reader.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 
@@ -53,13 +54,7 @@ async function* answersOf(script: string, request: FillRequest, idleMs: number, 
   const asked = new Set(paths);
   let child: ChildProcess;
   try {
-    child = fork(script, [], {
-      execPath: process.execPath,
-      execArgv: [],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "json",
-    });
+    child = forkOwnRuntime(script);
   } catch (error) {
     warn(`cannot start the catalogue reader process (${message(error)}); ${request.sums ? "no sums ahead" : "reading the sessions in this process"}`);
     return;

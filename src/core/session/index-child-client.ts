@@ -7,7 +7,8 @@
 // asked again: every request then answers "unavailable" (the caller does the
 // work itself, as without a child), with one line to `warn`.
 
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { forkOwnRuntime } from "../fork-own-runtime.js";
 import { validIndexChildReply, type IndexChildReply, type IndexChildRequest } from "./index-child-protocol.js";
 import type { SnapshotBuilder, SnapshotBuildRequest, SnapshotBuildResult } from "./index-snapshot.js";
 
@@ -79,13 +80,7 @@ export class IndexChild implements SnapshotBuilder {
   private start(): ChildProcess | undefined {
     let child: ChildProcess;
     try {
-      child = fork(this.script, [], {
-        execPath: process.execPath,
-        execArgv: [],
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-        serialization: "json",
-      });
+      child = forkOwnRuntime(this.script);
     } catch (error) {
       this.fail(`it cannot start: ${messageOf(error)}`);
       return undefined;

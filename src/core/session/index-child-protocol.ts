@@ -3,16 +3,12 @@
 // is written (or why not). Data crossing a process boundary: nothing is used
 // that does not pass these checks.
 
+import type { SnapshotBuildRequest } from "./index-snapshot.js";
+
 /** Host → child: build (or bring up to date) the snapshot of `path` in `dir`, with the host's IndexSnapshots rules. */
-export interface IndexChildRequest {
+export interface IndexChildRequest extends SnapshotBuildRequest {
   type: "index";
   id: number;
-  path: string;
-  skim: boolean;
-  dir: string;
-  minFileBytes: number;
-  rewriteAppendedBytes: number;
-  maxFolderBytes: number;
 }
 
 /**
