@@ -44,6 +44,11 @@ export const DEFAULT_USER_SETTINGS: Record<string, unknown> = {
   "security.workspace.trust.startupPrompt": "never",
   "security.workspace.trust.banner": "never",
   "window.restoreWindows": "none",
+  // code-server's extension host looks for new listening ports every 2 s or more (reading /proc,
+  // spawning processes): 40–50 ms of the host's CPU that landed in whichever write the benchmark was
+  // measuring. "output" stops that scan (code-server has a tunnel provider, so the first alone does not).
+  "remote.autoForwardPorts": false,
+  "remote.autoForwardPortsSource": "output",
 };
 
 /** pi's folder name for a cwd's sessions (session-manager.js getDefaultSessionDir). */
