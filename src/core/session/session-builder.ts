@@ -101,6 +101,15 @@ function parseAccepted(text: string): unknown {
   }
 }
 
+/**
+ * skimPiLayout's target, shared by every builder: it is filled and read within
+ * one synchronous call per line. One object for the process also keeps its
+ * hidden class alive between opens: with one per builder, a full GC after an
+ * open freed the class, and V8 threw away the skimmer's optimised code that
+ * checks for it (recompiled at every open).
+ */
+const SHARED_SKIMMED = new SkimmedEntry();
+
 export class SessionBuilder {
   private readonly classifier: LineClassifier;
   private sawContent: boolean;
@@ -142,7 +151,7 @@ export class SessionBuilder {
     const s = resumeFrom;
     this.sawContent = s?.sawContent ?? false;
     this.skim = s?.skim ?? options.skim ?? false;
-    this.skimmed = this.skim && options.piLayout !== false ? new SkimmedEntry() : null;
+    this.skimmed = this.skim && options.piLayout !== false ? SHARED_SKIMMED : null;
     this.classifier = new LineClassifier(this.sawContent, this.skim);
     this.headerDecided = s?.headerDecided ?? false;
     this.header = s?.header ?? null;

@@ -301,4 +301,43 @@ describe("skimPiLayout", () => {
       { numRuns: Number(process.env.RUNS ?? 400) },
     );
   });
+
+  it("two files read at once (lines interleaved, as async opens are) each read as when read alone: builders share one skim target", () => {
+    const fileOf = (lines: [unknown, number, number][]): Buffer => {
+      const header = JSON.stringify({ type: "session", version: 3, id: "h", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" });
+      return Buffer.concat([Buffer.from(`${header}\n`), ...lines.flatMap(([value, variant, seed]) => [lineBytes(value as never, variant, seed), Buffer.from("\n")])]);
+    };
+    const linesOf = (bytes: Buffer): Buffer[] => {
+      const out: Buffer[] = [];
+      for (let from = 0; from < bytes.length; ) {
+        const to = bytes.indexOf(0x0a, from) + 1;
+        out.push(bytes.subarray(from, to));
+        from = to;
+      }
+      return out;
+    };
+    const result = (builder: SessionBuilder, reader: JsonlReader) => {
+      const built = builder.finish(reader.end());
+      return { ...(indexed(built.index) as object), builder: built.diagnostics, leaf: built.index.leafId };
+    };
+    fc.assert(
+      fc.property(fc.array(arbitraryLine, { minLength: 1, maxLength: 10 }), fc.array(arbitraryLine, { minLength: 1, maxLength: 10 }), (a, b) => {
+        const files = [fileOf(a as never), fileOf(b as never)];
+        const alone = files.map((bytes) => {
+          const builder = new SessionBuilder(undefined, { skim: true });
+          const reader = new JsonlReader((l) => builder.line(l));
+          reader.push(bytes);
+          return result(builder, reader);
+        });
+        const builders = files.map(() => new SessionBuilder(undefined, { skim: true }));
+        const readers = builders.map((builder) => new JsonlReader((l) => builder.line(l)));
+        const lines = files.map(linesOf);
+        for (let i = 0; i < Math.max(lines[0]!.length, lines[1]!.length); i++) {
+          for (const k of [1, 0]) if (i < lines[k]!.length) readers[k]!.push(lines[k]![i]!);
+        }
+        expect(builders.map((builder, k) => result(builder, readers[k]!))).toEqual(alone);
+      }),
+      { numRuns: Number(process.env.RUNS ?? 200) },
+    );
+  });
 });
