@@ -303,9 +303,9 @@ describe("skimPiLayout", () => {
   });
 
   it("two files read at once (lines interleaved, as async opens are) each read as when read alone: builders share one skim target", () => {
-    const fileOf = (lines: [unknown, number, number][]): Buffer => {
+    const fileOf = (lines: [Record<string, unknown>, Variant, number][]): Buffer => {
       const header = JSON.stringify({ type: "session", version: 3, id: "h", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" });
-      return Buffer.concat([Buffer.from(`${header}\n`), ...lines.flatMap(([value, variant, seed]) => [lineBytes(value as never, variant, seed), Buffer.from("\n")])]);
+      return Buffer.concat([Buffer.from(`${header}\n`), ...lines.flatMap(([value, variant, seed]) => [lineBytes(value, variant, seed), Buffer.from("\n")])]);
     };
     const linesOf = (bytes: Buffer): Buffer[] => {
       const out: Buffer[] = [];
@@ -322,7 +322,7 @@ describe("skimPiLayout", () => {
     };
     fc.assert(
       fc.property(fc.array(arbitraryLine, { minLength: 1, maxLength: 10 }), fc.array(arbitraryLine, { minLength: 1, maxLength: 10 }), (a, b) => {
-        const files = [fileOf(a as never), fileOf(b as never)];
+        const files = [fileOf(a), fileOf(b)];
         const alone = files.map((bytes) => {
           const builder = new SessionBuilder(undefined, { skim: true });
           const reader = new JsonlReader((l) => builder.line(l));
