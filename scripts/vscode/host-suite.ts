@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { CodeServerInstall } from "./install-code-server";
 import { openVsCode, type LaunchOptions, type VsCodeWindow } from "./launch";
+import type { MochaFailure } from "../../test/vscode/mocha-run";
 import { readCounts } from "./result-file";
 
 export interface SuiteResult {
@@ -11,6 +12,8 @@ export interface SuiteResult {
   passed: number;
   failed: number;
   seconds: number;
+  /** Failed tests' titles and first error lines, repeated in the summary CI shows last. */
+  failures?: readonly MochaFailure[];
 }
 
 export interface HostSuiteOptions extends LaunchOptions {
@@ -63,7 +66,7 @@ export async function runHostSuite(install: CodeServerInstall, name: string, opt
     }
     const passed = counts?.passed ?? 0;
     const failed = counts?.failed ?? 1;
-    return { name, ok: exit.code === 0 && suiteOk({ passed, failed }), passed, failed, seconds: seconds() };
+    return { name, ok: exit.code === 0 && suiteOk({ passed, failed }), passed, failed, seconds: seconds(), failures: counts?.failures ?? [] };
   } catch (error) {
     console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     if (window) {

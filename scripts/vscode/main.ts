@@ -6,7 +6,8 @@
 //   render-icon   redraw media/pi-sessions.png from media/pi-sessions.svg
 // Environment: PI_SESSIONS_VSCODE=auto|electron|code-server (launcher), PI_SESSIONS_CACHE
 // (cache folder), PI_SESSIONS_VSCODE_GREP (only tests whose title matches),
-// PI_SESSIONS_VSCODE_TIMEOUT_MS (one launch), PI_SESSIONS_VSCODE_TOTAL_TIMEOUT_MS (the command).
+// PI_SESSIONS_VSCODE_TIMEOUT_MS (one launch), PI_SESSIONS_VSCODE_TOTAL_TIMEOUT_MS (the command),
+// PI_SESSIONS_VSCODE_SUITES (some of trusted,restricted,ui; all when unset).
 import { join } from "node:path";
 import { cleanupAll, cleanupOnSignals } from "./cleanup";
 import { downloadVsCode, runElectronSuite } from "./electron";
@@ -28,16 +29,29 @@ function launcherFromEnv(): Launcher {
 // The UI suite (sidebar, palette, summary panel, reloads) takes 80–135 s on a busy 2-core machine.
 const SUITE_TIMEOUT_MS = Number(process.env.PI_SESSIONS_VSCODE_TIMEOUT_MS) || 360_000;
 
+type SuiteName = "trusted" | "restricted" | "ui";
+
+function suitesFromEnv(): ReadonlySet<SuiteName> {
+  const all: SuiteName[] = ["trusted", "restricted", "ui"];
+  const value = process.env.PI_SESSIONS_VSCODE_SUITES;
+  if (!value) return new Set(all);
+  const names = value.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !all.includes(name as SuiteName));
+  if (unknown.length > 0) throw new Error(`PI_SESSIONS_VSCODE_SUITES: unknown suite ${unknown.join(", ")} (use ${all.join(",")})`);
+  return new Set(names as SuiteName[]);
+}
+
 async function runTestCommand(root: string): Promise<SuiteResult[]> {
+  const suites = suitesFromEnv();
   const launcher = launcherFromEnv();
   const hostIndex = join(root, "out/test/vscode/suite/index.js");
   if (launcher !== "code-server") {
     const executable = await downloadVsCode(launcher === "electron" ? 120_000 : 10_000);
     if (typeof executable === "string") {
-      return [
-        await runElectronSuite("extension host suite, trusted workspace", { root, executable, extensionTestsPath: hostIndex, trusted: true }),
-        await runElectronSuite("extension host suite, Restricted Mode", { root, executable, extensionTestsPath: hostIndex, trusted: false, env: { PI_SESSIONS_VSCODE_GREP: "@restricted" } }),
-      ];
+      const results: SuiteResult[] = [];
+      if (suites.has("trusted")) results.push(await runElectronSuite("extension host suite, trusted workspace", { root, executable, extensionTestsPath: hostIndex, trusted: true }));
+      if (suites.has("restricted")) results.push(await runElectronSuite("extension host suite, Restricted Mode", { root, executable, extensionTestsPath: hostIndex, trusted: false, env: { PI_SESSIONS_VSCODE_GREP: "@restricted" } }));
+      return results;
     }
     if (launcher === "electron") throw new Error(`cannot download VS Code: ${executable.message}`);
     console.log(`VS Code cannot be downloaded here (${executable.message.split("\n")[0]}): using code-server`);
@@ -45,25 +59,29 @@ async function runTestCommand(root: string): Promise<SuiteResult[]> {
 
   const install = await ensureCodeServer();
   const results: SuiteResult[] = [];
-  results.push(await runHostSuite(install, "extension host suite, trusted workspace", { root, extensionTestsPath: hostIndex, timeoutMs: SUITE_TIMEOUT_MS }));
-  results.push(
-    await runHostSuite(install, "extension host suite, Restricted Mode", {
-      root,
-      extensionTestsPath: hostIndex,
-      trusted: false,
-      // Only suites tagged @restricted: what must also work in an untrusted workspace.
-      env: { PI_SESSIONS_VSCODE_GREP: process.env.PI_SESSIONS_VSCODE_GREP ?? "@restricted" },
-      timeoutMs: SUITE_TIMEOUT_MS,
-    }),
-  );
-  results.push(
-    await runUiSuite(install, "workbench UI suite", {
-      root,
-      testsDir: join(root, "out/test/vscode/ui"),
-      screenshotsDir: join(root, "test/vscode/screenshots"),
-      timeoutMs: SUITE_TIMEOUT_MS,
-    }),
-  );
+  if (suites.has("trusted")) results.push(await runHostSuite(install, "extension host suite, trusted workspace", { root, extensionTestsPath: hostIndex, timeoutMs: SUITE_TIMEOUT_MS }));
+  if (suites.has("restricted")) {
+    results.push(
+      await runHostSuite(install, "extension host suite, Restricted Mode", {
+        root,
+        extensionTestsPath: hostIndex,
+        trusted: false,
+        // Only suites tagged @restricted: what must also work in an untrusted workspace.
+        env: { PI_SESSIONS_VSCODE_GREP: process.env.PI_SESSIONS_VSCODE_GREP ?? "@restricted" },
+        timeoutMs: SUITE_TIMEOUT_MS,
+      }),
+    );
+  }
+  if (suites.has("ui")) {
+    results.push(
+      await runUiSuite(install, "workbench UI suite", {
+        root,
+        testsDir: join(root, "out/test/vscode/ui"),
+        screenshotsDir: join(root, "test/vscode/screenshots"),
+        timeoutMs: SUITE_TIMEOUT_MS,
+      }),
+    );
+  }
   return results;
 }
 
@@ -71,6 +89,7 @@ function printSummary(title: string, results: readonly SuiteResult[]): boolean {
   console.log(`\n${title}`);
   for (const result of results) {
     console.log(`  ${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed (${result.seconds.toFixed(1)} s)`);
+    for (const failure of result.failures ?? []) console.log(`       ✗ ${failure.title}: ${failure.message}`);
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failed, 0);

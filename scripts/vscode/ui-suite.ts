@@ -44,7 +44,7 @@ export async function runUiSuite(install: CodeServerInstall, name: string, optio
       options.timeoutMs,
       name,
     );
-    return { name, ok: suiteOk(counts), passed: counts.passed, failed: counts.failed, seconds: (Date.now() - started) / 1000 };
+    return { name, ok: suiteOk(counts), passed: counts.passed, failed: counts.failed, seconds: (Date.now() - started) / 1000, failures: counts.failures };
   } catch (error) {
     console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     if (window) {

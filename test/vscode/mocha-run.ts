@@ -15,10 +15,24 @@ export const RESULT_FILE_ENV = "PI_SESSIONS_VSCODE_RESULT_FILE";
  */
 export const OUTPUT_FILE_ENV = "PI_SESSIONS_VSCODE_OUTPUT_FILE";
 
+export interface MochaFailure {
+  title: string;
+  message: string;
+}
+
 export interface MochaCounts {
   passed: number;
   failed: number;
   pending: number;
+  /** Each failed test's full title and the first line of its error, for the launcher's summary. */
+  failures: MochaFailure[];
+}
+
+function readFailures(value: unknown): MochaFailure[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is Record<string, unknown> => !!item && typeof item === "object")
+    .map((item) => ({ title: String(item.title ?? ""), message: String(item.message ?? "") }));
 }
 
 /** Reads counts back from what runMochaFolder wrote to the result file. */
@@ -26,9 +40,9 @@ export function parseCounts(text: string): MochaCounts | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (!value || typeof value !== "object") return undefined;
-    const { passed, failed, pending } = value as Record<string, unknown>;
+    const { passed, failed, pending, failures } = value as Record<string, unknown>;
     if (typeof passed !== "number" || typeof failed !== "number") return undefined;
-    return { passed, failed, pending: typeof pending === "number" ? pending : 0 };
+    return { passed, failed, pending: typeof pending === "number" ? pending : 0, failures: readFailures(failures) };
   } catch {
     return undefined;
   }
@@ -60,16 +74,21 @@ export function runMochaFolder(dir: string, options: MochaFolderOptions): Promis
       if (test?.state === "failed") await afterFailure(test.fullTitle()).catch(() => undefined);
     });
   }
+  const failures: MochaFailure[] = [];
   const files = readdirSync(dir).filter((name) => name.endsWith(".test.js")).sort();
   for (const name of files) mocha.addFile(join(dir, name));
   return new Promise((resolve, reject) => {
     try {
       const runner = mocha.run(() => {
         const stats = runner.stats;
-        const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, pending: stats?.pending ?? 0 };
+        const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? 0, pending: stats?.pending ?? 0, failures };
         const resultFile = process.env[RESULT_FILE_ENV];
         if (resultFile) writeFileSync(resultFile, JSON.stringify(counts));
         resolve(counts);
+      });
+      runner.on("fail", (test, error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ title: test.fullTitle(), message: message.split("\n")[0]!.slice(0, 300) });
       });
     } catch (error) {
       reject(error);
