@@ -9,11 +9,17 @@ import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
+import { EntryColumns } from "../../../src/core/session/entry-columns.js";
+import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
+import { objectArray } from "../../../src/core/session/object-array.js";
 import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
 import type { LoadedSession } from "../../../src/core/session/loaded-session.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
+// V8's own answer (a natives call, compiled after the flag is set): does the array store any value, not only small integers?
+setFlagsFromString("--allow-natives-syntax");
+const holdsAnyValue = new Function("a", "return %HasObjectElements(a)") as (a: unknown[]) => boolean;
 
 const dir = mkdtempSync(join(tmpdir(), "pi-sessions-read-shapes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +46,24 @@ function answers(s: LoadedSession): unknown {
   const index = s.index;
   return { size: index.size, entries: index.entries, diagnostics: s.diagnostics, leaf: index.leafId, activity: index.lastActivityTime, spend: index.totalSpend };
 }
+
+// First in this file (its own process): before any read here, so that V8 has not yet learnt from
+// earlier arrays what a plain `[]` at the same place will hold.
+describe("the arrays a read pushes strings and buffers to", () => {
+  it("start as arrays of any values (no deopt of the read's code at each read's first push)", () => {
+    expect(holdsAnyValue([])).toBe(false);
+    expect(holdsAnyValue(objectArray())).toBe(true);
+    expect(objectArray()).toEqual([]);
+    const columns = new EntryColumns() as unknown as { ids: unknown[]; types: unknown[]; roles: unknown[] };
+    expect([columns.ids, columns.types, columns.roles].map(holdsAnyValue)).toEqual([true, true, true]);
+    const reader = new JsonlReader(() => undefined) as unknown as { pending: unknown[]; push(b: Uint8Array): void };
+    expect(holdsAnyValue(reader.pending)).toBe(true);
+    reader.push(Buffer.from('{"a":1}\n{"b"'));
+    reader.push(Buffer.from(':2}\n'));
+    expect(reader.pending).toEqual([]);
+    expect(holdsAnyValue(reader.pending)).toBe(true);
+  });
+});
 
 describe("the shapes a big read leaves behind", () => {
   const a = bigSession("aa", 3000);
@@ -72,4 +96,5 @@ describe("the shapes a big read leaves behind", () => {
       expect(answers(openSessionSync(b, { skim: true }))).toEqual(alone.b);
     }
   });
+
 });
