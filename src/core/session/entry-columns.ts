@@ -12,6 +12,7 @@ import { isoMillis } from "./iso-millis.js";
 import { timeOf } from "./meta-from-fields.js";
 import type { SkimmedEntry } from "./pi-layout-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
+import { objectArray } from "./object-array.js";
 import { viewOver } from "./skim-bytes.js";
 
 export { isoMillis };
@@ -130,9 +131,9 @@ export class EntryColumns {
   }
 
   constructor(
-    readonly ids: string[] = [],
-    readonly types: string[] = [],
-    private readonly roles: (string | undefined)[] = [],
+    readonly ids: string[] = objectArray(),
+    readonly types: string[] = objectArray(),
+    private readonly roles: (string | undefined)[] = objectArray(),
     private readonly rare = new Map<number, RareFields>(),
   ) {}
 

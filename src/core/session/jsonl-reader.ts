@@ -3,6 +3,8 @@
 // Lines are split on byte 0x0A, which in UTF-8 only ever means "\n", so the
 // split equals pi's `text.split("\n")` on the decoded text.
 
+import { objectArray } from "./object-array.js";
+
 /** One line handed to the reader's callback: the same object is refilled for the next line, so copy what you keep. */
 export interface JsonlLine {
   /** 1-based line number. */
@@ -34,16 +36,27 @@ export interface JsonlReadSummary {
   unterminatedTail: boolean;
 }
 
+/**
+ * Where a reader hands its lines. A long-lived reader of many lines should be
+ * given an object with a `line` method rather than a closure: V8's optimised
+ * read loop inlines the call and embeds its target weakly, and a closure made
+ * per read dies with the read (the loop's code is then thrown away and
+ * compiled again at the next read); an object's class outlives it.
+ */
+export interface LineSink {
+  line(l: JsonlLine): void;
+}
+
 const LF = 0x0a;
 const CR = 0x0d;
 
 export class JsonlReader {
-  private readonly onLine: (line: JsonlLine) => void;
+  private readonly sink: LineSink;
   private readonly startOffset: number;
   private position: number;
   private lineNumber: number;
   /** Copies of the bytes of a line that spans chunks, oldest first. */
-  private pending: Uint8Array[] = [];
+  private readonly pending: Uint8Array[] = objectArray();
   private pendingLength = 0;
   private bom = false;
   private crlfLines = 0;
@@ -53,8 +66,8 @@ export class JsonlReader {
   private readonly current: JsonlLine = { line: 0, offset: 0, length: 0, bytes: new Uint8Array(0), start: 0, terminated: true, crlf: false };
 
   /** `startOffset`/`startLine` resume a read after a complete line (live tail); a BOM is only looked for at offset 0. */
-  constructor(onLine: (line: JsonlLine) => void, startOffset = 0, startLine = 1) {
-    this.onLine = onLine;
+  constructor(onLine: LineSink | ((line: JsonlLine) => void), startOffset = 0, startLine = 1) {
+    this.sink = typeof onLine === "function" ? { line: onLine } : onLine;
     this.startOffset = startOffset;
     this.position = startOffset;
     this.lineNumber = startLine;
@@ -77,7 +90,7 @@ export class JsonlReader {
       if (this.pendingLength > 0) {
         if (nl > from) this.pending.push(chunk.subarray(from, nl));
         const joined = concat(this.pending, this.pendingLength + (nl - from));
-        this.pending = [];
+        this.pending.length = 0;
         this.pendingLength = 0;
         this.emit(joined, 0, joined.length, true);
       } else {
@@ -92,7 +105,7 @@ export class JsonlReader {
       this.ended = true;
       if (this.pendingLength > 0) {
         const joined = concat(this.pending, this.pendingLength);
-        this.pending = [];
+        this.pending.length = 0;
         this.pendingLength = 0;
         this.emit(joined, 0, joined.length, false);
         return this.summary(true);
@@ -141,7 +154,7 @@ export class JsonlReader {
     l.start = s;
     l.terminated = terminated;
     l.crlf = crlf;
-    this.onLine(l);
+    this.sink.line(l);
   }
 }
 

@@ -66,8 +66,27 @@ export interface OpenOptions {
 
 function planRead(resume: ResumePoint | null, options: OpenOptions = {}, fileBytes?: number): ReadPlan {
   const builder = new SessionBuilder(resume?.snapshot, { skim: options.skim, fileBytes });
-  const reader = new JsonlReader((l) => builder.line(l), resume?.offset ?? 0, resume?.line ?? 1);
+  const reader = new JsonlReader(builder, resume?.offset ?? 0, resume?.line ?? 1);
   return { builder, reader, tail: new TailKeeper(), skim: resume?.snapshot.skim ?? options.skim ?? false };
+}
+
+/** Reads of at least this many bytes leave shapeKeeper behind them (a big read's optimised code is worth keeping). */
+const KEEP_SHAPES_FROM_BYTES = 1024 * 1024;
+
+/**
+ * An unused read plan (builder, index, columns, id table, reader, its line …),
+ * made after each big read and held until the next. V8's optimised read code
+ * holds the hidden classes of the objects it was compiled for only weakly:
+ * when the last object of a class dies (a read's objects die with it), the
+ * next full GC frees the class and throws that code away, and every read of a
+ * big file compiled its hot loop again (tens of ms per open). Made after the
+ * read, the plan has the classes that read ended with (fields widened during
+ * it included). It shares no state with any read.
+ */
+const shapeKeeper: ReadPlan[] = [];
+
+function keepShapesOf(plan: ReadPlan, bytesRead: number): void {
+  if (bytesRead >= KEEP_SHAPES_FROM_BYTES) shapeKeeper[0] = planRead(null, { skim: plan.skim }, 0);
 }
 
 interface FileRead {
@@ -81,6 +100,7 @@ interface FileRead {
 
 function finishRead(path: string, plan: ReadPlan, read: FileRead, options: OpenOptions): Session {
   const built = plan.builder.finish(plan.reader.end());
+  keepShapesOf(plan, read.size - (read.resume?.offset ?? 0));
   const { size, stat, snapshot } = read;
   const fingerprint =
     snapshot !== null && size === snapshot.content.source.size
@@ -224,7 +244,7 @@ export function sessionFromBytes(bytes: Uint8Array, path?: string): LoadedSessio
 export function sessionOverFileBytes(path: string, bytes: Buffer, mtimeMs: number): LoadedSession {
   // The bytes are held for the bodies: the read also keeps what it vouches for about each line.
   const builder = new SessionBuilder(undefined, { lineFacts: true });
-  const reader = new JsonlReader((l) => builder.line(l));
+  const reader = new JsonlReader(builder);
   reader.push(bytes);
   const built = builder.finish(reader.end());
   const tail = bytes.subarray(Math.max(0, bytes.length - FINGERPRINT_TAIL_BYTES));

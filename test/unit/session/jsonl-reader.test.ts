@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectLines } from "../../../src/core/session/jsonl-reader.js";
+import { collectLines, JsonlReader, type JsonlLine } from "../../../src/core/session/jsonl-reader.js";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
@@ -94,5 +94,24 @@ describe("JSONL line reader", () => {
     const r = collectLines(chunks);
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]!.length).toBe(size);
+  });
+
+  it("hands a line sink object the lines a callback gets (same numbers, offsets, bytes, any chunking)", () => {
+    const seen = (l: JsonlLine) => ({ line: l.line, offset: l.offset, length: l.length, text: text(l.bytes.subarray(l.start, l.start + l.length)), terminated: l.terminated, crlf: l.crlf });
+    fc.assert(
+      fc.property(content, fc.array(fc.nat(), { maxLength: 12 }), (bytes, cuts) => {
+        const byCallback: unknown[] = [];
+        const bySink: unknown[] = [];
+        const callbackReader = new JsonlReader((l) => byCallback.push(seen(l)), 7, 3);
+        const sinkReader = new JsonlReader({ line: (l: JsonlLine) => void bySink.push(seen(l)) }, 7, 3);
+        for (const c of chunked(bytes, cuts)) {
+          callbackReader.push(c);
+          sinkReader.push(c);
+        }
+        expect(sinkReader.end()).toEqual(callbackReader.end());
+        expect(bySink).toEqual(byCallback);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
