@@ -55,8 +55,7 @@ export async function goToLeaf(services: Services, raw: unknown): Promise<Comman
   const model = await services.entriesTree.current();
   const leafId = model?.leafId;
   if (!model || !leafId) return notDone("not-applicable", "The session has no entries.");
-  await services.entriesTree.pageIn(model.entryNode(leafId));
-  await services.entriesView.reveal(model.entryNode(leafId), { select: true, focus: true, expand: false });
+  await revealInEntriesView(services, leafId);
   return ok({ entryId: leafId });
 }
 
@@ -64,17 +63,26 @@ export async function goToLeaf(services: Services, raw: unknown): Promise<Comman
 export async function revealEntry(services: Services, sessionPath: string, entryId: string): Promise<void> {
   services.active.set(sessionPath);
   services.entriesTree.show(sessionPath);
-  const model = await services.entriesTree.current();
-  if (!model || !model.session.index.get(entryId)) return;
-  await services.entriesTree.pageIn(model.entryNode(entryId));
+  await revealInEntriesView(services, entryId);
+}
+
+/** VS Code's tree errors that mean "its refresh has not settled yet", not "no such node". */
+const UNSETTLED_TREE = /not found|cannot resolve tree item/i;
+
+/** Pages an entry of the shown session in, then selects it in the Entries view. */
+async function revealInEntriesView(services: Services, entryId: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
+    const model = await services.entriesTree.current();
+    if (!model || !model.session.index.get(entryId)) return;
     try {
+      await services.entriesTree.pageIn(model.entryNode(entryId));
       await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus: true, expand: false });
       return;
     } catch (error) {
-      // VS Code applies a tree refresh asynchronously: right after the view switched sessions, a
-      // reveal can look for a node whose parent it has not fetched yet. Try again once it settled.
-      if (attempt >= 4 || !/not found/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      // VS Code applies a tree refresh asynchronously: right after the view switched sessions or
+      // refreshed nodes, a reveal can look for a node (or a parent) it has not fetched again yet.
+      // Try again once it settled, from the model shown then.
+      if (attempt >= 4 || !UNSETTLED_TREE.test(error instanceof Error ? error.message : String(error))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
     }
   }
