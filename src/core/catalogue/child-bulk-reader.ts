@@ -30,7 +30,8 @@ export function childBulkReader(script: string, options: ChildBulkOptions = {}):
   return {
     wants: (files: readonly StaleFile[]) => files.length > 0 && (files.length >= minFiles || files.reduce((sum, f) => sum + f.size, 0) >= minBytes),
     read: (paths, catalogueOptions, log) => answersOf(script, request(paths, catalogueOptions, log), options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
-    sums: (paths, catalogueOptions) => answersOf(script, { ...request(paths, catalogueOptions), sums: true }, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
+    sums: (files, catalogueOptions) =>
+      answersOf(script, { ...request(files.map((f) => f.path), catalogueOptions), sums: true, sizes: files.map((f) => f.size) }, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
   };
 }
 
