@@ -21,7 +21,7 @@ import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
-import { SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
+import { appendsContextEdit, SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -226,10 +226,13 @@ export class SessionCatalogue {
         }
       }
       const progress = { done: 0, total: 1, cached: 0, appended: 0, read: 0 };
-      const sum = waited || !wantsSum(record, this.versionOf) ? undefined : this.sums.answered(path);
-      if (!sum) return this.update(path, progress, bulk) ?? undefined;
+      if (waited || !bulk?.sums || !wantsSum(record, this.versionOf)) return this.update(path, progress, bulk) ?? undefined;
       const appended = this.update(path, progress, bulk, false);
       if (appended !== undefined) return appended ?? undefined;
+      // Not carried without the sum: the one being computed, or one asked now when pi's edit came in the failed answer's write.
+      if (!this.sums.answered(path) && appendsContextEdit(record)) this.wantSum(path, bulk);
+      const sum = this.sums.answered(path);
+      if (!sum) return this.update(path, progress, bulk) ?? undefined;
       this.stats.sumsAwaited++;
       await sum;
     }

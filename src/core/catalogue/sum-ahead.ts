@@ -10,10 +10,11 @@
 // child reads the file only up to the size the row was recorded at (pi writes
 // its context edit right after the failed answer: the child would mostly find
 // it there already, a sum the row could not take). A context edit that comes
-// while the sum is computed waits for it (see SessionCatalogue.refresh); one
-// that comes first, or a sum that fails, reads the file once (exact, slower).
+// while the sum is computed waits for it (see SessionCatalogue.refresh), and
+// one seen in the same write as the failed answer asks for it then and waits;
+// a sum that fails (or no child) leaves the edit to one read (exact, slower).
 
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { hashBytes } from "../session/fingerprint.js";
 import { readRange } from "../session/read-range.js";
 import { semanticsFor } from "../pi-version/index.js";
@@ -74,6 +75,24 @@ export function sumForRecord(record: SessionRecord, answer: SumAnswer, versionOf
   const tail = new ProjectedTail(answer.projected);
   metas.forEach((m, i) => tail.add(m, m.id, appendedTokens(rule, mini, m), () => mini.entryAt(m), i));
   return tail.current;
+}
+
+/** Whether the lines appended to the record's file (complete ones) hold a context edit (a sum ahead would carry it). */
+export function appendsContextEdit(record: SessionRecord): boolean {
+  let bytes: Buffer;
+  try {
+    const fd = openSync(record.path, "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= record.key.size) return false;
+      bytes = readRange(fd, record.key.size, size - record.key.size);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  return bytes.length > 0 && bytes[bytes.length - 1] === 0x0a && bytes.includes('"context_edit"');
 }
 
 /** Paths waiting for a sum, asked of one child process at a time; each path once (until `forget`). */

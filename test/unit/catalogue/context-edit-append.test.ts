@@ -409,7 +409,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     expect(catalogue.stats).toMatchObject({ read: 1, appended: 6 });
   });
 
-  it("a listing asks sums ahead for the few sessions written in the last minutes (maybe live), not for older ones; the first edit of a recent one is carried from its bytes", async () => {
+  it("a listing asks sums ahead for the few sessions written in the last minutes (maybe live), not for older ones; the first edit of a recent one is carried from its bytes (of an older one, after the sum asked then)", async () => {
     const cache = join(dir, "recent-cache");
     const paths: string[] = [];
     const files: Pi15File[] = [];
@@ -435,8 +435,8 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
       appendFileSync(paths[i]!, `${edit}\n`);
       expect(await catalogue.refresh(paths[i]!, sums)).toEqual(fromScratch(paths[i]!));
     }
-    // The recent one's edit from its bytes; the old one's reads the file (it got no sum).
-    expect(catalogue.stats).toMatchObject({ read: 8, appended: 1 });
+    // The recent one's edit from its bytes and its sum ahead; the old one got no sum: asked at its edit, and waited for.
+    expect(catalogue.stats).toMatchObject({ read: 7, appended: 2, sumsAsked: 5, sumsAwaited: 1 });
   });
 
   it("a context edit arriving while the sum is computed waits for it, then is carried from its bytes (no whole read); the edit's own refresh and a watcher's second one alike", async () => {
@@ -468,7 +468,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     expect(catalogue.stats).toMatchObject({ appended: 3, read: 1, sumsAsked: 1, sumsAwaited: 2 });
   });
 
-  it("a sum that does not come (the child stopped early) leaves the waiting edit to one read; an edit in the same write as the failed answer (no sum asked) reads at once", async () => {
+  it("a sum that does not come (the child stopped early) leaves the waiting edit to one read, once", async () => {
     const path = join(dir, "late.jsonl");
     const cache = join(dir, "late-cache");
     const file = new Pi15File();
@@ -488,18 +488,28 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     // The read kept the sum its count needed: the next edits are carried.
     appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
     expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
-    expect(catalogue.stats).toMatchObject({ appended: 2, read: 2 });
-    const other = join(dir, "same-write.jsonl");
-    const second = new Pi15File();
-    const t = (kind: Kind): string => second.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
-    second.lines.push(t("user"), t("assistant"));
-    writeFileSync(other, second.text());
-    writtenLongAgo(other);
-    const fresh = await SessionCatalogue.open(join(dir, "same-write-cache"));
-    await fresh.list([other], undefined, new InProcessSums());
-    appendFileSync(other, `${t("assistant-error")}\n${t("edit")}\n`);
-    expect(await fresh.refresh(other, new InProcessSums())).toEqual(fromScratch(other));
-    expect(fresh.stats).toMatchObject({ read: 2, sumsAsked: 0, sumsAwaited: 0 });
+    expect(catalogue.stats).toMatchObject({ appended: 2, read: 2, sumsAsked: 1, sumsAwaited: 1 });
+  });
+
+  it("pi's edit seen in the same write as the failed answer (no sum asked yet): the sum is asked then, and waited for; without a child, one read", async () => {
+    for (const child of [true, false]) {
+      const path = join(dir, `same-write-${child}.jsonl`);
+      const file = new Pi15File();
+      const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+      file.lines.push(s("user"), s("assistant-tool"), s("tool"), s("assistant"));
+      writeFileSync(path, file.text());
+      writtenLongAgo(path);
+      const sums = child ? new InProcessSums() : undefined;
+      const catalogue = await SessionCatalogue.open(join(dir, `same-write-${child}-cache`));
+      await catalogue.list([path], undefined, sums);
+      appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+      expect(catalogue.stats).toMatchObject(child ? { read: 1, appended: 1, sumsAsked: 1, sumsAwaited: 1, sumsKept: 1 } : { read: 2, appended: 0, sumsAsked: 0 });
+      // Appends that need no sum ask for none: a branch switch reads the file, without waiting.
+      appendFileSync(path, `${s("switch")}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+      expect(catalogue.stats).toMatchObject(child ? { read: 2, sumsAsked: 1, sumsAwaited: 1 } : { read: 3, sumsAsked: 0 });
+    }
   });
 });
 
