@@ -2,7 +2,7 @@
 // forked with this Node. Its rows equal the in-process read; what it does not
 // answer (it cannot start, dies, lies) is read in-process, with one warning.
 
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -169,7 +169,40 @@ describe("cold fill in a child process", () => {
     expect(byPath(rows)).toEqual(expected);
     expect(catalogue.stats.readByChild).toBe(0);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/catalogue reader process stopped early \(it exited \(code 1\).*reading the 41 sessions left in this process/);
+    expect(warnings[0]).toMatch(/catalogue reader process stopped \(it exited \(code 1\).*; 41 sessions left to read\); sessions are read in this process, no sums ahead; tried again in 30 s/);
+  });
+
+  it("a child that keeps failing is not started during its back-off (fills in-process, no sums ahead, no line per request); one that works again after it is used again", async () => {
+    const expected = await inProcess();
+    let now = 0;
+    const later = join(dir, `later${n++}.js`);
+    const warnings: string[] = [];
+    const reader = childBulkReader(later, { minFiles: 1, now: () => now, retryDelaysMs: [1000, 5000], warn: (m) => warnings.push(m) });
+    const fill = async (): Promise<SessionCatalogue> => {
+      const catalogue = await SessionCatalogue.open(cache());
+      expect(byPath(await catalogue.list(files, undefined, reader))).toEqual(expected);
+      return catalogue;
+    };
+    expect((await fill()).stats.readByChild).toBe(0);
+    expect(warnings).toEqual([expect.stringMatching(/catalogue reader process stopped .*tried again in 1 s/)]);
+    // During the back-off: not handed over, no sums asked of a child, nothing logged.
+    expect(reader.wants([{ path: files[0]!, size: 1 }])).toBe(false);
+    expect((await fill()).stats.readByChild).toBe(0);
+    const answers = [];
+    for await (const a of reader.sums!([{ path: files[0]!, size: statSync(files[0]!).size }], {})) answers.push(a);
+    expect(answers).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    now += 1000;
+    expect((await fill()).stats.readByChild).toBe(0);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/tried again in 5 s/);
+    writeFileSync(later, readFileSync(script));
+    now += 4999;
+    expect((await fill()).stats.readByChild, "still in its back-off").toBe(0);
+    now += 1;
+    expect((await fill()).stats.readByChild, "every file but the one gone").toBe(files.length - 1);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[2]).toMatch(/catalogue reader process works again/);
   });
 
   it("a child that dies after some answers: those kept, the rest read in-process", async () => {
