@@ -12,7 +12,10 @@
 // listing (no sum kept), then pi's failed answer: the row asks the catalogue's
 // child process (dist/catalogue-fill.js, built by `npm run bench`) for the sum;
 // the edit comes once it is kept. Host CPU of each refresh, of the wait (the
-// child's start, its answer, the sum carried), and the child's CPU.
+// child's start, its answer, the sum carried), and the child's CPU. Then the
+// edit as pi writes it, right after the failed answer: its refresh waits for
+// the sum in flight ("in flight"), or asks for it when both lines are seen in
+// one write ("one write"); host CPU of that refresh from its start to its row.
 import { appendFileSync, closeSync, copyFileSync, fstatSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,22 +70,53 @@ async function timedRefresh(catalogue: SessionCatalogue, file: string, written: 
   return { cpu: (c.user + c.system) / 1000, appended: catalogue.stats.appended === before + 1 };
 }
 
+/** A listed pi 1.5 session as listed cold, with the answer pi 1.5 writes after its system message. */
+async function coldListed(bigFile: string, file: string, cache: string, options: { explicitVersion: "1.5" }): Promise<{ catalogue: SessionCatalogue; cpu: number }> {
+  rmSync(cache, { recursive: true, force: true });
+  copyFileSync(bigFile, file);
+  const system = line({ type: "message", parentId: lastId(file), message: { role: "system", content: "", sections: { preamble: "You are an expert coding assistant." }, timestamp: Date.now() } });
+  appendFileSync(file, system.text + assistant(system.id, "stop", 90_000).text);
+  const catalogue = await SessionCatalogue.open(cache, options);
+  const c0 = process.cpuUsage();
+  await catalogue.list([file]);
+  const c = process.cpuUsage(c0);
+  return { catalogue, cpu: (c.user + c.system) / 1000 };
+}
+
+/** pi's edit right after the failed answer: while the sum is computed, or in the same write (see above). */
+async function editsInFlight(bigFile: string, file: string, cache: string, options: { explicitVersion: "1.5" }): Promise<void> {
+  const reader = childBulkReader(join(process.cwd(), "dist/catalogue-fill.js"));
+  for (const mode of ["in flight", "one write"] as const) {
+    const r: { failed: number; edit: number; wall: number; reads: number; child: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { catalogue } = await coldListed(bigFile, file, cache, options);
+      const failed = assistant(lastId(file), "error", 0);
+      const edit = line({ type: "context_edit", parentId: failed.id, targetId: failed.id, replacement: null });
+      const reads = catalogue.stats.read;
+      const f = mode === "in flight" ? await timedRefresh(catalogue, file, failed, reader) : { cpu: 0 };
+      const t0 = Date.now();
+      const e = await timedRefresh(catalogue, file, mode === "in flight" ? edit : { text: failed.text + edit.text }, reader);
+      const wall = Date.now() - t0;
+      await catalogue.sumsSettled();
+      r.push({ failed: f.cpu, edit: e.cpu, wall, reads: catalogue.stats.read - reads, child: catalogue.stats.sumsCpuMs });
+    }
+    const range = (xs: number[]): string => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`;
+    console.log(`\ncatalogue, listed pi 1.5 session, pi's edit ${mode === "in flight" ? "right after the failed answer (the sum in flight)" : "in the failed answer's write (no sum asked yet)"} (100 MB, 3 cold listings):`);
+    if (mode === "in flight") console.log(`  the failed answer's refresh: ${range(r.map((x) => x.failed))}`);
+    console.log(`  the edit's refresh, from its start to its row: host ${range(r.map((x) => x.edit))} CPU, ${range(r.map((x) => x.wall))} wall (waiting for the child: ${range(r.map((x) => x.child))} CPU there); whole reads here: ${r.map((x) => x.reads).join("/")}   (target ≤ 10 ms host CPU, 0 reads)`);
+  }
+  rmSync(cache, { recursive: true, force: true });
+}
+
 /** A listed pi 1.5 session, an append then the first edit (see above), three times from a cold listing. */
 async function liveFirstEdits(bigFile: string, file: string, cache: string, options: { explicitVersion: "1.5" }): Promise<void> {
   const script = join(process.cwd(), "dist/catalogue-fill.js");
   const reader = childBulkReader(script);
   const r: { list: number; failed: number; wait: number; wall: number; child: number; edit: number; appended: boolean; kept: number }[] = [];
   for (let i = 0; i < 3; i++) {
-    rmSync(cache, { recursive: true, force: true });
     // The big session (pi 0.73's layout) marked as pi 1.5 marks its sessions, with a system message (without
     // a marker the first edit is the file's first marker, which a row reads the file for), and an answer after it.
-    copyFileSync(bigFile, file);
-    const system = line({ type: "message", parentId: lastId(file), message: { role: "system", content: "", sections: { preamble: "You are an expert coding assistant." }, timestamp: Date.now() } });
-    appendFileSync(file, system.text + assistant(system.id, "stop", 90_000).text);
-    const catalogue = await SessionCatalogue.open(cache, options);
-    const c0 = process.cpuUsage();
-    await catalogue.list([file]);
-    const cl = process.cpuUsage(c0);
+    const { catalogue, cpu: list } = await coldListed(bigFile, file, cache, options);
     const failed = assistant(lastId(file), "error", 0);
     const f = await timedRefresh(catalogue, file, failed, reader);
     const w0 = process.cpuUsage();
@@ -94,7 +128,7 @@ async function liveFirstEdits(bigFile: string, file: string, cache: string, opti
     const e = await timedRefresh(catalogue, file, edit, reader);
     const answer = assistant(edit.id, "stop", 90_000);
     await timedRefresh(catalogue, file, answer, reader);
-    r.push({ list: (cl.user + cl.system) / 1000, failed: f.cpu, wait: (w.user + w.system) / 1000, wall, child: catalogue.stats.sumsCpuMs, edit: e.cpu, appended: e.appended, kept: catalogue.stats.sumsKept });
+    r.push({ list, failed: f.cpu, wait: (w.user + w.system) / 1000, wall, child: catalogue.stats.sumsCpuMs, edit: e.cpu, appended: e.appended, kept: catalogue.stats.sumsKept });
   }
   const range = (xs: number[]): string => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`;
   console.log(`\ncatalogue, listed pi 1.5 session, an append then the first edit (100 MB, 3 cold listings; host = this process's CPU):`);
@@ -114,6 +148,7 @@ export async function catalogueEditBench(bigFile: string): Promise<void> {
     // A pi 1.5 session (the 100 MB one is pi 0.73's layout: counted with pi 1.5's rule here).
     const options = { explicitVersion: "1.5" as const };
     await liveFirstEdits(bigFile, file, `${cache}-live`, options);
+    await editsInFlight(bigFile, file, `${cache}-in-flight`, options);
     copyFileSync(bigFile, file);
     const catalogue = await SessionCatalogue.open(cache, options);
     const [listed] = await catalogue.list([file]);

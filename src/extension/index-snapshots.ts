@@ -3,9 +3,11 @@
 // snapshot is indexed and snapshotted by the index child process
 // (dist/index-child.js), and the host opens it from that snapshot: the host
 // never does the exact read of a big file nor encodes a snapshot. Restricted
-// Mode launches no process, and a child that is missing or fails is not asked
-// again (one log line): then the host reads the file itself and writes the
-// snapshot a little after the open, never on the path of the first rows.
+// Mode launches no process, and a child that is missing or fails is asked again
+// only after a back-off (30 s, 2 min, 10 min, then not until the window
+// reloads; one log line per change): meanwhile the host reads the file itself
+// and writes the snapshot a little after the open, never on the path of the
+// first rows.
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { IndexChild } from "../core/session/index-child-client";

@@ -38,8 +38,11 @@ export interface BulkReader {
   /** Answers for (some of) the paths; it ends early when the reading stops (the rest is read in-process). Never throws. */
   /** `log`: the catalogue's log, where the reader appends the records it answers (the catalogue then need not write them). */
   read(paths: readonly string[], options: CatalogueOptions, log?: string): AsyncIterable<BulkAnswer>;
-  /** Sums ahead of live pi 1.5 sessions ("sum" answers; nothing logged), when it can compute them. Never throws. */
-  sums?(paths: readonly string[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
+  /**
+   * Sums ahead of live pi 1.5 sessions ("sum" answers; nothing logged), when it can compute them, each of
+   * the file's first `size` bytes (as its row was recorded: bytes appended since are carried by the host). Never throws.
+   */
+  sums?(files: readonly StaleFile[], options: CatalogueOptions): AsyncIterable<BulkAnswer>;
 }
 
 /** Host → child: what to read, and the pi-version policy to count it with. */
@@ -50,6 +53,8 @@ export interface FillRequest {
   log?: string;
   /** Sums ahead instead of records (sum-ahead.ts). */
   sums?: true;
+  /** With `sums`: the size each path's sum is read up to (one per path). */
+  sizes?: number[];
 }
 
 const VERSIONS: readonly string[] = ["0.73", "1.5"];
@@ -65,7 +70,16 @@ export function validFillRequest(message: unknown): FillRequest | undefined {
   const options: CatalogueOptions = { ...(explicitVersion ? { explicitVersion } : {}), ...(defaultVersion ? { defaultVersion } : {}) };
   if (message.log !== undefined && typeof message.log !== "string") return undefined;
   if (message.sums !== undefined && message.sums !== true) return undefined;
-  return { type: "fill", options, paths: message.paths as string[], ...(message.log !== undefined ? { log: message.log } : {}), ...(message.sums ? { sums: true as const } : {}) };
+  const sizes = message.sizes;
+  if (sizes !== undefined && (!message.sums || !Array.isArray(sizes) || sizes.length !== message.paths.length || !sizes.every((n) => Number.isSafeInteger(n) && (n as number) >= 0))) return undefined;
+  return {
+    type: "fill",
+    options,
+    paths: message.paths as string[],
+    ...(message.log !== undefined ? { log: message.log } : {}),
+    ...(message.sums ? { sums: true as const } : {}),
+    ...(sizes !== undefined ? { sizes: sizes as number[] } : {}),
+  };
 }
 
 /** A message from the child (sent as JSON: an id filter as its toJSON, a NaN header time as null) as an answer, or undefined when it is not a valid one. */

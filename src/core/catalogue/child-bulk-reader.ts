@@ -3,14 +3,18 @@
 // Used for a cold fill only (many files, or many bytes, none recorded): the
 // start of a process is not worth it for a few. Whatever the child does not
 // answer — it cannot start, dies, hangs, or sends something invalid — ends the
-// answers early, with one line to `warn`; the catalogue reads the rest itself.
+// answers early; the catalogue reads the rest itself. Such a failure keeps the
+// reader from starting children for a back-off (child-backoff.ts: 30 s, 2 min,
+// 10 min, then not until reload), one log line per change of state, none per
+// request: meanwhile fills stay in-process and no sums are computed ahead.
 
 import type { ChildProcess } from "node:child_process";
+import { ChildBackoff, type ChildBackoffOptions } from "../child-backoff.js";
 import { forkOwnRuntime } from "../fork-own-runtime.js";
 import { validAnswer, type BulkAnswer, type BulkReader, type FillRequest, type StaleFile } from "./bulk-reader.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
 
-export interface ChildBulkOptions {
+export interface ChildBulkOptions extends Pick<ChildBackoffOptions, "retryDelaysMs" | "now"> {
   /** Hand over at least this many files… */
   minFiles?: number;
   /** …or at least this many bytes. */
@@ -27,10 +31,12 @@ const IDLE_MS = 60_000;
 export function childBulkReader(script: string, options: ChildBulkOptions = {}): BulkReader {
   const minFiles = options.minFiles ?? CHILD_MIN_FILES;
   const minBytes = options.minBytes ?? CHILD_MIN_BYTES;
+  const backoff = new ChildBackoff("the catalogue reader process", "sessions are read in this process, no sums ahead", options);
+  const idleMs = options.idleMs ?? IDLE_MS;
   return {
-    wants: (files: readonly StaleFile[]) => files.length > 0 && (files.length >= minFiles || files.reduce((sum, f) => sum + f.size, 0) >= minBytes),
-    read: (paths, catalogueOptions, log) => answersOf(script, request(paths, catalogueOptions, log), options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
-    sums: (paths, catalogueOptions) => answersOf(script, { ...request(paths, catalogueOptions), sums: true }, options.idleMs ?? IDLE_MS, options.warn ?? (() => undefined)),
+    wants: (files: readonly StaleFile[]) => backoff.available && files.length > 0 && (files.length >= minFiles || files.reduce((sum, f) => sum + f.size, 0) >= minBytes),
+    read: (paths, catalogueOptions, log) => answersOf(script, request(paths, catalogueOptions, log), idleMs, backoff),
+    sums: (files, catalogueOptions) => answersOf(script, { ...request(files.map((f) => f.path), catalogueOptions), sums: true, sizes: files.map((f) => f.size) }, idleMs, backoff),
   };
 }
 
@@ -38,7 +44,9 @@ function request(paths: readonly string[], options: CatalogueOptions, log?: stri
   return { type: "fill", options, paths: [...paths], ...(log ? { log } : {}) };
 }
 
-async function* answersOf(script: string, request: FillRequest, idleMs: number, warn: (m: string) => void): AsyncGenerator<BulkAnswer> {
+/** Nothing during a back-off (the caller reads, or keeps no sum). */
+async function* answersOf(script: string, request: FillRequest, idleMs: number, backoff: ChildBackoff): AsyncGenerator<BulkAnswer> {
+  if (!backoff.available) return;
   const paths = request.paths;
   const queue: BulkAnswer[] = [];
   let ended: string | null = null; // why the answers stopped ("" when done)
@@ -56,7 +64,7 @@ async function* answersOf(script: string, request: FillRequest, idleMs: number, 
   try {
     child = forkOwnRuntime(script);
   } catch (error) {
-    warn(`cannot start the catalogue reader process (${message(error)}); ${request.sums ? "no sums ahead" : "reading the sessions in this process"}`);
+    backoff.failed(`it cannot start: ${message(error)}`);
     return;
   }
   let stderr = "";
@@ -90,7 +98,8 @@ async function* answersOf(script: string, request: FillRequest, idleMs: number, 
       clearTimeout(timer);
     }
     while (queue.length > 0) yield queue.shift()!;
-    if (ended) warn(`the catalogue reader process stopped early (${ended}); ${request.sums ? `no sums ahead for ${asked.size} sessions` : `reading the ${asked.size} sessions left in this process`}`);
+    if (ended) backoff.failed(`${ended}; ${request.sums ? `no sums ahead for ${asked.size} sessions` : `${asked.size} sessions left to read`}`);
+    else backoff.succeeded();
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }

@@ -46,10 +46,10 @@ async function fill(request: FillRequest): Promise<void> {
     }
     await pending;
   };
-  for (const path of request.paths) {
+  for (const [i, path] of request.paths.entries()) {
     let answer: BulkAnswer;
     try {
-      answer = request.sums ? sumAnswerOf(path, versionOf) : { kind: "record", record: readRecord(path, versionOf) as CatalogueRecord };
+      answer = request.sums ? sumAnswerOf(path, versionOf, request.sizes?.[i]) : { kind: "record", record: readRecord(path, versionOf) as CatalogueRecord };
     } catch {
       answer = { kind: "unreadable", path };
     }

@@ -9,9 +9,10 @@ import { streamRow } from "./streamed-row.js";
 
 /**
  * Throws when the file cannot be read. `sumAhead`: a pi 1.5 row keeps pi's projected sum even when its
- * count did not need it (one more parse of the branch; for a live session, see sum-ahead.ts).
+ * count did not need it (one more parse of the branch; for a live session, see sum-ahead.ts). `upTo`: the
+ * file's first bytes only when it is streamed (a skimmed read takes the whole file: check the key's size).
  */
-export function readRecord(path: string, versionOf: RowVersion, options: { sumAhead?: boolean } = {}): CatalogueRecord {
+export function readRecord(path: string, versionOf: RowVersion, options: { sumAhead?: boolean; upTo?: number } = {}): CatalogueRecord {
   const streamed = streamRow(path, versionOf, options);
   if (streamed) {
     if (!streamed.computed) return { path, key: streamed.key, kind: "other" };

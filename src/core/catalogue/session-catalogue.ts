@@ -21,7 +21,7 @@ import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
-import { SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
+import { appendsContextEdit, SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
 
 export interface CatalogueProgress {
   /** Files looked at so far, of `total`. */
@@ -58,7 +58,7 @@ export class SessionCatalogue {
   /** Records this process computed or removed since the last save (what save() appends). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, sumsAwaited: 0 };
   /** pi 1.5 sums computed ahead for live rows without one (sum-ahead.ts). */
   private readonly sums = new SumsAhead((answer) => this.takeSum(answer));
 
@@ -206,22 +206,36 @@ export class SessionCatalogue {
   /**
    * The up-to-date row of one file (e.g. after a watcher saw it change); undefined when it is not a session.
    * Watchers report one write more than once (VS Code's and Node's): a file as recorded is answered from the record.
+   * An append that cannot be carried while the row's sum ahead is being computed (pi's context edit right after
+   * the failed answer) waits for that sum (within the reader's own time limit), then is carried with it; without
+   * the sum it reads the file in full.
    */
   async refresh(path: string, bulk?: BulkReader): Promise<CatalogueRow | undefined> {
-    const record = this.records.get(path);
-    if (record) {
-      let st;
-      try {
-        st = statSync(path);
-      } catch {
-        st = undefined;
+    for (let waited = false; ; waited = true) {
+      const record = this.records.get(path);
+      if (record) {
+        let st;
+        try {
+          st = statSync(path);
+        } catch {
+          st = undefined;
+        }
+        if (st && record.key.size === st.size && record.key.mtimeMs === st.mtimeMs) {
+          this.stats.cached++;
+          return record.kind === "session" ? record.row : undefined;
+        }
       }
-      if (st && record.key.size === st.size && record.key.mtimeMs === st.mtimeMs) {
-        this.stats.cached++;
-        return record.kind === "session" ? record.row : undefined;
-      }
+      const progress = { done: 0, total: 1, cached: 0, appended: 0, read: 0 };
+      if (waited || !bulk?.sums || !wantsSum(record, this.versionOf)) return this.update(path, progress, bulk) ?? undefined;
+      const appended = this.update(path, progress, bulk, false);
+      if (appended !== undefined) return appended ?? undefined;
+      // Not carried without the sum: the one being computed, or one asked now when pi's edit came in the failed answer's write.
+      if (!this.sums.answered(path) && appendsContextEdit(record)) this.wantSum(path, bulk);
+      const sum = this.sums.answered(path);
+      if (!sum) return this.update(path, progress, bulk) ?? undefined;
+      this.stats.sumsAwaited++;
+      await sum;
     }
-    return this.update(path, { done: 0, total: 1, cached: 0, appended: 0, read: 0 }, bulk) ?? undefined;
   }
 
   /** Resolves when no sum ahead is being computed (tests, benchmarks). */
@@ -267,8 +281,11 @@ export class SessionCatalogue {
     this.touched.set(record.path, record);
   }
 
-  /** `bulk`: where a live pi 1.5 row without its sum gets one computed ahead (sum-ahead.ts). */
-  private update(path: string, progress: CatalogueProgress, bulk?: BulkReader): CatalogueRow | null {
+  /**
+   * `bulk`: where a live pi 1.5 row without its sum gets one computed ahead (sum-ahead.ts). Null when the file
+   * is not a session (or unreadable); undefined when it is not a carried append and `read` is false.
+   */
+  private update(path: string, progress: CatalogueProgress, bulk?: BulkReader, read = true): CatalogueRow | null | undefined {
     const record = this.records.get(path);
     try {
       if (record?.kind === "session" && record.resume?.ids) {
@@ -280,6 +297,7 @@ export class SessionCatalogue {
           return appended;
         }
       }
+      if (!read) return undefined;
       progress.read++;
       this.stats.read++;
       return this.readWhole(path);
@@ -290,8 +308,10 @@ export class SessionCatalogue {
     }
   }
 
+  /** Asked for the file as recorded now (its record's size): what is appended later is carried by takeSum. */
   private wantSum(path: string, bulk: BulkReader): void {
-    if (this.sums.want(path, bulk, this.options)) this.stats.sumsAsked++;
+    const record = this.records.get(path);
+    if (record && this.sums.want(path, record.key.size, bulk, this.options)) this.stats.sumsAsked++;
   }
 
   /** A sum computed ahead, kept in the row when it fits the file as recorded now (else dropped). */

@@ -256,17 +256,19 @@ class StreamedLines {
  * The row of the session file at `path`, streamed; undefined when the file is
  * left to the full read (see above). Throws when the file cannot be read.
  */
-export function streamRow(path: string, versionOf: RowVersion, options: { chunkBytes?: number; sumAhead?: boolean } = {}): StreamedRow | undefined {
+export function streamRow(path: string, versionOf: RowVersion, options: { chunkBytes?: number; sumAhead?: boolean; upTo?: number } = {}): StreamedRow | undefined {
   const fd = openSync(path, "r");
   try {
     const stat = fstatSync(fd);
+    // `upTo`: the file as it was at that size (its first bytes; a sum ahead of a row recorded at that size).
+    const end = Math.min(stat.size, options.upTo ?? stat.size);
     const lines = new StreamedLines(path);
     const reader = new JsonlReader((l) => lines.line(l));
     const chunk = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (sharedChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     let size = 0;
     let lastRead = 0;
-    while (size < stat.size && !lines.giveUp && !lines.headerMissing) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, stat.size - size), size);
+    while (size < end && !lines.giveUp && !lines.headerMissing) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - size), size);
       if (n === 0) break;
       reader.push(chunk.subarray(0, n));
       lastRead = n;
@@ -274,7 +276,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     }
     const lastByte = lastRead > 0 ? chunk[lastRead - 1]! : -1;
     if (lines.giveUp) return undefined;
-    if (lines.headerMissing) size = stat.size;
+    if (lines.headerMissing) size = end;
     else {
       reader.end();
       lines.finish();

@@ -6,14 +6,19 @@
 // user's message, the failed answer). So when a row without the sum is carried
 // over appended bytes, the catalogue asks its child process (fill-child.ts) for
 // the file's sum — one more parse of the branch there, none in this process —
-// and keeps it in the row, carried over whatever was appended meanwhile. A
-// context edit that comes first reads the file once, as before (exact, slower).
+// and keeps it in the row, carried over whatever was appended meanwhile. The
+// child reads the file only up to the size the row was recorded at (pi writes
+// its context edit right after the failed answer: the child would mostly find
+// it there already, a sum the row could not take). A context edit that comes
+// while the sum is computed waits for it (see SessionCatalogue.refresh), and
+// one seen in the same write as the failed answer asks for it then and waits;
+// a sum that fails (or no child) leaves the edit to one read (exact, slower).
 
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { hashBytes } from "../session/fingerprint.js";
 import { readRange } from "../session/read-range.js";
 import { semanticsFor } from "../pi-version/index.js";
-import type { BulkReader, SumAnswer } from "./bulk-reader.js";
+import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import type { CatalogueRecord } from "./catalogue-file.js";
 import { appendedChain, appendedTokens, type RowVersion } from "./catalogue-row.js";
 import { keepsProjection, ProjectedTail, type ProjectedResume } from "./projected-resume.js";
@@ -22,9 +27,12 @@ import type { CatalogueOptions } from "./session-catalogue.js";
 
 type SessionRecord = Extract<CatalogueRecord, { kind: "session" }>;
 
-/** The file's pi 1.5 projected sum, counted ahead (run in the child: its row and id filter stay there). Throws when unreadable. */
-export function sumAnswerOf(path: string, versionOf: RowVersion): SumAnswer {
-  const record = readRecord(path, versionOf, { sumAhead: true });
+/**
+ * The file's pi 1.5 projected sum, counted ahead (run in the child: its row and id filter stay there), of its
+ * first `upTo` bytes when given (the answer's key says what was read). Throws when unreadable.
+ */
+export function sumAnswerOf(path: string, versionOf: RowVersion, upTo?: number): SumAnswer {
+  const record = readRecord(path, versionOf, { sumAhead: true, ...(upTo !== undefined ? { upTo } : {}) });
   const resume = record.kind === "session" ? record.resume : null;
   if (!resume) return { kind: "sum", path, key: record.key, leafId: null };
   return { kind: "sum", path, key: record.key, leafId: resume.leafId, ...(resume.projected ? { projected: resume.projected } : {}) };
@@ -69,21 +77,51 @@ export function sumForRecord(record: SessionRecord, answer: SumAnswer, versionOf
   return tail.current;
 }
 
+/** Whether the lines appended to the record's file (complete ones) hold a context edit (a sum ahead would carry it). */
+export function appendsContextEdit(record: SessionRecord): boolean {
+  let bytes: Buffer;
+  try {
+    const fd = openSync(record.path, "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= record.key.size) return false;
+      bytes = readRange(fd, record.key.size, size - record.key.size);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  return bytes.length > 0 && bytes[bytes.length - 1] === 0x0a && bytes.includes('"context_edit"');
+}
+
 /** Paths waiting for a sum, asked of one child process at a time; each path once (until `forget`). */
 export class SumsAhead {
   private readonly asked = new Set<string>();
-  private queue: string[] = [];
+  private queue: StaleFile[] = [];
   private running: Promise<void> | undefined;
+  /** Asked, not answered yet: resolved once the answer is taken, or the reader ended without one. */
+  private readonly pending = new Map<string, { answered: Promise<void>; resolve: () => void }>();
 
   constructor(private readonly take: (answer: SumAnswer | { kind: "done"; cpuMs: number }) => void) {}
 
-  /** Whether the path was asked for now (not asked before). */
-  want(path: string, reader: BulkReader | undefined, options: CatalogueOptions): boolean {
+  /** Whether the path was asked for now (not asked before): its sum of the file's first `size` bytes (the row's). */
+  want(path: string, size: number, reader: BulkReader | undefined, options: CatalogueOptions): boolean {
     if (!reader?.sums || this.asked.has(path)) return false;
     this.asked.add(path);
-    this.queue.push(path);
+    this.queue.push({ path, size });
+    if (!this.pending.has(path)) {
+      let resolve!: () => void;
+      const answered = new Promise<void>((r) => (resolve = r));
+      this.pending.set(path, { answered, resolve });
+    }
     this.running ??= this.run(reader, options).finally(() => (this.running = undefined));
     return true;
+  }
+
+  /** While the path's sum is being computed: resolves when its answer was taken (or none will come). */
+  answered(path: string): Promise<void> | undefined {
+    return this.pending.get(path)?.answered;
   }
 
   /** The row was read in full since: a later append may ask again. */
@@ -96,17 +134,26 @@ export class SumsAhead {
     while (this.running) await this.running;
   }
 
+  private done(path: string): void {
+    this.pending.get(path)?.resolve();
+    this.pending.delete(path);
+  }
+
   private async run(reader: BulkReader, options: CatalogueOptions): Promise<void> {
     // After the write that asked is handled (the child's start is not part of it).
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
-      const paths = this.queue;
+      const files = this.queue;
       this.queue = [];
       try {
-        for await (const answer of reader.sums!(paths, options)) if (answer.kind === "sum" || answer.kind === "done") this.take(answer);
+        for await (const answer of reader.sums!(files, options)) {
+          if (answer.kind === "sum" || answer.kind === "done") this.take(answer);
+          if (answer.kind === "sum" || answer.kind === "unreadable") this.done(answer.path);
+        }
       } catch {
         // A reader reports its own failures: those rows keep no sum (their first edit reads the file).
       }
+      for (const f of files) this.done(f.path);
     }
   }
 }

@@ -11,20 +11,19 @@
 // v8's serializer, which keeps what JSON would not (-0, undefined, Map order).
 // Decoding checks the checksum and every structural invariant the index relies
 // on (positions in range, a hash table with a free slot, …): a damaged, old or
-// foreign file is rejected, never half-trusted.
+// foreign file is rejected, never half-trusted (index-snapshot-decode.ts).
 
 import { createHash } from "node:crypto";
 import { endianness } from "node:os";
-import { deserialize, serialize } from "node:v8";
-import type { ColumnsState, RareFields } from "./entry-columns.js";
+import { serialize } from "node:v8";
 import type { BuilderSnapshot } from "./session-builder.js";
 import type { IndexState } from "./session-index.js";
 
 export const SNAPSHOT_FORMAT_VERSION = 1;
-const MAGIC = Buffer.from("PISNAP\r\n", "latin1");
-const CHECKSUM_BYTES = 32;
-const ISO_LENGTH = 24;
-const SPEND_WIDTH = 5;
+export const MAGIC = Buffer.from("PISNAP\r\n", "latin1");
+export const CHECKSUM_BYTES = 32;
+export const ISO_LENGTH = 24;
+export const SPEND_WIDTH = 5;
 
 /** What the snapshot was built from: the file as it was read. */
 export interface SnapshotSource {
@@ -49,7 +48,7 @@ export interface SnapshotContent {
   index: IndexState;
 }
 
-type Kind = "i32" | "f64" | "u32" | "u8";
+export type Kind = "i32" | "f64" | "u32" | "u8";
 interface SectionRef {
   name: string;
   kind: Kind;
@@ -57,7 +56,7 @@ interface SectionRef {
   length: number;
 }
 
-interface Header {
+export interface Header {
   source: SnapshotSource;
   resume: { offset: number; line: number };
   count: number;
@@ -68,7 +67,7 @@ interface Header {
   sections: SectionRef[];
 }
 
-const BYTES: Record<Kind, number> = { i32: 4, f64: 8, u32: 4, u8: 1 };
+export const BYTES: Record<Kind, number> = { i32: 4, f64: 8, u32: 4, u8: 1 };
 
 /** Whole numbers in [0, 2^32): such a Float64 column is stored as u32. */
 function fitsU32(a: Float64Array): boolean {
@@ -174,162 +173,6 @@ export function encodeSnapshot(c: SnapshotContent): Buffer[] {
   return pieces;
 }
 
-function pad8(n: number): number {
+export function pad8(n: number): number {
   return (n + 7) & ~7;
-}
-
-class Rejected extends Error {}
-
-function check(ok: boolean, why: string): asserts ok {
-  if (!ok) throw new Rejected(why);
-}
-
-/** The content of snapshot bytes, or why they are not a usable snapshot. */
-export function decodeSnapshot(file: Buffer): SnapshotContent | string {
-  try {
-    return decode(file);
-  } catch (e) {
-    return e instanceof Rejected ? e.message : `unreadable: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
-
-function decode(file: Buffer): SnapshotContent {
-  check(file.length >= MAGIC.length + 8 + CHECKSUM_BYTES && file.subarray(0, MAGIC.length).equals(MAGIC), "not an index snapshot");
-  check(file.readUInt32LE(MAGIC.length) === SNAPSHOT_FORMAT_VERSION, "another format version");
-  const body = file.length - CHECKSUM_BYTES;
-  const digest = createHash("sha256").update(file.subarray(0, body)).digest();
-  check(digest.equals(file.subarray(body)), "checksum mismatch");
-  // Typed arrays are views of the file's bytes: they need an aligned start.
-  const b = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
-  const headerLength = b.readUInt32LE(MAGIC.length + 4);
-  const headerEnd = MAGIC.length + 8 + headerLength;
-  check(headerEnd <= body, "header out of bounds");
-  const header = JSON.parse(b.toString("utf8", MAGIC.length + 8, headerEnd)) as Header;
-  check(header.endian === endianness(), "other byte order");
-  const n = header.count;
-  check(Number.isInteger(n) && n >= 0, "bad count");
-  const base = pad8(headerEnd);
-  const section = new Map<string, ArrayBufferView & ArrayLike<number>>();
-  for (const s of header.sections) {
-    const width = BYTES[s.kind];
-    check(width !== undefined && Number.isInteger(s.offset) && s.offset % 8 === 0 && Number.isInteger(s.length) && s.length >= 0, `bad section ${s.name}`);
-    const start = b.byteOffset + base + s.offset;
-    check(base + s.offset + s.length * width <= body, `section ${s.name} out of bounds`);
-    const view =
-      s.kind === "i32" ? new Int32Array(b.buffer, start, s.length)
-      : s.kind === "f64" ? new Float64Array(b.buffer, start, s.length)
-      : s.kind === "u32" ? new Uint32Array(b.buffer, start, s.length)
-      : new Uint8Array(b.buffer, start, s.length);
-    section.set(s.name, view);
-  }
-  const get = (name: string, length: number): ArrayBufferView & ArrayLike<number> => {
-    const v = section.get(name);
-    check(v !== undefined && v.length === length, `section ${name} missing or of the wrong length`);
-    return v;
-  };
-  const f64 = (name: string): Float64Array => {
-    const v = get(name, n);
-    return v instanceof Float64Array ? v : new Float64Array(v as Uint32Array);
-  };
-  const parents = get("parents", n) as Int32Array;
-  check(parents instanceof Int32Array, "parents");
-  const times = get("times", n) as Float64Array;
-  const activity = get("activity", n) as Float64Array;
-  const spends = get("spends", n * SPEND_WIDTH) as Float64Array;
-  check(times instanceof Float64Array && activity instanceof Float64Array && spends instanceof Float64Array, "float columns");
-  const stamps = get("stamps", n * ISO_LENGTH) as Uint8Array;
-  const flags = get("flags", n) as Uint8Array;
-  const idLengths = get("idLengths", n) as Uint32Array;
-  const slots = section.get("slots");
-  const hashes = get("hashes", n);
-  check(slots instanceof Int32Array && hashes instanceof Int32Array, "id table");
-
-  const o = deserialize(get("objects", section.get("objects")?.length ?? -1) as Uint8Array) as Omit<IndexState, "columns" | "idTable"> & {
-    builder: SnapshotContent["builder"];
-    rare: Map<number, RareFields>;
-  };
-  check(o !== null && typeof o === "object" && o.rare instanceof Map && o.labels instanceof Map && Array.isArray(o.duplicateDiagnostics), "objects");
-  const bs = o.builder;
-  check(bs !== null && typeof bs === "object" && Array.isArray(bs.diagnostics) && bs.unknown?.entryTypes instanceof Set && bs.unknown.messageRoles instanceof Set, "builder state");
-  check(typeof o.messages === "number" && typeof o.activity === "number" && typeof o.spent === "object" && o.spent !== null, "totals");
-
-  const typeCodes = get("types", n);
-  const roleCodes = get("roles", n);
-  check(Array.isArray(header.types) && Array.isArray(header.roles), "string tables");
-  const types = new Array<string>(n);
-  const roles = new Array<string | undefined>(n);
-  for (let i = 0; i < n; i++) {
-    const t = header.types[typeCodes[i]!];
-    check(typeof t === "string", "type code");
-    types[i] = t;
-    const r = header.roles[roleCodes[i]!];
-    check(r !== undefined, "role code");
-    roles[i] = r ?? undefined;
-  }
-
-  const chars = section.get("idChars") as Uint8Array | undefined;
-  check(chars !== undefined, "ids");
-  const text = Buffer.from(chars.buffer, chars.byteOffset, chars.byteLength).toString(header.idEncoding === "latin1" ? "latin1" : "utf16le");
-  const ids = new Array<string>(n);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const end = at + idLengths[i]!;
-    ids[i] = text.substring(at, end);
-    at = end;
-  }
-  check(at === text.length, "id lengths");
-
-  for (let i = 0; i < n; i++) {
-    const p = parents[i]!;
-    check(p >= -2 && p < i, "parent position");
-    check(flags[i]! <= 3, "flags");
-    if (p === -2) check(typeof o.rare.get(i)?.parentText === "string", "parent text");
-    if (Number.isNaN(times[i]!)) check(typeof o.rare.get(i)?.timestampText === "string", "timestamp text");
-  }
-  for (const k of o.rare.keys()) check(Number.isInteger(k) && k >= 0 && k < n, "rare position");
-  // The table's probes end at a free slot, and every slot names an entry.
-  const size = slots.length;
-  check(size >= 2 && (size & (size - 1)) === 0, "id table size");
-  let used = 0;
-  for (let k = 0; k < size; k++) {
-    const v = slots[k]!;
-    check(v >= 0 && v <= n, "id table slot");
-    if (v !== 0) used++;
-  }
-  check(used < size, "id table full");
-
-  const columns: ColumnsState = {
-    count: n,
-    ids,
-    types,
-    roles,
-    parents,
-    times,
-    stamps,
-    lines: f64("lines"),
-    offsets: f64("offsets"),
-    lengths: f64("lengths"),
-    activity,
-    spends,
-    flags,
-    rare: o.rare,
-  };
-  const resume = header.resume;
-  check(Number.isInteger(resume?.offset) && Number.isInteger(resume?.line) && resume.offset >= 0 && resume.line >= 1, "resume point");
-  check(typeof header.source?.path === "string" && typeof header.source.tailHash === "string" && typeof header.source.headHash === "string" && Number.isInteger(header.source.headLength), "source");
-  return {
-    source: header.source,
-    resume,
-    builder: bs,
-    index: {
-      columns,
-      idTable: { slots, used, hashes },
-      labels: o.labels,
-      duplicateDiagnostics: o.duplicateDiagnostics,
-      name: o.name,
-      messages: o.messages,
-      activity: o.activity,
-      spent: o.spent,
-    },
-  };
 }

@@ -12,12 +12,13 @@
 // log line). The folder is kept under a size bound, least recently used first out.
 
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FINGERPRINT_TAIL_BYTES, hashBytes } from "./fingerprint.js";
 import type { FileFingerprint } from "./fingerprint.js";
-import { decodeSnapshot, encodeSnapshot, type SnapshotContent, type SnapshotSource } from "./index-snapshot-layout.js";
+import { bytesOfFile, decodeSnapshot, snapshotRoom } from "./index-snapshot-decode.js";
+import { encodeSnapshot, type SnapshotContent, type SnapshotSource } from "./index-snapshot-layout.js";
 import { readRange } from "./read-range.js";
 import type { ResumePoint } from "./session-builder.js";
 import { SessionIndex } from "./session-index.js";
@@ -114,13 +115,18 @@ export class IndexSnapshots {
   find(path: string, skim: boolean, fd: number, st: Stats): SnapshotMatch | null {
     if (st.size < this.minFileBytes) return null;
     const file = this.fileOf(path, skim);
-    let bytes: Buffer;
+    let content: SnapshotContent | string;
     try {
-      bytes = readFileSync(file);
+      // Read section by section into the arrays the index will own (no buffer of the whole file).
+      const snapshotFd = openSync(file, "r");
+      try {
+        content = decodeSnapshot(bytesOfFile(snapshotFd, fstatSync(snapshotFd).size));
+      } finally {
+        closeSync(snapshotFd);
+      }
     } catch {
       return null;
     }
-    const content = decodeSnapshot(bytes);
     if (typeof content === "string") return null;
     const s = content.source;
     if (s.path !== path || s.skim !== skim || content.builder.skim !== skim || s.ino !== st.ino || st.size < s.size) return null;
@@ -296,16 +302,14 @@ export function headOfChunk(chunk: Uint8Array, size: number): { hash: string; le
 
 /**
  * The resume point a snapshot holds (its index taken over by the read that continues from it).
- * The decoded arrays are views of the whole snapshot file's bytes: the index gets copies of its
- * own, with room for appends (a live session's first append would otherwise double every
- * column), so the file's buffer is not kept.
+ * The decoded arrays are the index's own, its columns already with room for appends (a live
+ * session's first append would otherwise double every column); the id table gets its room here.
  */
 export function resumeFromSnapshot(match: SnapshotMatch | null): ResumePoint | null {
   if (match === null) return null;
   const { content } = match;
-  const { idTable } = content.index;
-  const index = new SessionIndex([], { ...content.index, idTable: { ...idTable, slots: idTable.slots.slice() } });
+  const index = new SessionIndex([], content.index);
   const count = content.index.columns.count;
-  index.reserve(count + Math.max(1024, Math.ceil(count / 32)));
+  index.reserve(count + snapshotRoom(count));
   return { offset: content.resume.offset, line: content.resume.line, snapshot: { ...content.builder, index } };
 }

@@ -2,7 +2,7 @@
 // forked with this Node. Its rows equal the in-process read; what it does not
 // answer (it cannot start, dies, lies) is read in-process, with one warning.
 
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -92,42 +92,67 @@ describe("cold fill in a child process", () => {
   });
 
   it("sums ahead: a live pi 1.5 row without its sum gets it from the child (nothing logged by the child), and the first context edit is carried from its bytes", async () => {
-    const path = join(dir, "sessions-pi15", "live.jsonl");
-    mkdirSync(join(dir, "sessions-pi15"), { recursive: true });
-    const usage = { input: 900, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 910, cost: { total: 0.25 } };
-    let parentId: string | null = null;
-    let n = 0;
-    const line = (body: Record<string, unknown>): string => {
-      const id = `p${n++}`;
-      const text = JSON.stringify({ ...body, id, parentId, timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString() });
-      parentId = id;
-      return `${text}\n`;
-    };
-    const user = (t: string) => line({ type: "message", message: { role: "user", content: t, timestamp: 1 } });
-    const answer = (stopReason: string) => line({ type: "message", message: { role: "assistant", content: stopReason === "error" ? [] : [{ type: "text", text: "fine" }], provider: "p", model: "m", usage, stopReason, timestamp: 2 } });
-    let text = `${JSON.stringify({ type: "session", version: 3, id: "live", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" })}\n`;
-    text += line({ type: "message", message: { role: "system", content: "You are pi.", timestamp: 0 } });
-    for (let i = 0; i < 20; i++) text += user(`question ${i}`) + answer("stop");
-    writeFileSync(path, text);
+    const live = livePi15("live");
     const options = { explicitVersion: "1.5" as const };
     const catalogue = await SessionCatalogue.open(cache(), options);
     const warnings: string[] = [];
     const reader = childBulkReader(script, { warn: (m) => warnings.push(m) });
-    await catalogue.list([path], undefined, reader);
-    appendFileSync(path, user("again"));
-    await catalogue.refresh(path, reader);
-    const failedId = `p${n}`;
-    appendFileSync(path, answer("error"));
-    await catalogue.refresh(path, reader);
+    await catalogue.list([live.path], undefined, reader);
+    appendFileSync(live.path, live.user("again"));
+    await catalogue.refresh(live.path, reader);
+    const failedId = live.nextId();
+    appendFileSync(live.path, live.answer("error"));
+    await catalogue.refresh(live.path, reader);
     await catalogue.sumsSettled();
     expect(warnings).toEqual([]);
     expect(catalogue.stats).toMatchObject({ read: 1, appended: 2, sumsAsked: 1, sumsKept: 1 });
-    appendFileSync(path, line({ type: "context_edit", targetId: failedId, replacement: null }));
-    const row = await catalogue.refresh(path, reader);
+    appendFileSync(live.path, live.edit(failedId));
+    const row = await catalogue.refresh(live.path, reader);
     expect(catalogue.stats).toMatchObject({ read: 1, appended: 3 });
-    const scratch = await (await SessionCatalogue.open(cache(), options)).list([path]);
+    const scratch = await (await SessionCatalogue.open(cache(), options)).list([live.path]);
     expect(row).toEqual(scratch[0]);
     expect(row!.contextSource).toBe("estimate");
+  });
+
+  it("sums ahead: pi's context edit written right after the failed answer, while the child computes the sum, waits for it (no whole read here) and equals the row from scratch", async () => {
+    const live = livePi15("in-flight", 2000);
+    const options = { explicitVersion: "1.5" as const };
+    const catalogue = await SessionCatalogue.open(cache(), options);
+    const warnings: string[] = [];
+    const reader = childBulkReader(script, { warn: (m) => warnings.push(m) });
+    await catalogue.list([live.path], undefined, reader);
+    const failedId = live.nextId();
+    appendFileSync(live.path, live.answer("error"));
+    const first = catalogue.refresh(live.path, reader);
+    // Written before the child can have answered (nor, mostly, started): it reads the file with the edit in it.
+    appendFileSync(live.path, live.edit(failedId));
+    const edited = catalogue.refresh(live.path, reader);
+    expect(catalogue.stats).toMatchObject({ read: 1, appended: 1, sumsAsked: 1, sumsAwaited: 1 });
+    await first;
+    const row = await edited;
+    expect(warnings).toEqual([]);
+    expect(catalogue.stats, "carried, not read").toMatchObject({ read: 1, appended: 2, sumsKept: 1 });
+    const scratch = await (await SessionCatalogue.open(cache(), options)).list([live.path]);
+    expect(row).toEqual(scratch[0]);
+    expect(row!.contextSource).toBe("estimate");
+  });
+
+  it("sums ahead: a child that hangs leaves the waiting context edit to one read after its time limit, one warning", async () => {
+    const live = livePi15("hung");
+    const options = { explicitVersion: "1.5" as const };
+    const catalogue = await SessionCatalogue.open(cache(), options);
+    const warnings: string[] = [];
+    const reader = childBulkReader(fakeChild("setInterval(() => {}, 1000);"), { idleMs: 300, warn: (m) => warnings.push(m) });
+    await catalogue.list([live.path], undefined, reader);
+    const failedId = live.nextId();
+    appendFileSync(live.path, live.answer("error"));
+    await catalogue.refresh(live.path, reader);
+    appendFileSync(live.path, live.edit(failedId));
+    const row = await catalogue.refresh(live.path, reader);
+    expect(catalogue.stats).toMatchObject({ read: 2, appended: 1, sumsAsked: 1, sumsAwaited: 1, sumsKept: 0 });
+    expect(warnings).toEqual([expect.stringMatching(/answered nothing for 0.3 s/)]);
+    const scratch = await (await SessionCatalogue.open(cache(), options)).list([live.path]);
+    expect(row).toEqual(scratch[0]);
   });
 
   it("small fills stay in-process", async () => {
@@ -144,7 +169,40 @@ describe("cold fill in a child process", () => {
     expect(byPath(rows)).toEqual(expected);
     expect(catalogue.stats.readByChild).toBe(0);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/catalogue reader process stopped early \(it exited \(code 1\).*reading the 41 sessions left in this process/);
+    expect(warnings[0]).toMatch(/catalogue reader process stopped \(it exited \(code 1\).*; 41 sessions left to read\); sessions are read in this process, no sums ahead; tried again in 30 s/);
+  });
+
+  it("a child that keeps failing is not started during its back-off (fills in-process, no sums ahead, no line per request); one that works again after it is used again", async () => {
+    const expected = await inProcess();
+    let now = 0;
+    const later = join(dir, `later${n++}.js`);
+    const warnings: string[] = [];
+    const reader = childBulkReader(later, { minFiles: 1, now: () => now, retryDelaysMs: [1000, 5000], warn: (m) => warnings.push(m) });
+    const fill = async (): Promise<SessionCatalogue> => {
+      const catalogue = await SessionCatalogue.open(cache());
+      expect(byPath(await catalogue.list(files, undefined, reader))).toEqual(expected);
+      return catalogue;
+    };
+    expect((await fill()).stats.readByChild).toBe(0);
+    expect(warnings).toEqual([expect.stringMatching(/catalogue reader process stopped .*tried again in 1 s/)]);
+    // During the back-off: not handed over, no sums asked of a child, nothing logged.
+    expect(reader.wants([{ path: files[0]!, size: 1 }])).toBe(false);
+    expect((await fill()).stats.readByChild).toBe(0);
+    const answers = [];
+    for await (const a of reader.sums!([{ path: files[0]!, size: statSync(files[0]!).size }], {})) answers.push(a);
+    expect(answers).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    now += 1000;
+    expect((await fill()).stats.readByChild).toBe(0);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/tried again in 5 s/);
+    writeFileSync(later, readFileSync(script));
+    now += 4999;
+    expect((await fill()).stats.readByChild, "still in its back-off").toBe(0);
+    now += 1;
+    expect((await fill()).stats.readByChild, "every file but the one gone").toBe(files.length - 1);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[2]).toMatch(/catalogue reader process works again/);
   });
 
   it("a child that dies after some answers: those kept, the rest read in-process", async () => {
@@ -201,3 +259,34 @@ describe("cold fill in a child process", () => {
     expect(warnings).toEqual([expect.stringMatching(/answered nothing for 0.3 s/)]);
   });
 });
+
+/** A pi 1.5 session (its system message, `turns` questions answered with usage) written an hour ago, and the lines pi appends to it. */
+function livePi15(name: string, turns = 20) {
+  mkdirSync(join(dir, "sessions-pi15"), { recursive: true });
+  const path = join(dir, "sessions-pi15", `${name}.jsonl`);
+  const usage = { input: 900, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 910, cost: { total: 0.25 } };
+  let parentId: string | null = null;
+  let k = 0;
+  const line = (body: Record<string, unknown>): string => {
+    const id = `p${k++}`;
+    const text = JSON.stringify({ ...body, id, parentId, timestamp: new Date(Date.UTC(2026, 0, 1) + k * 1000).toISOString() });
+    parentId = id;
+    return `${text}\n`;
+  };
+  const user = (t: string) => line({ type: "message", message: { role: "user", content: t, timestamp: 1 } });
+  const answer = (stopReason: string) => line({ type: "message", message: { role: "assistant", content: stopReason === "error" ? [] : [{ type: "text", text: "fine" }], provider: "p", model: "m", usage, stopReason, timestamp: 2 } });
+  let text = `${JSON.stringify({ type: "session", version: 3, id: name, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" })}\n`;
+  text += line({ type: "message", message: { role: "system", content: "You are pi.", timestamp: 0 } });
+  for (let i = 0; i < turns; i++) text += user(`question ${i}`) + answer("stop");
+  writeFileSync(path, text);
+  // Not live when listed (no sum asked by the listing): the appends ask.
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(path, hourAgo, hourAgo);
+  return {
+    path,
+    user,
+    answer,
+    nextId: () => `p${k}`,
+    edit: (targetId: string) => line({ type: "context_edit", targetId, replacement: null }),
+  };
+}

@@ -234,6 +234,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     let editsRead = 0;
     let firstEditsAppended = 0;
     let carried = 0;
+    let awaited = 0;
     // pi writes one entry at a time: an edit's write mostly follows the failed answer's (split), sometimes both are seen at once.
     const sumOp = fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 3 }), split: fc.nat(3).map((n) => n > 0), cut: fc.nat(7).map((n) => n === 0), release: fc.boolean(), reopen: fc.nat(9) });
     await fc.assert(
@@ -254,7 +255,13 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
         let keptAtRead = 0;
         const refresh = async (): Promise<{ row: CatalogueRow; appended: boolean }> => {
           const before = { ...catalogue.stats };
-          const row = (await catalogue.refresh(path, sums))!;
+          const refreshed = catalogue.refresh(path, sums);
+          // It waits for the sum being computed (an edit the row cannot carry without it): the held answers come now.
+          if (catalogue.stats.sumsAwaited > before.sumsAwaited) {
+            awaited++;
+            await release();
+          }
+          const row = (await refreshed)!;
           if (catalogue.stats.read > before.read) keptAtRead = kept();
           return { row, appended: catalogue.stats.appended > before.appended };
         };
@@ -301,12 +308,14 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
       }),
       { numRuns: 200, endOnFailure: true },
     );
-    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead, firstEditsAppended, carried });
+    if (process.env.EDITS_COUNTS) console.log({ editsAppended, editsRead, firstEditsAppended, carried, awaited });
     expect(editsAppended).toBeGreaterThan(15);
     expect(editsRead).toBeGreaterThan(5);
     // The sum kept ahead carried the first edit after a full read, also when it arrived after later writes.
     expect(firstEditsAppended).toBeGreaterThan(5);
     expect(carried).toBeGreaterThan(5);
+    // Edits written while their row's sum was computed waited for it.
+    expect(awaited).toBeGreaterThan(5);
   }, 180_000);
 
   it("a full read keeps no sum when its count did not need it; an ordinary append asks for one ahead, kept in the row and the log; the first edit then takes the append path", async () => {
@@ -400,7 +409,7 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
     expect(catalogue.stats).toMatchObject({ read: 1, appended: 6 });
   });
 
-  it("a listing asks sums ahead for the few sessions written in the last minutes (maybe live), not for older ones; the first edit of a recent one is carried from its bytes", async () => {
+  it("a listing asks sums ahead for the few sessions written in the last minutes (maybe live), not for older ones; the first edit of a recent one is carried from its bytes (of an older one, after the sum asked then)", async () => {
     const cache = join(dir, "recent-cache");
     const paths: string[] = [];
     const files: Pi15File[] = [];
@@ -426,33 +435,81 @@ describe("catalogue: pi 1.5 context edits appended to a listed session", () => {
       appendFileSync(paths[i]!, `${edit}\n`);
       expect(await catalogue.refresh(paths[i]!, sums)).toEqual(fromScratch(paths[i]!));
     }
-    // The recent one's edit from its bytes; the old one's reads the file (it got no sum).
-    expect(catalogue.stats).toMatchObject({ read: 8, appended: 1 });
+    // The recent one's edit from its bytes and its sum ahead; the old one got no sum: asked at its edit, and waited for.
+    expect(catalogue.stats).toMatchObject({ read: 7, appended: 2, sumsAsked: 5, sumsAwaited: 1 });
   });
 
-  it("a context edit arriving before the sum falls back to one read; the late sum is then dropped (the read kept its own)", async () => {
-    const path = join(dir, "late.jsonl");
-    const cache = join(dir, "late-cache");
+  it("a context edit arriving while the sum is computed waits for it, then is carried from its bytes (no whole read); the edit's own refresh and a watcher's second one alike", async () => {
+    const path = join(dir, "awaited.jsonl");
+    const cache = join(dir, "awaited-cache");
     const file = new Pi15File();
     const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
-    file.lines.push(s("user"), s("assistant"));
+    file.lines.push(s("user"), s("assistant-tool"), s("tool"), s("assistant"));
     writeFileSync(path, file.text());
+    writtenLongAgo(path); // asked on the failed answer's append, not by the listing
     const sums = new InProcessSums();
     sums.hold = true;
     const catalogue = await SessionCatalogue.open(cache);
     await catalogue.list([path], undefined, sums);
     appendFileSync(path, `${s("assistant-error")}\n`);
     await catalogue.refresh(path, sums);
+    // pi writes the edit right after the failed answer: the sum is computed of the file without it (the row's size).
     appendFileSync(path, `${s("edit")}\n`);
-    const row = await catalogue.refresh(path, sums);
-    expect(catalogue.stats).toMatchObject({ appended: 1, read: 2, sumsAsked: 1 });
-    expect(row).toEqual(fromScratch(path));
+    const refreshed = [catalogue.refresh(path, sums), catalogue.refresh(path, sums)];
+    expect(catalogue.stats).toMatchObject({ appended: 1, read: 1, sumsAsked: 1, sumsAwaited: 2 });
     sums.release();
-    await catalogue.sumsSettled();
-    expect(catalogue.stats.sumsKept).toBe(0);
+    const rows = await Promise.all(refreshed);
+    expect(rows[0]).toEqual(fromScratch(path));
+    expect(rows[1]).toBe(rows[0]);
+    expect(rows[0]!.contextSource).toBe("estimate");
+    expect(catalogue.stats).toMatchObject({ appended: 2, read: 1, sumsAsked: 1, sumsKept: 1 });
     appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
     expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
-    expect(catalogue.stats).toMatchObject({ appended: 2, read: 2, sumsAsked: 1 });
+    expect(catalogue.stats).toMatchObject({ appended: 3, read: 1, sumsAsked: 1, sumsAwaited: 2 });
+  });
+
+  it("a sum that does not come (the child stopped early) leaves the waiting edit to one read, once", async () => {
+    const path = join(dir, "late.jsonl");
+    const cache = join(dir, "late-cache");
+    const file = new Pi15File();
+    const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+    file.lines.push(s("user"), s("assistant"));
+    writeFileSync(path, file.text());
+    writtenLongAgo(path); // asked on the append, not by the listing
+    const sums = new InProcessSums();
+    sums.drop = true;
+    const catalogue = await SessionCatalogue.open(cache);
+    await catalogue.list([path], undefined, sums);
+    appendFileSync(path, `${s("assistant-error")}\n`);
+    await catalogue.refresh(path, sums);
+    appendFileSync(path, `${s("edit")}\n`);
+    expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+    expect(catalogue.stats).toMatchObject({ appended: 1, read: 2, sumsAsked: 1, sumsAwaited: 1, sumsKept: 0 });
+    // The read kept the sum its count needed: the next edits are carried.
+    appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
+    expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+    expect(catalogue.stats).toMatchObject({ appended: 2, read: 2, sumsAsked: 1, sumsAwaited: 1 });
+  });
+
+  it("pi's edit seen in the same write as the failed answer (no sum asked yet): the sum is asked then, and waited for; without a child, one read", async () => {
+    for (const child of [true, false]) {
+      const path = join(dir, `same-write-${child}.jsonl`);
+      const file = new Pi15File();
+      const s = (kind: Kind): string => file.line({ kind, target: "newest", replacement: "null", pick: 0, text: "x", usage: 1000 });
+      file.lines.push(s("user"), s("assistant-tool"), s("tool"), s("assistant"));
+      writeFileSync(path, file.text());
+      writtenLongAgo(path);
+      const sums = child ? new InProcessSums() : undefined;
+      const catalogue = await SessionCatalogue.open(join(dir, `same-write-${child}-cache`));
+      await catalogue.list([path], undefined, sums);
+      appendFileSync(path, `${s("assistant-error")}\n${s("edit")}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+      expect(catalogue.stats).toMatchObject(child ? { read: 1, appended: 1, sumsAsked: 1, sumsAwaited: 1, sumsKept: 1 } : { read: 2, appended: 0, sumsAsked: 0 });
+      // Appends that need no sum ask for none: a branch switch reads the file, without waiting.
+      appendFileSync(path, `${s("switch")}\n`);
+      expect(await catalogue.refresh(path, sums)).toEqual(fromScratch(path));
+      expect(catalogue.stats).toMatchObject(child ? { read: 2, sumsAsked: 1, sumsAwaited: 1 } : { read: 3, sumsAsked: 0 });
+    }
   });
 });
 

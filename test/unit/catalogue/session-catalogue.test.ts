@@ -121,7 +121,7 @@ describe("SessionCatalogue", () => {
     const second = await catalogue.refresh(files[0]!);
     expect(second).toBe(first);
     expect(second).toEqual(fullRow(files[0]!));
-    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0 });
+    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, sumsAwaited: 0 });
   });
 
   it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {

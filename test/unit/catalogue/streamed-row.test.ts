@@ -156,3 +156,36 @@ describe.each(policies)("streamRow (%s)", (_name, versionOf) => {
     for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(2);
   });
 });
+
+describe("streamRow up to a size (a sum ahead of a row recorded at that size, sum-ahead.ts)", () => {
+  it("reads the file as if it ended there: the row, key and kept sum of a file holding those bytes alone", () => {
+    let run = 0;
+    let cuts = 0;
+    const versionOf = rowVersionPolicy({ defaultVersion: "0.73" });
+    const comparableAt = (path: string, upTo?: number): unknown => {
+      try {
+        const r = streamRow(path, versionOf, { sumAhead: true, ...(upTo !== undefined ? { upTo } : {}) });
+        return r ? { key: { ...r.key, mtimeMs: 0 }, computed: r.computed && comparable({ ...r.computed, row: { ...r.computed.row, path: "", mtimeMs: 0, modified: "" } }) } : "full read";
+      } catch {
+        return "throws";
+      }
+    };
+    fc.assert(
+      fc.property(session, fc.nat(), (s, pick) => {
+        const text = Buffer.from(fileText(s));
+        // Every line end (the sizes a row is recorded at), a cut mid-line, and past the end.
+        const ends = [...text.keys()].filter((i) => text[i] === 0x0a).map((i) => i + 1);
+        const upTo = [ends[pick % Math.max(1, ends.length)] ?? 0, Math.floor(text.length / 2), text.length + 10][pick % 3]!;
+        const path = join(dir, `up-to${run}.jsonl`);
+        const prefix = join(dir, `prefix${run++}.jsonl`);
+        writeFileSync(path, text);
+        writeFileSync(prefix, text.subarray(0, upTo));
+        if (upTo < text.length) cuts++;
+        expect(comparableAt(path, upTo)).toEqual(comparableAt(prefix));
+      }),
+      { numRuns: 300 },
+    );
+    expect(cuts).toBeGreaterThan(100);
+  });
+});
+

@@ -13,7 +13,8 @@ import { build } from "esbuild";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IndexChild, type IndexChildOptions } from "../../../src/core/session/index-child-client.js";
-import { decodeSnapshot, encodeSnapshot } from "../../../src/core/session/index-snapshot-layout.js";
+import { decodeSnapshot } from "../../../src/core/session/index-snapshot-decode.js";
+import { encodeSnapshot } from "../../../src/core/session/index-snapshot-layout.js";
 import { IndexSnapshots, snapshotContentOf, type SnapshottableRead } from "../../../src/core/session/index-snapshot.js";
 import { branchFactsFromScratch } from "../../../src/core/session/live-facts.js";
 import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
@@ -259,9 +260,10 @@ describe("index child", () => {
     ["crashes", () => fakeChild("process.exit(3);"), {}],
     ["hangs", () => fakeChild(""), { timeoutMs: 300 }],
     ["lies", () => fakeChild('process.send({ id: m.id, result: "maybe", cpuMs: 1 });'), {}],
+    ["answers another request", () => fakeChild('process.send({ id: m.id + 1, result: "written", cpuMs: 1 });'), {}],
   ];
   for (const [what, file, options] of failures) {
-    it(`a child that ${what}: the host reads and writes as without one, one warning, not asked again`, async () => {
+    it(`a child that ${what}: the host reads and writes as without one, one warning, not asked again during the back-off`, async () => {
       const { path } = bigSession(2 * MIN, 7);
       const { child, warnings } = childOf(options, file());
       const store = hostStore(child);
@@ -276,11 +278,83 @@ describe("index child", () => {
         expect(store.stats.exact).toBe(1);
         expect(observed(again)).toEqual(observed(opened));
         expect(warnings).toHaveLength(1);
-        expect(warnings[0]).toMatch(/index process stopped/);
+        expect(warnings[0]).toMatch(/index process stopped .*tried again in 30 s/);
         expect(child.stats.started).toBeLessThanOrEqual(1);
       } finally {
         child.dispose();
       }
     });
   }
+
+  const request = (): { path: string; skim: boolean; dir: string; minFileBytes: number; rewriteAppendedBytes: number; maxFolderBytes: number } => ({
+    path: bigSession(2 * MIN, 9).path,
+    skim: false,
+    dir: join(dir, `snapshots${n++}`),
+    minFileBytes: MIN,
+    rewriteAppendedBytes: MIN,
+    maxFolderBytes: 64 * MIN,
+  });
+
+  it("a child that keeps failing is tried again after each back-off (30 s, 2 min, 10 min), then left off: one line per change of state, none per request", async () => {
+    let now = 0;
+    const { child, warnings } = childOf({ now: () => now }, fakeChild("process.exit(3);"));
+    const asked = request();
+    try {
+      const expected: RegExp[] = [/tried again in 30 s/, /tried again in 2 min/, /tried again in 10 min/, /failed 4 times in a row and is not started again until the window reloads/];
+      for (const [k, delay] of [30_000, 120_000, 600_000, undefined].entries()) {
+        expect(await child.build(asked)).toBe("unavailable");
+        expect(child.stats.started).toBe(k + 1);
+        expect(warnings).toHaveLength(k + 1);
+        expect(warnings[k]).toMatch(expected[k]!);
+        // Asked again and again during the back-off: no child started, nothing logged.
+        for (let i = 0; i < 5; i++) expect(await child.build(asked)).toBe("unavailable");
+        now += (delay ?? 600_000) - 1;
+        expect(child.available).toBe(false);
+        expect(await child.build(asked)).toBe("unavailable");
+        expect(child.stats.started).toBe(k + 1);
+        now += 1;
+        expect(child.available).toBe(delay !== undefined);
+      }
+      // Given up: never started again, however long after.
+      now += 24 * 3_600_000;
+      expect(await child.build(asked)).toBe("unavailable");
+      expect(child.stats.started).toBe(4);
+      expect(warnings).toHaveLength(4);
+    } finally {
+      child.dispose();
+    }
+  });
+
+  it("a child that works again after a back-off builds snapshots again (one line), and its next failure starts the back-offs anew", async () => {
+    let now = 0;
+    const later = join(dir, `later${n++}.js`);
+    const { child, warnings } = childOf({ now: () => now, retryDelaysMs: [1000, 5000] }, later);
+    const store = hostStore(child);
+    try {
+      // Not there yet (an update half-installed): the host reads, the child is off for 1 s.
+      const first = bigSession(2 * MIN, 11).path;
+      expect(observed(await openSession(first, { snapshots: store }))).toEqual(observed(openSessionSync(first)));
+      expect(store.stats.builtElsewhere).toBe(0);
+      expect(warnings).toEqual([expect.stringMatching(/index process stopped .*tried again in 1 s/)]);
+      writeFileSync(later, readFileSync(script));
+      const second = bigSession(2 * MIN, 12).path;
+      await openSession(second, { snapshots: store });
+      expect(store.stats.builtElsewhere, "still in its back-off").toBe(0);
+      now += 1000;
+      const third = bigSession(2 * MIN, 13).path;
+      const opened = await openSession(third, { snapshots: store });
+      expect(store.stats.builtElsewhere).toBe(1);
+      expect(observed(opened)).toEqual(observed(openSessionSync(third)));
+      expect(warnings).toHaveLength(2);
+      expect(warnings[1]).toMatch(/index process works again/);
+      // Fails again (gone): the first back-off again, not the second.
+      child.dispose();
+      rmSync(later);
+      expect(await child.build(request())).toBe("unavailable");
+      expect(warnings).toHaveLength(3);
+      expect(warnings[2]).toMatch(/tried again in 1 s/);
+    } finally {
+      child.dispose();
+    }
+  });
 });

@@ -4,13 +4,15 @@
 // (appends, rewrites, truncations, same-size rewrites) or to the snapshot
 // (damaged bytes, another file's snapshot, an old format) in between.
 
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IndexSnapshots } from "../../../src/core/session/index-snapshot.js";
+import { IndexSnapshots, resumeFromSnapshot } from "../../../src/core/session/index-snapshot.js";
+import { decodeSnapshot } from "../../../src/core/session/index-snapshot-decode.js";
+import type { SnapshotContent } from "../../../src/core/session/index-snapshot-layout.js";
 import { branchFactsFromScratch, type BranchFacts } from "../../../src/core/session/live-facts.js";
 import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
 import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
@@ -211,6 +213,49 @@ describe("index snapshots", () => {
     openSessionSync(path, { snapshots: small });
     await small.flush();
     expect(existsSync(join(dir, "small")) ? readdirSync(join(dir, "small")) : []).toEqual([]);
+  });
+
+  it("a snapshot is read section by section into the arrays the opened index keeps: no read of the whole file, no copy at the open; damage anywhere is refused", async () => {
+    const folder = join(dir, "sections");
+    const store = new IndexSnapshots(folder, { minFileBytes: 0, defer: () => undefined });
+    const path = join(dir, "sections.jsonl");
+    const model = new FileModel();
+    for (let i = 0; i < 3000; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: "t".repeat(i % 40), usage: 100 + i }));
+    writeFileSync(path, model.text());
+    openSessionSync(path, { snapshots: store });
+    await store.flush();
+    const file = readFileSync(store.fileOf(path, false));
+    const reads: number[] = [];
+    const decoded = decodeSnapshot({ size: file.length, read: (into, at) => (reads.push(into.length), into.set(file.subarray(at, at + into.length))) }) as SnapshotContent;
+    expect(typeof decoded).toBe("object");
+    expect(Math.max(...reads), "the largest read is a section's").toBeLessThan(file.length / 2);
+    expect(decoded).toEqual(decodeSnapshot(file));
+    // Opened from the file: the index keeps the decoded columns themselves (read with room), not copies.
+    const st = statSync(path);
+    const fd = openSync(path, "r");
+    let match;
+    try {
+      match = store.find(path, false, fd, st);
+    } finally {
+      closeSync(fd);
+    }
+    expect(match).not.toBeNull();
+    const columns = match!.content.index.columns;
+    expect(columns.parents.length).toBeGreaterThan(columns.count);
+    const kept = resumeFromSnapshot(match)!.snapshot.index.exportState().columns;
+    for (const name of ["parents", "times", "lines", "offsets", "lengths", "activity", "spends", "flags"] as const) expect(kept[name].buffer, name).toBe(columns[name].buffer);
+    // Any byte changed, the file cut short, or a count past the file: refused (a reason), never thrown.
+    for (let k = 0; k < 200; k++) {
+      const damaged = Buffer.from(file);
+      const at = (k * 7919) % file.length;
+      damaged[at] = damaged[at]! ^ (1 + (k % 255));
+      expect(typeof decodeSnapshot(damaged), `byte ${at}`).toBe("string");
+    }
+    expect(decodeSnapshot(file.subarray(0, file.length - 1))).toMatch(/out of bounds|sections do not fill|cut short|checksum/);
+    const header = file.toString("latin1", 16, 16 + file.readUInt32LE(12));
+    const huge = Buffer.from(file);
+    huge.write(header.replace(/"count":\d+/, `"count":${"9".repeat(String(columns.count).length)}`), 16, "latin1");
+    expect(decodeSnapshot(huge)).toMatch(/header|checksum|wrong length/);
   });
 
   it("keeps the folder under its bound, least recently used out first", async () => {

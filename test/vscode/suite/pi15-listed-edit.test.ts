@@ -3,7 +3,9 @@
 // answer): pi's first write to it (the failed answer) asks the catalogue's fill
 // child for the sum ahead, so the context edit pi writes next on an auto-retry
 // is carried from the appended bytes — no whole read — and the row's tokens
-// are then pi 1.5's from scratch.
+// are then pi 1.5's from scratch. As pi writes them (the edit right after the
+// failed answer, before the child can answer; or both seen in one write), the
+// edit's refresh waits for that sum rather than reading the file.
 import * as assert from "node:assert/strict";
 import { appendFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,7 +56,10 @@ suite("pi 1.5: a context edit appended to a listed session", () => {
     path = join(piDir(), `2026-03-02T10-00-00-000Z_pi15-listed-edit-${process.pid}.jsonl`);
   });
 
-  suiteTeardown(() => rmSync(path, { force: true }));
+  suiteTeardown(() => {
+    rmSync(path, { force: true });
+    rmSync(path.replace(".jsonl", "-at-once.jsonl"), { force: true });
+  });
 
   test("after an ordinary append its sum is computed ahead (the fill child); the context edit then updates its Sessions row's tokens from the appended bytes: no whole read, pi 1.5's tokens", async () => {
     const { text, leafId } = sessionText("0196a000-0000-7000-8000-000000000016");
@@ -97,5 +102,35 @@ suite("pi 1.5: a context edit appended to a listed session", () => {
     const fromScratch = semanticsFor("1.5").contextUsage(openSessionSync(path).pathTo());
     assert.equal(fromScratch.source, "estimate");
     assert.deepEqual(sessions.factsOf(path)?.usage, fromScratch);
+  });
+
+  test("the context edit written right after the failed answer (as pi writes them) waits for the sum in flight: no whole read, pi 1.5's tokens", async () => {
+    const atOnce = path.replace(".jsonl", "-at-once.jsonl");
+    const { text, leafId } = sessionText("0196a000-0000-7000-8000-000000000017");
+    writeFileSync(atOnce, text);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(atOnce, hourAgo, hourAgo);
+    const { store, sessions, sessionsTree } = internals.services;
+    await waitFor("the new file's row", () => sessions.allPaths().includes(atOnce) && sessions.factsOf(atOnce)?.entryCount === ENTRIES, 20_000);
+    await vscode.commands.executeCommand("workbench.view.extension.piSessions");
+    for (const group of await sessionsTree.getChildren()) await sessionsTree.getChildren(group);
+    const catalogue = (await sessions.catalogue())!;
+    const before = { ...catalogue.stats };
+    const retry = retryLines(leafId, "r2");
+    appendFileSync(atOnce, retry.failed);
+    appendFileSync(atOnce, retry.edit);
+    await waitFor("the edit in the row", () => sessions.factsOf(atOnce)?.entryCount === ENTRIES + 2, 20_000);
+    const trusted = vscode.workspace.isTrusted;
+    const stats = JSON.stringify(catalogue.stats);
+    // Trusted: seen as two writes (the edit's refresh waits for the sum the failed answer asked) or one (asked then).
+    assert.equal(catalogue.stats.read - before.read, trusted ? 0 : 1, `whole reads: ${stats}`);
+    if (trusted) {
+      assert.ok(catalogue.stats.sumsAwaited > before.sumsAwaited, `waited for the sum: ${stats}`);
+      assert.equal(catalogue.stats.sumsAsked - before.sumsAsked, 1, `asked once: ${stats}`);
+    }
+    assert.equal(store.peek(atOnce), undefined, "still not open");
+    const fromScratch = semanticsFor("1.5").contextUsage(openSessionSync(atOnce).pathTo());
+    assert.equal(fromScratch.source, "estimate");
+    assert.deepEqual(sessions.factsOf(atOnce)?.usage, fromScratch);
   });
 });
