@@ -49,6 +49,8 @@ export function policyName(options: CatalogueOptions): string {
 /** A listing asks sums ahead for at most this many sessions modified within RECENT_SUM_MS (sum-ahead.ts). */
 const RECENT_SUMS = 4;
 const RECENT_SUM_MS = 10 * 60_000;
+/** An unended last line written to within this long is taken for a line pi is writing (ms). */
+const MID_WRITE_MS = 2_000;
 
 /** Work between two yields to the event loop while reading (ms). */
 const SLICE_MS = 30;
@@ -58,7 +60,7 @@ export class SessionCatalogue {
   /** Records this process computed or removed since the last save (what save() appends). */
   private readonly touched = new Map<string, CatalogueRecord | null>();
   /** How the rows computed by this process were answered (for tests and benchmarks). */
-  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, sumsAwaited: 0 };
+  readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, midWrite: 0, sumsAwaited: 0 };
   /** pi 1.5 sums computed ahead for live rows without one (sum-ahead.ts). */
   private readonly sums = new SumsAhead((answer) => this.takeSum(answer));
 
@@ -290,6 +292,10 @@ export class SessionCatalogue {
     try {
       if (record?.kind === "session" && record.resume?.ids) {
         const appended = this.tryAppend(path, record);
+        if (appended === "mid-write") {
+          this.stats.midWrite++;
+          return record.row;
+        }
         if (appended) {
           progress.appended++;
           this.stats.appended++;
@@ -340,8 +346,11 @@ export class SessionCatalogue {
     return record.kind === "session" ? record.row : null;
   }
 
-  /** The row carried over appended lines, or null when the change is not a plain append of lines that continue the branch. */
-  private tryAppend(path: string, record: Extract<CatalogueRecord, { kind: "session" }>): CatalogueRow | null {
+  /**
+   * The row carried over appended lines, or null when the change is not a plain append of lines that continue
+   * the branch; "mid-write" when all that was appended is the start of a line pi is still writing.
+   */
+  private tryAppend(path: string, record: Extract<CatalogueRecord, { kind: "session" }>): CatalogueRow | null | "mid-write" {
     const key = record.key;
     const fd = openSync(path, "r");
     let computed: ComputedRow | null;
@@ -351,15 +360,24 @@ export class SessionCatalogue {
       if (st.size <= key.size) return null;
       const oldTail = readRange(fd, key.size - key.tailLength, key.tailLength);
       if (oldTail.length !== key.tailLength || hashBytes(oldTail) !== key.tailHash) return null;
-      const appended = readRange(fd, key.size, st.size - key.size);
+      let appended = readRange(fd, key.size, st.size - key.size);
       if (appended.length !== st.size - key.size) return null;
-      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, st.size, st.mtimeMs, this.versionOf);
+      const complete = appended.lastIndexOf(0x0a) + 1;
+      if (complete < appended.length) {
+        // The end of a line pi is writing (seen between its write calls): carry the complete lines and leave
+        // the rest for the change that ends it. A line left unended (not written to lately) is read in full.
+        if (Date.now() - st.mtimeMs > MID_WRITE_MS) return null;
+        if (complete === 0) return "mid-write";
+        appended = appended.subarray(0, complete);
+      }
+      const size = key.size + appended.length;
+      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf);
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
           ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
           : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
-      const fp = fingerprintOf(st.size, tail, st.mtimeMs);
+      const fp = fingerprintOf(size, tail, st.mtimeMs);
       newKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
     } finally {
       closeSync(fd);

@@ -4,7 +4,7 @@
 // another process saving at the same time).
 
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -121,7 +121,48 @@ describe("SessionCatalogue", () => {
     const second = await catalogue.refresh(files[0]!);
     expect(second).toBe(first);
     expect(second).toEqual(fullRow(files[0]!));
-    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, sumsAwaited: 0 });
+    expect(catalogue.stats).toEqual({ cached: before.cached + 1, appended: before.appended + 1, read: before.read, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, midWrite: 0, sumsAwaited: 0 });
+  });
+
+  it("a line pi is still writing (seen between its write calls): the complete lines are carried, the rest waits for the write that ends it; an unended line not written to lately is read in full", async () => {
+    const files = sessionFiles(1);
+    const path = files[0]!;
+    const catalogue = await SessionCatalogue.open(fresh());
+    await catalogue.list(files);
+    const model = new FileModel();
+    model.lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    model.ids = model.lines.slice(1).map((l) => JSON.parse(l).id as string);
+    model.counter = 1000;
+    const first = `${model.line({ kind: "assistant", parent: "leaf", pick: 1, text: "first", usage: 1234 })}\n`;
+    const second = `${model.line({ kind: "user", parent: "leaf", pick: 1, text: "second" })}\n`;
+    const before = { ...catalogue.stats };
+    const listedRow = (await catalogue.refresh(path))!;
+
+    // Only the start of a line: the row as it was, nothing read.
+    appendFileSync(path, first.slice(0, 40));
+    expect(await catalogue.refresh(path)).toEqual(listedRow);
+    // The rest of that line and the start of the next: the complete line is carried.
+    appendFileSync(path, first.slice(40) + second.slice(0, 25));
+    const carried = (await catalogue.refresh(path))!;
+    const completePart = fresh();
+    const text = readFileSync(path, "utf8");
+    writeFileSync(completePart, text.slice(0, text.lastIndexOf("\n") + 1));
+    const { path: _p, size: _s, modified: _m, ...expected } = fullRow(completePart)!;
+    expect(carried).toMatchObject(expected);
+    expect(carried.entries).toBe(listedRow.entries + 1);
+    // The line ended: the row equals a full read of the file.
+    appendFileSync(path, second.slice(25));
+    expect(await catalogue.refresh(path)).toEqual(fullRow(path));
+    expect(catalogue.stats.read).toBe(before.read);
+    expect(catalogue.stats.midWrite - before.midWrite).toBe(1);
+    expect(catalogue.stats.appended - before.appended).toBe(2);
+
+    // An unended last line nobody has written to for a while is not a write in progress: read in full, as pi reads it.
+    appendFileSync(path, `${model.line({ kind: "user", parent: "leaf", pick: 1, text: "never ended" })}`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    expect(await catalogue.refresh(path)).toEqual(fullRow(path));
+    expect(catalogue.stats.read).toBe(before.read + 1);
   });
 
   it("rebuilds from a damaged cache file and drops damaged records, never using them", async () => {
