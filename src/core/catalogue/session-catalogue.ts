@@ -18,7 +18,7 @@ import { semanticsFor } from "../pi-version/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
-import { extendRow, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
+import { extendRow, modifiedOf, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import { appendsContextEdit, SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
@@ -294,7 +294,7 @@ export class SessionCatalogue {
         const appended = this.tryAppend(path, record);
         if (appended === "mid-write") {
           this.stats.midWrite++;
-          return record.row;
+          return (this.records.get(path) as typeof record).row;
         }
         if (appended) {
           progress.appended++;
@@ -348,7 +348,8 @@ export class SessionCatalogue {
 
   /**
    * The row carried over appended lines, or null when the change is not a plain append of lines that continue
-   * the branch; "mid-write" when all that was appended is the start of a line pi is still writing.
+   * the branch; "mid-write" when all that was appended is the start of a line pi is still writing (its row
+   * then has the file's size and time, its key and resume stay where the complete lines end).
    */
   private tryAppend(path: string, record: Extract<CatalogueRecord, { kind: "session" }>): CatalogueRow | null | "mid-write" {
     const key = record.key;
@@ -364,14 +365,21 @@ export class SessionCatalogue {
       if (appended.length !== st.size - key.size) return null;
       const complete = appended.lastIndexOf(0x0a) + 1;
       if (complete < appended.length) {
-        // The end of a line pi is writing (seen between its write calls): carry the complete lines and leave
-        // the rest for the change that ends it. A line left unended (not written to lately) is read in full.
-        if (Date.now() - st.mtimeMs > MID_WRITE_MS) return null;
-        if (complete === 0) return "mid-write";
+        // The start of a line pi is writing (seen between its write calls): carry the complete lines and leave
+        // the rest for the change that ends it; the row says the file's size, as a full read's does (which
+        // skips such a line). A line left unended (not written to lately, or whole but for its newline) is
+        // read in full.
+        if (Date.now() - st.mtimeMs > MID_WRITE_MS || appended[appended.length - 1] === 0x7d) return null;
+        if (complete === 0) {
+          const { row, resume } = record;
+          this.put({ ...record, row: { ...row, size: st.size, mtimeMs: st.mtimeMs, modified: modifiedOf(row.lastActivity, resume!.headerMs, st.mtimeMs) } });
+          return "mid-write";
+        }
         appended = appended.subarray(0, complete);
       }
       const size = key.size + appended.length;
       computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf);
+      if (computed && size < st.size) computed = { ...computed, row: { ...computed.row, size: st.size } };
       if (!computed) return null;
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
