@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const reader = registerReader(context, {
     log,
     store,
-    title: (path, session) => sessions.factsOf(path)?.title ?? session.index.sessionName ?? basename(path),
+    title: (path, session) => sessions.factsOf(path)?.title ?? session?.index.sessionName ?? basename(path),
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     filter: () => entriesTree.filter,

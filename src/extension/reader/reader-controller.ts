@@ -14,7 +14,8 @@ import type { ReaderRouteResult, ToolCallFile } from "./reader-router";
 export interface ReaderDeps {
   log: vscode.LogOutputChannel;
   store: SessionStore;
-  title(path: string, session: LoadedSession): string;
+  /** The session's title: its listed row's, else (once read) its name, else the file's name. */
+  title(path: string, session?: LoadedSession): string;
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
   workspaceRoots(): string[];
   /** The Entries view's filter (the reader shows the same entries). */

@@ -25,7 +25,8 @@ export interface ReaderHost {
   session(path: string): Promise<LoadedSession>;
   /** Whether the session is read already (else the reader shows the file's tail while it is indexed). */
   isRead(path: string): boolean;
-  title(path: string, session: LoadedSession): string;
+  /** The session's title: its listed row's, else (once read) its name, else the file's name. */
+  title(path: string, session?: LoadedSession): string;
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
   confirmOutside(file: ToolCallFile): Promise<boolean>;
   workspaceRoots(): string[];
@@ -290,6 +291,9 @@ export class ReaderPanel implements ReaderMessageTarget {
   private async load(target: ReaderTarget, fixedLeaf: string | null | undefined): Promise<void> {
     this.pager = undefined;
     this.provisional = undefined;
+    // The tab's title at once, from the session's listed row (a big session is indexed later).
+    this.current = { ...this.current, title: this.host.title(target.sessionPath) };
+    this.webviewPanel.title = readerPanelTitle(this.current.title);
     try {
       if (fixedLeaf === undefined && !target.entryId && !this.host.isRead(target.sessionPath)) {
         this.provisional = tailBlocks(target.sessionPath, target.filter, PAGE_BLOCKS);
