@@ -113,6 +113,16 @@ export class Workbench {
     const deadline = Date.now() + STEP_TIMEOUT_MS;
     for (;;) {
       await this.page.keyboard.press("F1");
+      // A key pressed while the workbench moves focus (a dialog or a tab closing) can be lost: press it again.
+      const opened = await this.quickInput()
+        .locator(".quick-input-box input")
+        .waitFor({ state: "visible", timeout: 3000 })
+        .then(() => true, () => false);
+      if (!opened) {
+        if (Date.now() > deadline) throw new Error(`the command palette does not open (to run "${title}")`);
+        await this.page.keyboard.press("Escape");
+        continue;
+      }
       await this.typeInQuickInput(`>${title}`);
       // The palette lists the commands known when it opened: if ours is not there yet
       // (extensions still registering), close it and ask again.
