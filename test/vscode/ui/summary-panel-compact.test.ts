@@ -11,7 +11,7 @@ import { scenarios, startModelServer, type ModelServer } from "../../support/mod
 import { TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir";
 import { PANEL_SESSION_IDS } from "../summary-panel-session";
 import { workbench } from "./context";
-import { editorTab, fileRow, placePanelSession, STEP_MS, summaryFrame, waitForClass } from "./summary-panel-page";
+import { editorTab, fileRow, inSummaryFrame, placePanelSession, STEP_MS, summaryFrame, waitForClass } from "./summary-panel-page";
 
 const SESSION_TITLE = "Summary panel compact";
 const MODEL_ANSWER = "## Goal\nGreet the world from hello.ts.\n\n## Progress\n### Done\n- [x] hello.ts written\n\n## Next Steps\n1. Add a test";
@@ -103,11 +103,12 @@ suite("workbench: the summary panel after Compact Session from the palette", () 
 
     await wb.runCommand("Developer: Reload Window");
     await wb.ready();
-    const restored = await summaryFrame(wb);
-    await restored.locator(".summary-view").waitFor({ timeout: STEP_MS });
-    const links = (await restored.locator(".entry-link").allTextContents()).map((text) => text.replace("Reveal entry ", "").trim());
-    assert.ok(links.includes(written.id), `the restored panel shows entry ${written.id}: ${links.join(", ")}`);
-    assert.equal((await restored.locator(".summary-view .markdown-body h3").first().textContent())?.trim(), "Goal");
-    await waitForClass(restored, fileRow(restored, "hello.ts"), "is-open");
+    await inSummaryFrame(wb, async (restored) => {
+      await restored.locator(".summary-view").waitFor({ timeout: STEP_MS });
+      const links = (await restored.locator(".entry-link").allTextContents()).map((text) => text.replace("Reveal entry ", "").trim());
+      assert.ok(links.includes(written.id), `the restored panel shows entry ${written.id}: ${links.join(", ")}`);
+      assert.equal((await restored.locator(".summary-view .markdown-body h3").first().textContent())?.trim(), "Goal");
+      await waitForClass(restored, fileRow(restored, "hello.ts"), "is-open");
+    });
   });
 });

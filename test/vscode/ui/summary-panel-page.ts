@@ -39,6 +39,24 @@ export async function summaryFrame(wb: Workbench): Promise<Frame> {
   throw new Error("no summary panel webview within 20 s");
 }
 
+/**
+ * Runs `check` against the summary panel's frame. Right after a window reload VS Code may replace a
+ * restored webview's frame once more (its editor group laid out again): a check that meets
+ * "Frame was detached" runs again, from the start, on the frame shown then.
+ */
+export async function inSummaryFrame<T>(wb: Workbench, check: (frame: Frame) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const frame = await summaryFrame(wb);
+    try {
+      return await check(frame);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !/frame was detached|execution context was destroyed/i.test(message)) throw error;
+      await wb.page.waitForTimeout(250);
+    }
+  }
+}
+
 export function fileRow(frame: Frame, displayPath: string): Locator {
   return frame.locator("tr.file-row").filter({ has: frame.locator(".display-path", { hasText: displayPath }) });
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Frame } from "playwright-core";
 import { OUR_MODEL, PANEL_SESSION_IDS } from "../summary-panel-session";
 import { workbench } from "./context";
-import { editorTab, fileRow, placePanelSession, STEP_MS, summaryFrame, waitForClass } from "./summary-panel-page";
+import { editorTab, fileRow, inSummaryFrame, placePanelSession, STEP_MS, summaryFrame, waitForClass } from "./summary-panel-page";
 
 const OPEN_SUMMARY_KEY = "ctrl+alt+shift+f9";
 
@@ -135,12 +135,13 @@ suite("workbench: the summary panel", () => {
 
     await w.runCommand("Developer: Reload Window");
     await w.ready();
-    const restored = await summaryFrame(w);
-    assert.equal((await restored.locator("h1").textContent())?.trim(), "Compaction summary");
-    const headings = (await restored.locator(".summary-view .markdown-body h3").allTextContents()).map((text) => text.trim());
-    assert.deepEqual(headings, ["Goal", "Done", "Next Steps"]);
-    await editorTab(w, "hello.ts").waitFor({ timeout: STEP_MS });
-    await waitForClass(restored, fileRow(restored, "hello.ts"), "is-open");
+    await inSummaryFrame(w, async (restored) => {
+      assert.equal((await restored.locator("h1").textContent())?.trim(), "Compaction summary");
+      const headings = (await restored.locator(".summary-view .markdown-body h3").allTextContents()).map((text) => text.trim());
+      assert.deepEqual(headings, ["Goal", "Done", "Next Steps"]);
+      await editorTab(w, "hello.ts").waitFor({ timeout: STEP_MS });
+      await waitForClass(restored, fileRow(restored, "hello.ts"), "is-open");
+    });
     assert.match(await w.extensionLog(), /summary panel restored \(compaction, view\)/);
   });
 
