@@ -24,6 +24,7 @@ import type { SliceableBuffer } from "../session/scanned-values.js";
 import { recordFromFields, type UnknownKinds } from "../session/meta-from-fields.js";
 import { needsMigration, versionOfHeader } from "../session/migrate.js";
 import { readRange } from "../session/read-range.js";
+import { borrowSearchChunk, SEARCH_CHUNK_BYTES } from "../session/search-memory.js";
 import { textOfContent } from "../session/session-info.js";
 import type { SessionEntry, SessionHeader } from "../session/types.js";
 import { findPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
@@ -35,8 +36,8 @@ import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
 import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
 
-const CHUNK_BYTES = 1024 * 1024;
-/** Reused by every streamed row (one runs at a time; nothing keeps a view of it). */
+const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
+/** Reused by every streamed row (one runs at a time; nothing keeps a view of it): a chunk of the search memory when one is free. */
 let sharedChunk: Buffer | undefined;
 
 export interface StreamedRow {
@@ -264,7 +265,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     const end = Math.min(stat.size, options.upTo ?? stat.size);
     const lines = new StreamedLines(path);
     const reader = new JsonlReader((l) => lines.line(l));
-    const chunk = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (sharedChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
+    const chunk = options.chunkBytes !== undefined ? Buffer.allocUnsafe(options.chunkBytes) : (sharedChunk ??= borrowSearchChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES));
     let size = 0;
     let lastRead = 0;
     while (size < end && !lines.giveUp && !lines.headerMissing) {

@@ -17,18 +17,20 @@ import {
 } from "./fingerprint.js";
 import { headOfChunk, resumeFromSnapshot, snapshotContentOf, type IndexSnapshots, type SnapshotMatch } from "./index-snapshot.js";
 import { JsonlReader } from "./jsonl-reader.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES } from "./search-memory.js";
 import { SessionBuilder, type ResumePoint } from "./session-builder.js";
 import { TailKeeper } from "./tail-keeper.js";
 import { Session, type LoadedSession } from "./loaded-session.js";
 
 export type { LoadedSession };
 
-const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
 /**
  * The chunk every synchronous read fills (one read runs at a time; the reader
  * copies what it keeps): listing thousands of files does not allocate a
  * chunk per file, which grew the C heap of the host (freed 1 MB buffers raise
  * glibc's mmap threshold, so later ones land in the heap and fragment it).
+ * A chunk of the search memory when one is free (the skim's tail search runs there).
  */
 let syncChunk: Buffer | undefined;
 
@@ -155,7 +157,7 @@ function readSyncFrom(path: string, resume: ResumePoint | null, options: OpenOpt
     }
     plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
-    const buffer = (syncChunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
+    const buffer = (syncChunk ??= borrowSearchChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES));
     while (position < stat.size) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (n === 0) break;
@@ -190,6 +192,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
   let stat: Awaited<ReturnType<typeof handle.stat>>;
   let snapshot: SnapshotMatch | null = null;
   let head: { hash: string; length: number } | undefined;
+  let borrowed: Buffer | null = null;
   try {
     stat = await handle.stat();
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
@@ -200,7 +203,9 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     } else handOver = false;
     plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
-    const buffer = Buffer.allocUnsafe(handOver ? 0 : Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
+    // A chunk of the search memory while the read lasts (the skim's tail search runs there), else its own buffer.
+    borrowed = handOver ? null : borrowSearchChunk();
+    const buffer = borrowed ?? Buffer.allocUnsafe(handOver ? 0 : Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
     while (!handOver && position < stat.size) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - position), position);
       if (bytesRead === 0) break;
@@ -213,6 +218,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
   } catch (e) {
     throw cannotRead(path, e);
   } finally {
+    if (borrowed) returnSearchChunk(borrowed);
     await handle.close();
   }
   if (handOver) {

@@ -11,6 +11,7 @@ import { skimLine, SKIM_MIN_BYTES, TAIL_WINDOW } from "../../../src/core/session
 import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
 import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES } from "../../../src/core/session/search-memory.js";
 import { SessionBuilder } from "../../../src/core/session/session-builder.js";
 import { SessionIndex } from "../../../src/core/session/session-index.js";
 import { mutate } from "../../support/junk-mutation.js";
@@ -175,6 +176,34 @@ describe("skimPiLayout", () => {
     );
     // Not vacuous: many lines take the fast path (the next test: every line pi writes does).
     expect(taken).toBeGreaterThan(runs / 20);
+  });
+
+  it("reads a line in a chunk of the search memory (its tail searched there) exactly as in any other buffer, at the chunk's start, inside it and at its end", () => {
+    const chunk = borrowSearchChunk();
+    expect(chunk).not.toBeNull();
+    try {
+      let taken = 0;
+      fc.assert(
+        fc.property(arbitraryLine, fc.constantFrom("start", "inside", "end"), fc.nat(4096), ([value, variant, seed], where, shift) => {
+          const b = lineBytes(value, variant, seed) as SliceableBuffer;
+          const at = where === "start" ? 0 : where === "end" ? SEARCH_CHUNK_BYTES - b.length : shift;
+          chunk!.fill(0x7b);
+          b.copy(chunk!, at);
+          const there = chunk!.subarray(at, at + b.length) as SliceableBuffer;
+          const plain = new SkimmedEntry();
+          const inChunk = new SkimmedEntry();
+          const took = skimPiLayout(b, 0, b.length, plain);
+          expect(skimPiLayout(there, 0, there.length, inChunk)).toBe(took);
+          if (!took) return;
+          taken++;
+          expect({ ...inChunk }).toEqual({ ...plain });
+        }),
+        { numRuns: 3000 },
+      );
+      expect(taken).toBeGreaterThan(150);
+    } finally {
+      returnSearchChunk(chunk!);
+    }
   });
 
   it("takes every long message line pi writes (user, assistant with usage, tool result), in pi's layout and after pi's migration", () => {

@@ -1,0 +1,143 @@
+// The search memory (search-memory.ts): its module is the .wat assembled, its
+// SIMD search finds what Buffer.lastIndexOf finds, wherever the window lies in
+// a chunk (the memory's first and last bytes included), and its chunks are
+// lent and given back. The skim of lines read in a chunk is checked against
+// other buffers in pi-layout-skimmer.test.ts.
+import fc from "fast-check";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { assemble } from "../../../scripts/build-wasm.mjs";
+import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
+import { SEARCH_MEMORY_WASM } from "../../../src/core/session/search-memory-module.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree } from "../../../src/core/session/search-memory.js";
+import { lastIndexIn, searchNeedle } from "../../../src/core/session/skim-bytes.js";
+
+const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, needle: searchNeedle(text) }));
+const piece = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('"usage":', '"timestamp":', '"usage"', 'usage":', '"time', 'stamp":', '""usage":', '":', '"u', "ti", "me", '"', ":", "x", '"usage":"usage":', '"input":', "\u00e9") },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+);
+const bytes = fc.array(piece, { maxLength: 60 }).map((parts) => Buffer.from(parts.join("")));
+
+/** Every chunk the memory has, borrowed for `body` and given back after it. */
+function withAllChunks(body: (chunks: Buffer[]) => void): void {
+  const chunks: Buffer[] = [];
+  for (let c = borrowSearchChunk(); c !== null; c = borrowSearchChunk()) chunks.push(c);
+  try {
+    body(chunks);
+  } finally {
+    for (const c of chunks) returnSearchChunk(c);
+  }
+}
+
+describe("search memory", () => {
+  it("holds the module search-memory.wat assembles to (run `node scripts/build-wasm.mjs` after editing the .wat)", async () => {
+    expect(SEARCH_MEMORY_WASM).toBe((await assemble()).toString("base64"));
+  });
+
+  it("is made on the Node this runs on (WebAssembly with SIMD), with chunks in its memory", () => {
+    expect(searchBuffer).not.toBeNull();
+    withAllChunks((chunks) => {
+      expect(chunks.length).toBeGreaterThanOrEqual(2);
+      for (const c of chunks) {
+        expect(c.buffer).toBe(searchBuffer);
+        expect(c.length).toBe(SEARCH_CHUNK_BYTES);
+      }
+      // No two chunks share a byte, and the last one ends where the memory does.
+      const starts = chunks.map((c) => c.byteOffset).sort((a, b) => a - b);
+      for (let k = 1; k < starts.length; k++) expect(starts[k]! - starts[k - 1]!).toBeGreaterThanOrEqual(SEARCH_CHUNK_BYTES);
+      expect(starts[starts.length - 1]! + SEARCH_CHUNK_BYTES).toBe(searchBuffer!.byteLength);
+    });
+  });
+
+  it("finds what lastIndexOf finds in the window, for every window of bytes dense in needle pieces, at a chunk's start, inside it and at the memory's end", () => {
+    withAllChunks((chunks) => {
+      const last = chunks.reduce((a, c) => (c.byteOffset > a.byteOffset ? c : a));
+      fc.assert(
+        fc.property(bytes, fc.nat(), fc.nat(), fc.constantFrom("start", "inside", "end"), fc.nat(1000), (b, x, y, where, shift) => {
+          const from = b.length === 0 ? 0 : x % (b.length + 1);
+          const to = from + (b.length - from === 0 ? 0 : y % (b.length - from + 1));
+          const at = where === "start" ? 0 : where === "end" ? SEARCH_CHUNK_BYTES - b.length : 17 + shift;
+          const chunk = where === "end" ? last : chunks[0]!;
+          // Bytes that would match around the window: a search must not look past its edges.
+          chunk.fill('"usage":"timestamp":', Math.max(0, at - 64), Math.min(SEARCH_CHUNK_BYTES, at + b.length + 64));
+          b.copy(chunk, at);
+          const view = chunk.subarray(at, at + b.length);
+          for (const n of needles) {
+            const native = b.subarray(from, to).lastIndexOf(n.text);
+            expect(lastIndexIn(view, n.needle, from, to)).toBe(native >= 0 ? from + native : -1);
+          }
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  });
+
+  it("finds the last of many needles in a long window, and none in a window of near misses", () => {
+    withAllChunks(([chunk]) => {
+      for (const n of needles) {
+        const text = `${"x".repeat(5000)}${n.text}${"y".repeat(3)}${n.text}${"z".repeat(4001)}`;
+        chunk!.write(text, 100, "latin1");
+        expect(lastIndexIn(chunk!, n.needle, 100, 100 + text.length)).toBe(100 + text.lastIndexOf(n.text));
+        const misses = `${n.text.slice(0, -1)}?${n.text.slice(1)}`.repeat(700);
+        chunk!.write(misses, 100, "latin1");
+        expect(lastIndexIn(chunk!, n.needle, 100, 100 + misses.length)).toBe(-1);
+      }
+    });
+  });
+
+  it("lends each chunk to one borrower at a time and takes back only its own chunks, once", () => {
+    const free = searchChunksFree();
+    const a = borrowSearchChunk()!;
+    const b = borrowSearchChunk()!;
+    expect(a.byteOffset).not.toBe(b.byteOffset);
+    expect(searchChunksFree()).toBe(free - 2);
+    returnSearchChunk(a);
+    returnSearchChunk(a);
+    returnSearchChunk(Buffer.alloc(SEARCH_CHUNK_BYTES));
+    returnSearchChunk(a.subarray(0, 10));
+    expect(searchChunksFree()).toBe(free - 1);
+    returnSearchChunk(b);
+    expect(searchChunksFree()).toBe(free);
+  });
+
+  it("an open gives its chunk back, also when it fails, and reads the same when no chunk is free", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-sessions-search-memory-"));
+    try {
+      const file = join(dir, "s.jsonl");
+      const lines = [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" })];
+      for (let i = 0; i < 3000; i++) {
+        const usage = { input: i, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: i + 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 * i } };
+        const message = i % 2 === 0
+          ? { role: "toolResult", toolCallId: `c${i}`, toolName: "bash", content: [{ type: "text", text: `"usage": ${"o".repeat(i % 700)}` }], isError: false, timestamp: 1700000000000 + i }
+          : { role: "assistant", content: [{ type: "text", text: "a".repeat(i % 500) }], api: "anthropic-messages", provider: "anthropic", model: "m", usage, stopReason: "stop", timestamp: 1700000000000 + i };
+        lines.push(JSON.stringify({ type: "message", id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, timestamp: new Date(1700000000000 + i).toISOString(), message }));
+      }
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      const sync = openSessionSync(file, { skim: true });
+      const free = searchChunksFree();
+      const opened = await Promise.all([openSession(file, { skim: true }), openSession(file, { skim: true })]);
+      expect(searchChunksFree()).toBe(free);
+      await expect(openSession(dir, { skim: true })).rejects.toThrow(/is a directory/);
+      expect(searchChunksFree()).toBe(free);
+      let starved: Awaited<ReturnType<typeof openSession>> | undefined;
+      const chunks: Buffer[] = [];
+      for (let c = borrowSearchChunk(); c !== null; c = borrowSearchChunk()) chunks.push(c);
+      try {
+        starved = await openSession(file, { skim: true });
+      } finally {
+        for (const c of chunks) returnSearchChunk(c);
+      }
+      const exact = openSessionSync(file);
+      for (const s of [sync, ...opened, starved]) {
+        expect(s.index.entries).toEqual(exact.index.entries);
+        expect(s.index.totalSpend).toEqual(exact.index.totalSpend);
+      }
+      expect(exact.index.totalSpend.input).toBe((3000 / 2) * (3000 / 2));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
