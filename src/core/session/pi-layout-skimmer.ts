@@ -119,7 +119,7 @@ export function skimPiLayout(b: SliceableBuffer, start: number, end: number, m: 
   for (;;) {
     if (b[p] !== QUOTE) return false;
     const c = b[p + 1];
-    if (c === 0x74 /* t */ && matches(b, p, HEAD_TYPE)) {
+    if (c === 0x74 /* t */ && b[p + 2] === 0x79 /* y */ && matches(b, p, HEAD_TYPE)) {
       if ((seen & SEEN_TYPE) !== 0 || !typeAt(b, p + HEAD_TYPE.length, short, m)) return false;
       seen |= SEEN_TYPE;
     } else if (c === 0x69 /* i */ && matches(b, p, HEAD_ID)) {
@@ -128,7 +128,7 @@ export function skimPiLayout(b: SliceableBuffer, start: number, end: number, m: 
     } else if (c === 0x70 /* p */ && matches(b, p, HEAD_PARENT)) {
       if ((seen & SEEN_PARENT) !== 0 || !idValueAt(b, p + HEAD_PARENT.length, end, m, true)) return false;
       seen |= SEEN_PARENT;
-    } else if (c === 0x74 /* t */ && matches(b, p, HEAD_TIMESTAMP)) {
+    } else if (c === 0x74 /* t */ && b[p + 2] === 0x69 /* i */ && matches(b, p, HEAD_TIMESTAMP)) {
       const s = p + HEAD_TIMESTAMP.length;
       if ((seen & SEEN_TIMESTAMP) !== 0 || s + ISO_LENGTH >= end || b[s + ISO_LENGTH] !== QUOTE) return false;
       const millis = isoMillisAt(b, s);
@@ -195,13 +195,15 @@ function typeAt(b: Uint8Array, p: number, short: boolean, m: SkimmedEntry): bool
 
 /** A message from its role (at `p`) on: the members up to the content, then the tail and what follows the message. */
 function messageAt(b: SliceableBuffer, start: number, end: number, p: number, seen: number, short: boolean, m: SkimmedEntry): boolean {
-  if (matches(b, p, ROLE_ASSISTANT)) {
+  // Each literal compared only when its first byte is there (one compare per member, not one per candidate).
+  const r = b[p];
+  if (r === 0x61 /* a */ && matches(b, p, ROLE_ASSISTANT)) {
     m.role = "assistant";
     p += ROLE_ASSISTANT.length;
-  } else if (matches(b, p, ROLE_TOOL_RESULT)) {
+  } else if (r === 0x74 /* t */ && matches(b, p, ROLE_TOOL_RESULT)) {
     m.role = "toolResult";
     p += ROLE_TOOL_RESULT.length;
-  } else if (matches(b, p, ROLE_USER)) {
+  } else if (r === 0x75 /* u */ && matches(b, p, ROLE_USER)) {
     m.role = "user";
     p += ROLE_USER.length;
   } else {
@@ -210,13 +212,14 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
   // Members up to the content, validated as skimLine validates them (pi's own keys matched whole: what keyAt reads them as).
   for (;;) {
     let key: number;
-    if (matches(b, p, CONTENT_KEY)) {
+    const c = b[p + 1];
+    if (c === 0x63 /* c */ && matches(b, p, CONTENT_KEY)) {
       cursor.after = p + CONTENT_KEY.length;
       break;
-    } else if (matches(b, p, TOOL_CALL_ID_KEY)) {
+    } else if (c === 0x74 /* t */ && b[p + 5] === 0x43 /* C */ && matches(b, p, TOOL_CALL_ID_KEY)) {
       key = KEY_OTHER;
       cursor.after = p + TOOL_CALL_ID_KEY.length;
-    } else if (matches(b, p, TOOL_NAME_KEY)) {
+    } else if (c === 0x74 /* t */ && b[p + 5] === 0x4e /* N */ && matches(b, p, TOOL_NAME_KEY)) {
       key = KEY_OTHER;
       cursor.after = p + TOOL_NAME_KEY.length;
     } else {

@@ -70,6 +70,7 @@ let view: DataView = new DataView(new ArrayBuffer(0));
 export function forgetLineBuffer(): void {
   viewed = null;
   view = new DataView(new ArrayBuffer(0));
+  searched = null;
 }
 
 /** Buffers larger than this (one very long line) get a view each time: never kept past the read. */
@@ -257,6 +258,10 @@ export function asciiText(b: SliceableBuffer, s: number, e: number): string {
   return e - s === 8 ? String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) : b.latin1Slice(s, e);
 }
 
+/** The buffer lastIndexIn last searched (at most KEEP_VIEW_BYTES, like `viewed`), and whether it is a view of the search memory. */
+let searched: Uint8Array | null = null;
+let searchedInMemory = false;
+
 /** A needle lastIndexIn searches for: its bytes, where each of its pairs starts, its place in the search memory (-1: none). */
 export interface SearchNeedle {
   readonly literal: Literal;
@@ -296,7 +301,14 @@ export function pairStarts(needle: Uint8Array): Int8Array {
  */
 export function lastIndexIn(b: Uint8Array, needle: SearchNeedle, from: number, to: number): number {
   const word = needle.literal;
-  if (needle.at >= 0 && b.buffer === searchBuffer) return lastIndexInMemory(b, needle.at, word.length, from, to);
+  if (needle.at >= 0) {
+    // Reading b.buffer is not free (a runtime call): asked once per buffer (a read's chunk holds many lines).
+    if (b !== searched) {
+      searched = b.byteLength > KEEP_VIEW_BYTES ? null : b;
+      searchedInMemory = b.buffer === searchBuffer;
+    }
+    if (searchedInMemory) return lastIndexInMemory(b, needle.at, word.length, from, to);
+  }
   const pairs = needle.pairs;
   const stride = word.length - 1;
   const last = to - word.length;
