@@ -1,5 +1,6 @@
 // Types of build-wasm.mjs (a plain .mjs build script the unit tests also use).
-export const WAT: string;
+export const SOURCE: string;
+export const LITERALS: string;
 export const MODULE: string;
-export function assemble(): Promise<Buffer>;
+export function compile(): Promise<Buffer>;
 export function moduleSource(bytes: Buffer): string;

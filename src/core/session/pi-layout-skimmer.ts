@@ -22,7 +22,8 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, keyAt, lastIndexIn, searchNeedle, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
+import { asciiString, cursor, inSearchMemory, keyAt, lastIndexIn, searchNeedle, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
+import { skimInMemory } from "./search-memory.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -112,6 +113,8 @@ const SEEN_ALL = SEEN_TYPE | SEEN_ID | SEEN_PARENT | SEEN_TIMESTAMP;
 export function skimPiLayout(b: SliceableBuffer, start: number, end: number, m: SkimmedEntry): boolean {
   if (b[start] !== OPEN_OBJECT || b[end - 1] !== CLOSE_OBJECT) return false;
   const short = end - start < SKIM_MIN_BYTES;
+  // A long line read into the search memory: skimmed there by compiled code (wasm/skim.ts) unless it declines.
+  if (!short && inSearchMemory(b) && skimInMemory(b, start, end, m)) return true;
   let p = start + 1;
   let seen = 0;
   m.type = "";

@@ -1,26 +1,37 @@
-// Read chunks that live in a small WebAssembly memory, where the skim's
-// backward search for a message's tail (`"usage":`, `"timestamp":`: most of a
-// tool result's bytes are searched for a usage pi 0.73 never writes there)
-// runs with SIMD, 16 candidate starts per step: ~3× the JS search, about a
-// tenth of a cold open of a big session. A read that borrows a chunk fills it
-// with the file; lines in any other buffer are searched in JS (skim-bytes.ts),
-// and so is everything where WebAssembly SIMD is not available.
+// Read chunks that live in a small WebAssembly memory (module: wasm/skim.ts),
+// where a long message line in pi's layout is skimmed by compiled code: the
+// skim of pi-layout-skimmer.ts, with the backward search for the message's
+// tail (`"usage":`, `"timestamp":`: most of a tool result's bytes are searched
+// for a usage pi 0.73 never writes there) done with SIMD, 16 candidate starts
+// per step. A read that borrows a chunk fills it with the file; lines in any
+// other buffer, and lines the module declines, are skimmed in JS, and so is
+// everything where WebAssembly SIMD is not available.
 
+import type { SkimmedEntry } from "./pi-layout-skimmer.js";
+import type { SliceableBuffer } from "./scanned-values.js";
 import { SEARCH_MEMORY_WASM } from "./search-memory-module.js";
 
 export const SEARCH_CHUNK_BYTES = 1024 * 1024;
-/** Page 0 holds the needles; the chunks follow it (the memory's 65 pages: search-memory.wat). */
-const NEEDLES_BYTES = 65536;
+/** Page 0: needles from 0, the skim's result from RESULT, the module's data from 49152; the chunks follow it (scripts/build-wasm.mjs). */
+const NEEDLES_BYTES = 32768;
+const CHUNKS_FROM = 65536;
 const CHUNKS = 4;
-/** Room per needle in page 0. */
+/** Room per needle. */
 const NEEDLE_ROOM = 16;
+/** Where skimMessage writes what it read (wasm/skim.ts: f64s from 0, i32s from 56). */
+const RESULT = 32768;
+const F_MILLIS = RESULT / 8;
+const I_ID_START = (RESULT + 56) / 4;
 
 type LastIndexOf = (from: number, to: number, needle: number, n: number) => number;
 
 interface SearchMemory {
   buffer: ArrayBuffer;
   bytes: Uint8Array;
+  f64: Float64Array;
+  i32: Int32Array;
   lastIndexOf: LastIndexOf;
+  skimMessage: (start: number, end: number) => number;
   /** Chunks not lent out. */
   free: Buffer[];
   needles: number;
@@ -31,10 +42,22 @@ function instantiate(): SearchMemory | null {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SEARCH_MEMORY_WASM, "base64")), {});
     const memory = instance.exports.memory as WebAssembly.Memory;
     const buffer = memory.buffer;
-    if (buffer.byteLength < NEEDLES_BYTES + CHUNKS * SEARCH_CHUNK_BYTES) return null;
+    if (buffer.byteLength !== CHUNKS_FROM + CHUNKS * SEARCH_CHUNK_BYTES) return null;
     const free: Buffer[] = [];
-    for (let k = CHUNKS - 1; k >= 0; k--) free.push(Buffer.from(buffer, NEEDLES_BYTES + k * SEARCH_CHUNK_BYTES, SEARCH_CHUNK_BYTES));
-    return { buffer, bytes: new Uint8Array(buffer), lastIndexOf: instance.exports.lastIndexOf as LastIndexOf, free, needles: 0 };
+    for (let k = CHUNKS - 1; k >= 0; k--) free.push(Buffer.from(buffer, CHUNKS_FROM + k * SEARCH_CHUNK_BYTES, SEARCH_CHUNK_BYTES));
+    const made: SearchMemory = {
+      buffer,
+      bytes: new Uint8Array(buffer),
+      f64: new Float64Array(buffer, 0, CHUNKS_FROM / 8),
+      i32: new Int32Array(buffer, 0, CHUNKS_FROM / 4),
+      lastIndexOf: instance.exports.lastIndexOf as LastIndexOf,
+      skimMessage: instance.exports.skimMessage as SearchMemory["skimMessage"],
+      free,
+      needles: 0,
+    };
+    const setNeedles = instance.exports.setNeedles as (usage: number, timestamp: number) => void;
+    setNeedles(placeIn(made, Buffer.from('"usage":')), placeIn(made, Buffer.from('"timestamp":')));
+    return made;
   } catch {
     // No WebAssembly, or no SIMD in it: every search runs in JS.
     return null;
@@ -46,12 +69,55 @@ const memory = instantiate();
 /** The memory's buffer (what a chunk's `.buffer` is), or null when there is none. */
 export const searchBuffer: ArrayBuffer | null = memory?.buffer ?? null;
 
+function placeIn(m: SearchMemory, bytes: Uint8Array): number {
+  if (bytes.length < 8 || bytes.length > NEEDLE_ROOM || (m.needles + 1) * NEEDLE_ROOM > NEEDLES_BYTES) return -1;
+  const at = m.needles++ * NEEDLE_ROOM;
+  m.bytes.set(bytes, at);
+  return at;
+}
+
 /** The needle's address in the search memory, or -1 (no memory, fewer than 8 or more than 16 bytes, or no room). */
 export function placeNeedle(bytes: Uint8Array): number {
-  if (memory === null || bytes.length < 8 || bytes.length > NEEDLE_ROOM || (memory.needles + 1) * NEEDLE_ROOM > NEEDLES_BYTES) return -1;
-  const at = memory.needles++ * NEEDLE_ROOM;
-  memory.bytes.set(bytes, at);
-  return at;
+  return memory === null ? -1 : placeIn(memory, bytes);
+}
+
+const ROLES = [undefined, "user", "assistant", "toolResult"] as const;
+
+/**
+ * skimPiLayout of the line [start, end) of `b`, a view of the search memory,
+ * by the module: true with `m` filled when it read the line, false when it
+ * declined (the line is then skimmed in JS).
+ */
+export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: SkimmedEntry): boolean {
+  const mem = memory!;
+  const o = b.byteOffset;
+  if (mem.skimMessage(o + start, o + end) === 0) return false;
+  const f = mem.f64;
+  const i = mem.i32;
+  m.type = "message";
+  m.millis = f[F_MILLIS]!;
+  m.time = f[F_MILLIS + 1]!;
+  m.idStart = i[I_ID_START]! - o;
+  m.idEnd = i[I_ID_START + 1]! - o;
+  m.idHash = i[I_ID_START + 2]!;
+  const parentStart = i[I_ID_START + 3]!;
+  m.parentStart = parentStart < 0 ? -1 : parentStart - o;
+  m.parentEnd = parentStart < 0 ? -1 : i[I_ID_START + 4]! - o;
+  m.parentHash = i[I_ID_START + 5]!;
+  m.stampStart = i[I_ID_START + 6]! - o;
+  m.role = ROLES[i[I_ID_START + 7]!];
+  m.hasSpend = i[I_ID_START + 8] === 1;
+  if (m.hasSpend) {
+    m.input = f[F_MILLIS + 2]!;
+    m.output = f[F_MILLIS + 3]!;
+    m.cacheRead = f[F_MILLIS + 4]!;
+    m.cacheWrite = f[F_MILLIS + 5]!;
+    const costStart = i[I_ID_START + 9]!;
+    // cost.total with more than 15 digits or an exponent: read as skimPiLayout reads it (Number, finite).
+    const cost = costStart < 0 ? f[F_MILLIS + 6]! : Number(b.latin1Slice(costStart - o, i[I_ID_START + 10]! - o));
+    m.cost = Number.isFinite(cost) ? cost : 0;
+  }
+  return true;
 }
 
 /**

@@ -258,9 +258,18 @@ export function asciiText(b: SliceableBuffer, s: number, e: number): string {
   return e - s === 8 ? String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) : b.latin1Slice(s, e);
 }
 
-/** The buffer lastIndexIn last searched (at most KEEP_VIEW_BYTES, like `viewed`), and whether it is a view of the search memory. */
+/** The buffer inSearchMemory was last asked about (at most KEEP_VIEW_BYTES, like `viewed`), and its answer. */
 let searched: Uint8Array | null = null;
 let searchedInMemory = false;
+
+/** Whether `b` is a view of the search memory (a read's chunk). Reading b.buffer is a runtime call: asked once per buffer. */
+export function inSearchMemory(b: Uint8Array): boolean {
+  if (b !== searched) {
+    searched = b.byteLength > KEEP_VIEW_BYTES ? null : b;
+    searchedInMemory = searchBuffer !== null && b.buffer === searchBuffer;
+  }
+  return searchedInMemory;
+}
 
 /** A needle lastIndexIn searches for: its bytes, where each of its pairs starts, its place in the search memory (-1: none). */
 export interface SearchNeedle {
@@ -301,14 +310,7 @@ export function pairStarts(needle: Uint8Array): Int8Array {
  */
 export function lastIndexIn(b: Uint8Array, needle: SearchNeedle, from: number, to: number): number {
   const word = needle.literal;
-  if (needle.at >= 0) {
-    // Reading b.buffer is not free (a runtime call): asked once per buffer (a read's chunk holds many lines).
-    if (b !== searched) {
-      searched = b.byteLength > KEEP_VIEW_BYTES ? null : b;
-      searchedInMemory = b.buffer === searchBuffer;
-    }
-    if (searchedInMemory) return lastIndexInMemory(b, needle.at, word.length, from, to);
-  }
+  if (needle.at >= 0 && inSearchMemory(b)) return lastIndexInMemory(b, needle.at, word.length, from, to);
   const pairs = needle.pairs;
   const stride = word.length - 1;
   const last = to - word.length;

@@ -4,14 +4,14 @@
 // unicode, reordered keys, whitespace, cut-short and damaged bytes. Either it
 // declines (the line goes through skimLine) or its entry is skimLine's.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanLine } from "../../../src/core/session/entry-scanner.js";
 import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
 import { skimLine, SKIM_MIN_BYTES, TAIL_WINDOW } from "../../../src/core/session/line-skimmer.js";
 import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
 import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES } from "../../../src/core/session/search-memory.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, skimInMemory } from "../../../src/core/session/search-memory.js";
 import { SessionBuilder } from "../../../src/core/session/session-builder.js";
 import { SessionIndex } from "../../../src/core/session/session-index.js";
 import { mutate } from "../../support/junk-mutation.js";
@@ -20,8 +20,22 @@ import { createSeededRandom } from "../../support/seeded-random.js";
 const hex = (n: number) => fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom(..."0123456789abcdef") });
 /** Ids as pi writes them (8 hex digits), some sharing a few values so parents resolve, and odd ones. */
 const id = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("0000000a", "0000000b", "0000000c", "0000000d") }, { weight: 3, arbitrary: hex(8) }, { weight: 1, arbitrary: fc.constantFrom("", "é1", "a\"b", "a\\b", "tab\there", "\u2028", "x".repeat(40)) });
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+/** toISOString's shape with fields in and just out of range (month 0 and 13, day 0 and 29–32 of every month, hour 24, leap and non-leap years). */
+const isoShaped = fc
+  .record({
+    year: fc.constantFrom(999, 1000, 1600, 1900, 2000, 2023, 2024, 2100, 2400, 9999),
+    month: fc.integer({ min: 0, max: 13 }),
+    day: fc.oneof(fc.constantFrom(0, 1, 28, 29, 30, 31, 32), fc.integer({ min: 1, max: 28 })),
+    hour: fc.constantFrom(0, 9, 23, 24),
+    minute: fc.constantFrom(0, 59, 60),
+    second: fc.constantFrom(0, 59, 60),
+    ms: fc.integer({ min: 0, max: 999 }),
+  })
+  .map((t) => `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}.${pad(t.ms, 3)}Z`);
 const timestamp = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) }).map((t) => new Date(t).toISOString()) },
+  { weight: 2, arbitrary: isoShaped },
   { weight: 1, arbitrary: fc.constantFrom("2025-01-01T00:00:00Z", "2025-02-30T00:00:00.000Z", "2025-01-01T24:00:00.000Z", "0999-01-01T00:00:00.000Z", "2025-01-01T00:00:00.000z", "", "2025-01-01T00:00:00.000Z ") },
   { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.constant(null)) },
 );
@@ -148,6 +162,53 @@ function withEarlierEntries(): SessionIndex {
 
 const arbitraryLine = fc.tuple(entry, fc.constantFrom(...variants), fc.nat());
 
+/** What the index reads of a skimmed entry (a null parent's hash and the spend of an entry with none are left from an earlier line). */
+const read = (m: SkimmedEntry) => ({
+  ...m,
+  parentHash: m.parentStart < 0 ? 0 : m.parentHash,
+  ...(m.hasSpend ? {} : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 }),
+});
+
+/** A chunk of the search memory, where the module (wasm/skim.ts) skims long lines. */
+let chunk: Buffer | null = null;
+beforeAll(() => {
+  chunk = borrowSearchChunk();
+  expect(chunk).not.toBeNull();
+});
+afterAll(() => returnSearchChunk(chunk!));
+let placements = 0;
+/** Lines the module read itself (it declined the others). */
+let moduleTook = 0;
+
+/** `b` copied into the chunk, at its start, inside it or at its end (in turn). */
+function inChunk(b: Uint8Array): SliceableBuffer {
+  const where = placements++ % 3;
+  const at = where === 0 ? 0 : where === 1 ? 1 + (placements % 4093) : SEARCH_CHUNK_BYTES - b.length;
+  chunk!.fill(0x7b, Math.max(0, at - 64), Math.min(SEARCH_CHUNK_BYTES, at + b.length + 64));
+  chunk!.set(b, at);
+  return chunk!.subarray(at, at + b.length) as SliceableBuffer;
+}
+
+/**
+ * skimPiLayout of `b` (a plain buffer: the JS skim), into `m`; on the way, the
+ * same line in a chunk of the search memory: the module either declines it or
+ * reads exactly what the JS skim reads, and skimPiLayout there gives the same.
+ */
+function skimBoth(b: SliceableBuffer, m: SkimmedEntry): boolean {
+  const took = skimPiLayout(b, 0, b.length, m);
+  const there = inChunk(b);
+  const byModule = new SkimmedEntry();
+  if (b.length >= SKIM_MIN_BYTES && skimInMemory(there, 0, there.length, byModule)) {
+    moduleTook++;
+    expect(took).toBe(true);
+    expect(read(byModule)).toEqual(read(m));
+  }
+  const inMemory = new SkimmedEntry();
+  expect(skimPiLayout(there, 0, there.length, inMemory)).toBe(took);
+  if (took) expect(read(inMemory)).toEqual(read(m));
+  return took;
+}
+
 describe("skimPiLayout", () => {
   it("gives the index (and a record) exactly what skimLine gives, or declines (pi's lines long and short, junk values, escapes, unicode, reordered keys, whitespace, cut and damaged bytes)", () => {
     let taken = 0;
@@ -157,7 +218,7 @@ describe("skimPiLayout", () => {
         runs++;
         const b = lineBytes(value, variant, seed) as SliceableBuffer;
         const m = new SkimmedEntry();
-        if (!skimPiLayout(b, 0, b.length, m)) return;
+        if (!skimBoth(b, m)) return;
         taken++;
         const fast = withEarlierEntries();
         fast.addSkimmed(m, b, location.line + 2, location.offset, b.length);
@@ -174,36 +235,9 @@ describe("skimPiLayout", () => {
       }),
       { numRuns: 3000 },
     );
-    // Not vacuous: many lines take the fast path (the next test: every line pi writes does).
+    // Not vacuous: many lines take the fast path (the next test: every line pi writes does), and the module reads some itself.
     expect(taken).toBeGreaterThan(runs / 20);
-  });
-
-  it("reads a line in a chunk of the search memory (its tail searched there) exactly as in any other buffer, at the chunk's start, inside it and at its end", () => {
-    const chunk = borrowSearchChunk();
-    expect(chunk).not.toBeNull();
-    try {
-      let taken = 0;
-      fc.assert(
-        fc.property(arbitraryLine, fc.constantFrom("start", "inside", "end"), fc.nat(4096), ([value, variant, seed], where, shift) => {
-          const b = lineBytes(value, variant, seed) as SliceableBuffer;
-          const at = where === "start" ? 0 : where === "end" ? SEARCH_CHUNK_BYTES - b.length : shift;
-          chunk!.fill(0x7b);
-          b.copy(chunk!, at);
-          const there = chunk!.subarray(at, at + b.length) as SliceableBuffer;
-          const plain = new SkimmedEntry();
-          const inChunk = new SkimmedEntry();
-          const took = skimPiLayout(b, 0, b.length, plain);
-          expect(skimPiLayout(there, 0, there.length, inChunk)).toBe(took);
-          if (!took) return;
-          taken++;
-          expect({ ...inChunk }).toEqual({ ...plain });
-        }),
-        { numRuns: 3000 },
-      );
-      expect(taken).toBeGreaterThan(150);
-    } finally {
-      returnSearchChunk(chunk!);
-    }
+    expect(moduleTook).toBeGreaterThan(40);
   });
 
   it("takes every long message line pi writes (user, assistant with usage, tool result), in pi's layout and after pi's migration", () => {
@@ -220,7 +254,7 @@ describe("skimPiLayout", () => {
         const b = Buffer.from(JSON.stringify(long(value))) as SliceableBuffer;
         // A tool result's `details` may hold `"usage":` keys of its own: then skimLine starts its tail there.
         fc.pre(!(m.role === "toolResult" && m.usage === undefined && b.includes('"usage":')));
-        expect(skimPiLayout(b, 0, b.length, new SkimmedEntry())).toBe(true);
+        expect(skimBoth(b, new SkimmedEntry())).toBe(true);
       }),
       { numRuns: 500 },
     );
@@ -235,7 +269,7 @@ describe("skimPiLayout", () => {
       if (scan.kind !== "object") throw new Error("not an object");
       const exact = recordFromFields(scan.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, []);
       const m = new SkimmedEntry();
-      if (skimPiLayout(b, 0, b.length, m)) expect(recordOfSkimmed(m, b, { ...location, length: b.length })).toEqual(exact);
+      if (skimBoth(b, m)) expect(recordOfSkimmed(m, b, { ...location, length: b.length })).toEqual(exact);
       const skim = skimLine(b, 0, b.length);
       if (skim.kind !== "object") throw new Error("not an object");
       expect(recordFromFields(skim.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, [])).toEqual(exact);
@@ -261,7 +295,7 @@ describe("skimPiLayout", () => {
         const exact = recordFromFields(scan.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, []);
         expect(exact?.spend?.input).toBe(5);
         const m = new SkimmedEntry();
-        if (skimPiLayout(b, 0, b.length, m)) expect(recordOfSkimmed(m, b, { ...location, length: b.length })).toEqual(exact);
+        if (skimBoth(b, m)) expect(recordOfSkimmed(m, b, { ...location, length: b.length })).toEqual(exact);
         const skim = skimLine(b, 0, b.length);
         if (skim.kind !== "object") throw new Error("not an object");
         expect(recordFromFields(skim.fields, { ...location, length: b.length }, { entryTypes: new Set(), messageRoles: new Set() }, [])).toEqual(exact);
@@ -281,7 +315,7 @@ describe("skimPiLayout", () => {
       const b = Buffer.from(lineOf(size)) as SliceableBuffer;
       expect(b.length - TAIL_WINDOW - b.indexOf('"usage":')).toBe(shift);
       const m = new SkimmedEntry();
-      if (skimPiLayout(b, 0, b.length, m)) expect(m.hasSpend && m.input).toBe(5);
+      if (skimBoth(b, m)) expect(m.hasSpend && m.input).toBe(5);
       const skim = skimLine(b, 0, b.length);
       expect(skim.kind === "object" && skim.fields.message?.spend?.input).toBe(5);
     }
@@ -297,7 +331,7 @@ describe("skimPiLayout", () => {
     for (const line of lines) {
       const b = Buffer.from(line) as SliceableBuffer;
       const m = new SkimmedEntry();
-      expect(skimPiLayout(b, 0, b.length, m)).toBe(true);
+      expect(skimBoth(b, m)).toBe(true);
       expect(m.type).toBe(JSON.parse(line).type);
     }
   });
@@ -368,5 +402,81 @@ describe("skimPiLayout", () => {
       }),
       { numRuns: Number(process.env.RUNS ?? 200) },
     );
+  });
+
+  it("the module (wasm/skim.ts) reads pi's long message lines and every near miss of them exactly as the JS skim, or declines", () => {
+    const plainText = fc.string({ maxLength: 12, unit: fc.constantFrom(..."abc xyz019_-") });
+    const tailValue = fc.oneof(
+      { weight: 6, arbitrary: fc.oneof(plainText, fc.nat(), fc.boolean(), fc.constant(null)) },
+      { weight: 1, arbitrary: fc.oneof(fc.constantFrom("é", 'a"b', "a\\b", "\u0001"), number, fc.constant({}), fc.constant([1])) },
+    );
+    const tailKey = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom("stopReason", "isError", "errorMessage", "durationMs", "x") },
+      { weight: 1, arbitrary: fc.constantFrom("details", "content", "role", "id", "parentId", "type", "usage", "timestamp", "é") },
+    );
+    const numberText = fc.oneof(
+      { weight: 30, arbitrary: fc.nat().map(String) },
+      { weight: 3, arbitrary: fc.integer({ min: 1, max: 99999 }).map((n) => String(n / 100000)) },
+      { weight: 3, arbitrary: number.map((n) => JSON.stringify(n)) },
+      { weight: 1, arbitrary: fc.constantFrom("1e3", "1.5E-2", "-0", "0.1234567890123456", "12345678901234567890", "0.000000000000000001", "-7", "007", "1.", "-", "1e", "9007199254740993") },
+    );
+    const piUsage = fc.record({ numbers: fc.array(numberText, { minLength: 10, maxLength: 10 }), totalTokens: fc.boolean() }).map(({ numbers: n, totalTokens }) =>
+      `{"input":${n[0]},"output":${n[1]},"cacheRead":${n[2]},"cacheWrite":${n[3]}${totalTokens ? `,"totalTokens":${n[4]}` : ""},"cost":{"input":${n[5]},"output":${n[6]},"cacheRead":${n[7]},"cacheWrite":${n[8]},"total":${n[9]}}}`,
+    );
+    const piLine = fc.record({
+      role: fc.constantFrom("user", "assistant", "toolResult"),
+      migrated: fc.boolean(),
+      id: fc.oneof({ weight: 4, arbitrary: hex(8) }, { weight: 1, arbitrary: fc.constantFrom("", "x".repeat(30), "é", "a b") }),
+      parentId: fc.option(hex(8)),
+      stamp: fc.oneof(
+        fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) }).map((t) => new Date(t).toISOString()),
+        isoShaped,
+        // The days leap years decide: February 29 of years divisible by 4, 100 and 400, and the 31st of 30-day months.
+        fc.constantFrom("1900-02-29", "2100-02-29", "2000-02-29", "2400-02-29", "2024-02-29", "2023-02-29", "2024-02-30", "2024-04-31", "2024-06-31", "2024-09-31", "2024-11-31", "2024-12-31").map((d) => `${d}T12:00:00.000Z`),
+      ),
+      time: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 2 ** 45 }).map(String) }, { weight: 1, arbitrary: numberText }),
+      usage: fc.option(piUsage, { freq: 4 }),
+      before: fc.array(fc.tuple(tailKey, tailValue), { maxLength: 1 }),
+      after: fc.array(fc.tuple(tailKey, tailValue), { maxLength: 2 }),
+      timeFirst: fc.boolean(),
+      size: fc.integer({ min: SKIM_MIN_BYTES, max: 2 * TAIL_WINDOW }),
+      edit: fc.constantFrom("none", "none", "none", "none", "none", "none", "drop id", "drop parentId", "drop timestamp", "twice id", "twice timestamp", "after message", "usage early"),
+    });
+    let tookHere = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(piLine, (l) => {
+        runs++;
+        const member = ([k, v]: [string, unknown]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`;
+        const message = [`"role":${JSON.stringify(l.role)}`];
+        if (l.role === "toolResult") message.push('"toolCallId":"call_1"', '"toolName":"bash"');
+        if (l.edit === "usage early" && l.usage) message.push(`"usage":${l.usage}`);
+        message.push(`"content":[{"type":"text","text":${JSON.stringify("t".repeat(l.size))}}]`);
+        if (l.role === "assistant") message.push('"api":"anthropic-messages"', '"provider":"anthropic"', '"model":"claude"');
+        message.push(...l.before.map(member));
+        const stamp = `"timestamp":${l.time}`;
+        if (l.timeFirst) message.push(stamp);
+        if (l.usage && l.edit !== "usage early") message.push(`"usage":${l.usage}`);
+        if (!l.timeFirst) message.push(stamp);
+        message.push(...l.after.map(member));
+        const id = `"id":${JSON.stringify(l.id)}`;
+        const parent = `"parentId":${JSON.stringify(l.parentId)}`;
+        const time = `"timestamp":${JSON.stringify(l.stamp)}`;
+        const head = ['"type":"message"', ...(l.migrated ? [time] : [id, parent, time])];
+        const last = l.migrated ? [id, parent] : [];
+        if (l.edit === "twice id") head.push(id);
+        if (l.edit === "twice timestamp") head.push(time);
+        if (l.edit === "after message") last.push('"x":1');
+        const drop = (xs: string[]) => xs.filter((x) => !(l.edit === "drop id" && x === id) && !(l.edit === "drop parentId" && x === parent) && !(l.edit === "drop timestamp" && x === time));
+        const line = `{${[...drop(head), `"message":{${message.join(",")}}`, ...drop(last)].join(",")}}`;
+        const b = Buffer.from(line) as SliceableBuffer;
+        const before = moduleTook;
+        skimBoth(b, new SkimmedEntry());
+        if (moduleTook > before) tookHere++;
+      }),
+      { numRuns: 2000 },
+    );
+    // Not vacuous: the module reads a good share of these lines itself.
+    expect(tookHere).toBeGreaterThan(runs / 10);
   });
 });

@@ -1,14 +1,15 @@
-// The search memory (search-memory.ts): its module is the .wat assembled, its
+// The search memory (search-memory.ts): its module is wasm/ compiled, its
 // SIMD search finds what Buffer.lastIndexOf finds, wherever the window lies in
 // a chunk (the memory's first and last bytes included), and its chunks are
-// lent and given back. The skim of lines read in a chunk is checked against
-// other buffers in pi-layout-skimmer.test.ts.
+// lent and given back. The module's skim of lines read in a chunk is checked
+// against the JS skim in pi-layout-skimmer.test.ts.
 import fc from "fast-check";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { assemble } from "../../../scripts/build-wasm.mjs";
+import { compile, LITERALS } from "../../../scripts/build-wasm.mjs";
+import { literalsSource } from "../../../scripts/wasm-literals.mjs";
 import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
 import { SEARCH_MEMORY_WASM } from "../../../src/core/session/search-memory-module.js";
 import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree } from "../../../src/core/session/search-memory.js";
@@ -33,9 +34,10 @@ function withAllChunks(body: (chunks: Buffer[]) => void): void {
 }
 
 describe("search memory", () => {
-  it("holds the module search-memory.wat assembles to (run `node scripts/build-wasm.mjs` after editing the .wat)", async () => {
-    expect(SEARCH_MEMORY_WASM).toBe((await assemble()).toString("base64"));
-  });
+  it("holds the module wasm/ compiles to (run `node scripts/build-wasm.mjs` after editing wasm/)", async () => {
+    expect(SEARCH_MEMORY_WASM).toBe((await compile()).toString("base64"));
+    expect(readFileSync(LITERALS, "utf8")).toBe(literalsSource());
+  }, 60_000);
 
   it("is made on the Node this runs on (WebAssembly with SIMD), with chunks in its memory", () => {
     expect(searchBuffer).not.toBeNull();
