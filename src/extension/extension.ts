@@ -11,6 +11,7 @@ import { ActiveSession } from "./active-session";
 import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
 import { ApiKeys } from "./api-keys";
 import { catalogueForSettings } from "./catalogue-for-settings";
+import { warnOnSearchModuleFailure } from "../core/session/search-memory";
 import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
@@ -49,6 +50,7 @@ export const REFRESH_COMMAND_ID = "piSessions.refresh";
 
 export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const log = vscode.window.createOutputChannel("Pi Sessions", { log: true });
+  warnOnSearchModuleFailure((m) => log.warn(m));
   context.subscriptions.push(log);
   let settings: ExtensionSettings = readExtensionSettings();
   if (settings.presetsProblem) log.warn(settings.presetsProblem);

@@ -35,6 +35,8 @@ interface SearchMemory {
   /** Chunks not lent out. */
   free: Buffer[];
   needles: number;
+  /** The module trapped once: no line is given to it again. */
+  failed: boolean;
 }
 
 function instantiate(): SearchMemory | null {
@@ -54,6 +56,7 @@ function instantiate(): SearchMemory | null {
       skimMessage: instance.exports.skimMessage as SearchMemory["skimMessage"],
       free,
       needles: 0,
+      failed: false,
     };
     const setNeedles = instance.exports.setNeedles as (usage: number, timestamp: number) => void;
     setNeedles(placeIn(made, Buffer.from('"usage":')), placeIn(made, Buffer.from('"timestamp":')));
@@ -90,8 +93,14 @@ const ROLES = [undefined, "user", "assistant", "toolResult"] as const;
  */
 export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: SkimmedEntry): boolean {
   const mem = memory!;
+  if (mem.failed) return false;
   const o = b.byteOffset;
-  if (mem.skimMessage(o + start, o + end) === 0) return false;
+  try {
+    if (mem.skimMessage(o + start, o + end) === 0) return false;
+  } catch (e) {
+    moduleFailed(e);
+    return false;
+  }
   const f = mem.f64;
   const i = mem.i32;
   m.type = "message";
@@ -127,9 +136,33 @@ export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: 
  */
 export function lastIndexInMemory(b: Uint8Array, needle: number, n: number, from: number, to: number): number {
   const o = b.byteOffset;
-  const q = memory!.lastIndexOf(o + from, o + to, needle, n);
+  let q: number;
+  try {
+    q = memory!.lastIndexOf(o + from, o + to, needle, n);
+  } catch (e) {
+    return moduleFailed(e);
+  }
   return q < 0 ? -1 : q - o;
 }
+
+let warn: (message: string) => void = (message) => console.error(`pi-sessions: ${message}`);
+
+/** Where the one line about a failed module goes (the extension's log; stderr otherwise). */
+export function warnOnSearchModuleFailure(to: (message: string) => void): void {
+  warn = to;
+}
+
+/** The module trapped (a bug: it reads only inside the line it is given). Every later line is skimmed in JS; NOT_IN_MEMORY. */
+function moduleFailed(e: unknown): number {
+  if (memory !== null && !memory.failed) {
+    memory.failed = true;
+    warn(`the skim's WebAssembly module failed (${e instanceof Error ? e.message : String(e)}); sessions are skimmed in JavaScript from now on`);
+  }
+  return NOT_IN_MEMORY;
+}
+
+/** What lastIndexInMemory answers when the module cannot search (the caller searches in JS). */
+export const NOT_IN_MEMORY = -2;
 
 /** A chunk of SEARCH_CHUNK_BYTES in the search memory, lent until returnSearchChunk; null when none is free. */
 export function borrowSearchChunk(): Buffer | null {

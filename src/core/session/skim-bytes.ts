@@ -5,7 +5,7 @@
 // says so by failing; `cursor.after` is where the last one ended.
 
 import type { SliceableBuffer } from "./scanned-values.js";
-import { lastIndexInMemory, placeNeedle, searchBuffer } from "./search-memory.js";
+import { lastIndexInMemory, NOT_IN_MEMORY, placeNeedle, searchBuffer } from "./search-memory.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -310,7 +310,10 @@ export function pairStarts(needle: Uint8Array): Int8Array {
  */
 export function lastIndexIn(b: Uint8Array, needle: SearchNeedle, from: number, to: number): number {
   const word = needle.literal;
-  if (needle.at >= 0 && inSearchMemory(b)) return lastIndexInMemory(b, needle.at, word.length, from, to);
+  if (needle.at >= 0 && inSearchMemory(b)) {
+    const q = lastIndexInMemory(b, needle.at, word.length, from, to);
+    if (q !== NOT_IN_MEMORY) return q;
+  }
   const pairs = needle.pairs;
   const stride = word.length - 1;
   const last = to - word.length;

@@ -12,7 +12,9 @@ import { compile, LITERALS } from "../../../scripts/build-wasm.mjs";
 import { literalsSource } from "../../../scripts/wasm-literals.mjs";
 import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
 import { SEARCH_MEMORY_WASM } from "../../../src/core/session/search-memory-module.js";
-import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree } from "../../../src/core/session/search-memory.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree, skimInMemory, warnOnSearchModuleFailure } from "../../../src/core/session/search-memory.js";
+import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
 import { lastIndexIn, searchNeedle } from "../../../src/core/session/skim-bytes.js";
 
 const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, needle: searchNeedle(text) }));
@@ -90,6 +92,38 @@ describe("search memory", () => {
     });
   });
 
+  it("skims a line that ends at the memory's last byte, cut anywhere, without reading past it (as the JS skim reads it, or declining)", () => {
+    withAllChunks((chunks) => {
+      const last = chunks.reduce((a, c) => (c.byteOffset > a.byteOffset ? c : a));
+      const usage = '{"input":12,"output":3,"cacheRead":0,"cacheWrite":5,"totalTokens":20,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0.3,"total":0.6000000000000001}}';
+      const lines = [
+        `{"type":"message","id":"0000000b","parentId":"0000000a","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"${"x".repeat(400)}"}],"api":"a","provider":"p","model":"m","usage":${usage},"stopReason":"stop","timestamp":1735689600000}}`,
+        `{"type":"message","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"${"y".repeat(400)}"}],"isError":false,"timestamp":1735689600000},"id":"0000000c","parentId":null}`,
+      ];
+      let read = 0;
+      for (const line of lines) {
+        const whole = Buffer.from(line);
+        for (let cut = 256; cut <= whole.length; cut++) {
+          const b = whole.subarray(0, cut) as SliceableBuffer;
+          const at = SEARCH_CHUNK_BYTES - b.length;
+          b.copy(last, at);
+          const there = last.subarray(at) as SliceableBuffer;
+          const m = new SkimmedEntry();
+          const plain = new SkimmedEntry();
+          if (skimInMemory(there, 0, there.length, m)) {
+            read++;
+            expect(skimPiLayout(b, 0, b.length, plain)).toBe(true);
+            expect(m.idStart).toBe(plain.idStart);
+            expect(m.time).toBe(plain.time);
+            expect(m.cost).toBe(plain.cost);
+          }
+        }
+      }
+      // The whole lines are read (the cut ones are declined).
+      expect(read).toBe(lines.length);
+    });
+  });
+
   it("lends each chunk to one borrower at a time and takes back only its own chunks, once", () => {
     const free = searchChunksFree();
     const a = borrowSearchChunk()!;
@@ -141,5 +175,31 @@ describe("search memory", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  // Last: the module stays off after it.
+  it("a module that traps (a bug) is turned off with one log line, and every line is then read in JavaScript, to the same result", () => {
+    const lines: string[] = [];
+    warnOnSearchModuleFailure((m) => lines.push(m));
+    withAllChunks((chunks) => {
+      const last = chunks.reduce((a, c) => (c.byteOffset > a.byteOffset ? c : a));
+      const line = Buffer.from(`{"type":"message","id":"0000000b","parentId":null,"timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"${"y".repeat(400)}"}],"isError":false,"timestamp":1735689600000}}`);
+      const at = SEARCH_CHUNK_BYTES - line.length;
+      line.copy(last, at);
+      const there = last.subarray(at) as SliceableBuffer;
+      const m = new SkimmedEntry();
+      expect(skimInMemory(there, 0, there.length, m)).toBe(true);
+      // A line said to end past the memory's end: the module reads there and traps.
+      expect(skimInMemory(there, 0, there.length + 64, new SkimmedEntry())).toBe(false);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/WebAssembly module failed .*skimmed in JavaScript/);
+      // Off from now on: the module is not asked; the JS skim and search read the line as before.
+      expect(skimInMemory(there, 0, there.length, new SkimmedEntry())).toBe(false);
+      const again = new SkimmedEntry();
+      expect(skimPiLayout(there, 0, there.length, again)).toBe(true);
+      expect({ ...again, parentHash: 0 }).toEqual({ ...m, parentHash: 0 });
+      expect(lastIndexIn(there, needles[1]!.needle, 0, there.length)).toBe(line.lastIndexOf('"timestamp":'));
+      expect(lines).toHaveLength(1);
+    });
   });
 });
