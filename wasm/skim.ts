@@ -203,6 +203,18 @@ function isoMillisAt(p: i32): f64 {
   return <f64>days * 86400000 + <f64>hour * 3600000 + <f64>minute * 60000 + <f64>second * 1000 + <f64>ms;
 }
 
+/** After a number's exponent at p (`e` or `E`, a sign, digits): p when there is none there, -1 when it has no digits. */
+@inline function afterExponent(p: i32, end: i32): i32 {
+  const c = byte(p, end);
+  if (c != 0x65 && c != 0x45) return p;
+  p++;
+  const sign = byte(p, end);
+  if (sign == 0x2b || sign == MINUS) p++;
+  const from = p;
+  while (p < end && isDigit(load<u8>(<usize>p))) p++;
+  return p == from ? -1 : p;
+}
+
 /**
  * The JSON number at p as numberAt reads it (sets `after`; -1 and NaN when
  * there is none); NaN with numberNeedsText when only Number() reads it
@@ -242,18 +254,13 @@ function numberAt(p: i32, end: i32): f64 {
       return NaN;
     }
   }
-  c = byte(p, end);
-  if (c == 0x65 || c == 0x45) {
-    p++;
-    c = byte(p, end);
-    if (c == 0x2b || c == MINUS) p++;
-    const from = p;
-    while (p < end && isDigit(load<u8>(<usize>p))) p++;
-    if (p == from) {
-      after = -1;
-      return NaN;
-    }
-    after = p;
+  const e = afterExponent(p, end);
+  if (e < 0) {
+    after = -1;
+    return NaN;
+  }
+  if (e != p) {
+    after = e;
     numberNeedsText = true;
     return NaN;
   }
@@ -278,16 +285,7 @@ function skipNumber(p: i32, end: i32): i32 {
     while (p < end && isDigit(load<u8>(<usize>p))) p++;
     if (p == from) return -1;
   }
-  c = byte(p, end);
-  if (c == 0x65 || c == 0x45) {
-    p++;
-    c = byte(p, end);
-    if (c == 0x2b || c == MINUS) p++;
-    const from = p;
-    while (p < end && isDigit(load<u8>(<usize>p))) p++;
-    if (p == from) return -1;
-  }
-  return p;
+  return afterExponent(p, end);
 }
 
 /** After a value read here (a string of printable ASCII without escapes, a number, true, false or null), or -1 (declined). */
