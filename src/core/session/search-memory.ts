@@ -86,6 +86,9 @@ export function placeNeedle(bytes: Uint8Array): number {
 
 const ROLES = [undefined, "user", "assistant", "toolResult"] as const;
 
+/** Lines the module read (in this process, since it started). */
+export const searchModuleStats = { lines: 0 };
+
 /**
  * skimPiLayout of the line [start, end) of `b`, a view of the search memory,
  * by the module: true with `m` filled when it read the line, false when it
@@ -103,6 +106,7 @@ export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: 
   }
   const f = mem.f64;
   const i = mem.i32;
+  searchModuleStats.lines++;
   m.type = "message";
   m.millis = f[F_MILLIS]!;
   m.time = f[F_MILLIS + 1]!;
