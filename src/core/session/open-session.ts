@@ -30,7 +30,7 @@ const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
  * copies what it keeps): listing thousands of files does not allocate a
  * chunk per file, which grew the C heap of the host (freed 1 MB buffers raise
  * glibc's mmap threshold, so later ones land in the heap and fragment it).
- * A chunk of the search memory when one is free (the skim's tail search runs there).
+ * A chunk of the search memory when one is free (long lines read there are skimmed by its module).
  */
 let syncChunk: Buffer | undefined;
 
@@ -203,7 +203,7 @@ async function readAsyncFrom(path: string, resume: ResumePoint | null, options: 
     } else handOver = false;
     plan = planRead(resume, options, stat.size);
     position = resume?.offset ?? 0;
-    // A chunk of the search memory while the read lasts (the skim's tail search runs there), else its own buffer.
+    // A chunk of the search memory while the read lasts (long lines read there are skimmed by its module), else its own buffer.
     borrowed = handOver ? null : borrowSearchChunk();
     const buffer = borrowed ?? Buffer.allocUnsafe(handOver ? 0 : Math.min(CHUNK_BYTES, Math.max(1, stat.size - position)));
     while (!handOver && position < stat.size) {
