@@ -22,8 +22,8 @@ import { skipValue } from "./entry-scanner.js";
 import { isoMillisAt } from "./iso-millis.js";
 import { SKIM_MIN_BYTES, TAIL_WINDOW } from "./line-skimmer.js";
 import type { SliceableBuffer } from "./scanned-values.js";
-import { asciiString, cursor, inSearchMemory, keyAt, lastIndexIn, searchNeedle, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
-import { skimInMemory } from "./search-memory.js";
+import { asciiString, cursor, keyAt, lastIndexIn, pairStarts, tailKeyAt, KEY_CONTENT, KEY_ID, KEY_MESSAGE, KEY_OTHER, KEY_PARENT, KEY_ROLE, KEY_TIMESTAMP, KEY_USAGE, literal, matches, numberAt } from "./skim-bytes.js";
+import { inSearchMemory, skimInMemory } from "./search-memory.js";
 import { piUsageAt, usageAt } from "./skimmed-usage.js";
 
 const QUOTE = 0x22;
@@ -46,6 +46,8 @@ const NULL_VALUE = literal("null");
 const CONTENT_KEY = literal('"content":');
 const TOOL_CALL_ID_KEY = literal('"toolCallId":');
 const TOOL_NAME_KEY = literal('"toolName":');
+const TAIL_USAGE = literal('"usage":');
+const TAIL_TIMESTAMP = literal('"timestamp":');
 const ISO_LENGTH = 24;
 /** Entry types whose index record is type, id, parentId and timestamp alone (meta-from-fields.ts). */
 const PLAIN_TYPES = ["thinking_level_change", "model_change", "custom_message", "custom"].map((type) => ({ type, bytes: literal(`${type}"`) }));
@@ -95,8 +97,8 @@ function idValueAt(b: Uint8Array, p: number, end: number, m: SkimmedEntry, paren
   return true;
 }
 
-const USAGE_NEEDLE = searchNeedle('"usage":');
-const TIMESTAMP_NEEDLE = searchNeedle('"timestamp":');
+const USAGE_PAIRS = pairStarts(TAIL_USAGE.bytes);
+const TIMESTAMP_PAIRS = pairStarts(TAIL_TIMESTAMP.bytes);
 
 const SEEN_TYPE = 1;
 const SEEN_ID = 2;
@@ -252,11 +254,11 @@ function messageAt(b: SliceableBuffer, start: number, end: number, p: number, se
     // The tail, from where skimLine starts it: it searches from max(start, end - TAIL_WINDOW),
     // and nothing before the content can match (see above).
     const from = Math.max(p, start, end - TAIL_WINDOW);
-    const usageAtTail = m.role !== "user" ? lastIndexIn(b, USAGE_NEEDLE, from, end) : -1;
+    const usageAtTail = m.role !== "user" ? lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, from, end) : -1;
     if (m.role === "assistant" && usageAtTail < 0) return false;
     // A tool result's `"usage":` before the tail: skimLine scans the line (see there).
-    if (m.role === "toolResult" && usageAtTail < 0 && from > p && lastIndexIn(b, USAGE_NEEDLE, p, Math.min(end, from + USAGE_NEEDLE.literal.length - 1)) >= 0) return false;
-    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TIMESTAMP_NEEDLE, from, end);
+    if (m.role === "toolResult" && usageAtTail < 0 && from > p && lastIndexIn(b, TAIL_USAGE, USAGE_PAIRS, p, Math.min(end, from + TAIL_USAGE.length - 1)) >= 0) return false;
+    p = usageAtTail >= 0 ? usageAtTail : lastIndexIn(b, TAIL_TIMESTAMP, TIMESTAMP_PAIRS, from, end);
     if (p < 0) return false;
   }
   while (!closed) {

@@ -12,12 +12,11 @@ import type { SliceableBuffer } from "./scanned-values.js";
 import { SEARCH_MEMORY_WASM } from "./search-memory-module.js";
 
 export const SEARCH_CHUNK_BYTES = 1024 * 1024;
-/** Page 0: needles from 0, the skim's result from RESULT, the module's data from 49152; the chunks follow it (scripts/build-wasm.mjs). */
-const NEEDLES_BYTES = 32768;
+/** Page 0: the two needles the module searches for from 0, the skim's result from RESULT, the module's data from 49152; the chunks follow it (scripts/build-wasm.mjs). */
+const NEEDLES = { '"usage":': 0, '"timestamp":': 16 } as const;
+type Needle = keyof typeof NEEDLES;
 const CHUNKS_FROM = 65536;
 const CHUNKS = 4;
-/** Room per needle. */
-const NEEDLE_ROOM = 16;
 /** Where skimMessage writes what it read (wasm/skim.ts: f64s from 0, i32s from 56). */
 const RESULT = 32768;
 const F_MILLIS = RESULT / 8;
@@ -34,7 +33,6 @@ interface SearchMemory {
   skimMessage: (start: number, end: number) => number;
   /** Chunks not lent out. */
   free: Buffer[];
-  needles: number;
   /** The module trapped once: no line is given to it again. */
   failed: boolean;
 }
@@ -55,11 +53,11 @@ function instantiate(): SearchMemory | null {
       lastIndexOf: instance.exports.lastIndexOf as LastIndexOf,
       skimMessage: instance.exports.skimMessage as SearchMemory["skimMessage"],
       free,
-      needles: 0,
       failed: false,
     };
+    for (const [text, at] of Object.entries(NEEDLES)) made.bytes.set(Buffer.from(text), at);
     const setNeedles = instance.exports.setNeedles as (usage: number, timestamp: number) => void;
-    setNeedles(placeIn(made, Buffer.from('"usage":')), placeIn(made, Buffer.from('"timestamp":')));
+    setNeedles(NEEDLES['"usage":'], NEEDLES['"timestamp":']);
     return made;
   } catch {
     // No WebAssembly, or no SIMD in it: every search runs in JS.
@@ -72,16 +70,15 @@ const memory = instantiate();
 /** The memory's buffer (what a chunk's `.buffer` is), or null when there is none. */
 export const searchBuffer: ArrayBuffer | null = memory?.buffer ?? null;
 
-function placeIn(m: SearchMemory, bytes: Uint8Array): number {
-  if (bytes.length < 8 || bytes.length > NEEDLE_ROOM || (m.needles + 1) * NEEDLE_ROOM > NEEDLES_BYTES) return -1;
-  const at = m.needles++ * NEEDLE_ROOM;
-  m.bytes.set(bytes, at);
-  return at;
-}
+/** The chunk inSearchMemory last found in the memory (a read's chunk holds many lines). */
+let lastInMemory: Uint8Array | null = null;
 
-/** The needle's address in the search memory, or -1 (no memory, fewer than 8 or more than 16 bytes, or no room). */
-export function placeNeedle(bytes: Uint8Array): number {
-  return memory === null ? -1 : placeIn(memory, bytes);
+/** Whether `b` is a view of the search memory (a read's chunk). Reading b.buffer is a runtime call: a chunk is asked once. */
+export function inSearchMemory(b: Uint8Array): boolean {
+  if (b === lastInMemory) return true;
+  if (memory === null || b.buffer !== memory.buffer) return false;
+  lastInMemory = b;
+  return true;
 }
 
 const ROLES = [undefined, "user", "assistant", "toolResult"] as const;
@@ -134,18 +131,13 @@ export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: 
 }
 
 /**
- * The last start of the n-byte needle at `needle` (placeNeedle) within [from,
- * to) of `b`, a view of the search memory (b.buffer === searchBuffer); -1 when
- * there is none.
+ * The module's search (what skimMessage finds a message's tail with): the last
+ * start of `needle` within [from, to) of `b`, a view of the search memory; -1
+ * when there is none.
  */
-export function lastIndexInMemory(b: Uint8Array, needle: number, n: number, from: number, to: number): number {
+export function lastIndexInMemory(b: Uint8Array, needle: Needle, from: number, to: number): number {
   const o = b.byteOffset;
-  let q: number;
-  try {
-    q = memory!.lastIndexOf(o + from, o + to, needle, n);
-  } catch (e) {
-    return moduleFailed(e);
-  }
+  const q = memory!.lastIndexOf(o + from, o + to, NEEDLES[needle], needle.length);
   return q < 0 ? -1 : q - o;
 }
 
@@ -156,17 +148,13 @@ export function warnOnSearchModuleFailure(to: (message: string) => void): void {
   warn = to;
 }
 
-/** The module trapped (a bug: it reads only inside the line it is given). Every later line is skimmed in JS; NOT_IN_MEMORY. */
-function moduleFailed(e: unknown): number {
+/** The module trapped (a bug: it reads only inside the line it is given): every later line is skimmed in JS. */
+function moduleFailed(e: unknown): void {
   if (memory !== null && !memory.failed) {
     memory.failed = true;
     warn(`the skim's WebAssembly module failed (${e instanceof Error ? e.message : String(e)}); sessions are skimmed in JavaScript from now on`);
   }
-  return NOT_IN_MEMORY;
 }
-
-/** What lastIndexInMemory answers when the module cannot search (the caller searches in JS). */
-export const NOT_IN_MEMORY = -2;
 
 /** A chunk of SEARCH_CHUNK_BYTES in the search memory, lent until returnSearchChunk; null when none is free. */
 export function borrowSearchChunk(): Buffer | null {

@@ -5,7 +5,6 @@
 // says so by failing; `cursor.after` is where the last one ended.
 
 import type { SliceableBuffer } from "./scanned-values.js";
-import { lastIndexInMemory, NOT_IN_MEMORY, placeNeedle, searchBuffer } from "./search-memory.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -70,7 +69,6 @@ let view: DataView = new DataView(new ArrayBuffer(0));
 export function forgetLineBuffer(): void {
   viewed = null;
   view = new DataView(new ArrayBuffer(0));
-  searched = null;
 }
 
 /** Buffers larger than this (one very long line) get a view each time: never kept past the read. */
@@ -258,31 +256,6 @@ export function asciiText(b: SliceableBuffer, s: number, e: number): string {
   return e - s === 8 ? String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) : b.latin1Slice(s, e);
 }
 
-/** The buffer inSearchMemory was last asked about (at most KEEP_VIEW_BYTES, like `viewed`), and its answer. */
-let searched: Uint8Array | null = null;
-let searchedInMemory = false;
-
-/** Whether `b` is a view of the search memory (a read's chunk). Reading b.buffer is a runtime call: asked once per buffer. */
-export function inSearchMemory(b: Uint8Array): boolean {
-  if (b !== searched) {
-    searched = b.byteLength > KEEP_VIEW_BYTES ? null : b;
-    searchedInMemory = searchBuffer !== null && b.buffer === searchBuffer;
-  }
-  return searchedInMemory;
-}
-
-/** A needle lastIndexIn searches for: its bytes, where each of its pairs starts, its place in the search memory (-1: none). */
-export interface SearchNeedle {
-  readonly literal: Literal;
-  readonly pairs: Int8Array;
-  readonly at: number;
-}
-
-export function searchNeedle(text: string): SearchNeedle {
-  const word = literal(text);
-  return { literal: word, pairs: pairStarts(word.bytes), at: placeNeedle(word.bytes) };
-}
-
 /**
  * Where each two-byte pair of `needle` starts in it (-1: not in it), by the
  * pair's 16-bit value. The needles here have distinct pairs and no border
@@ -298,30 +271,22 @@ export function pairStarts(needle: Uint8Array): Int8Array {
   for (let k = 1; k < needle.length; k++) if (needle.subarray(needle.length - k).every((c, i) => c === needle[i])) throw new Error("pairStarts: a needle with a border");
   return starts;
 }
-
 /**
  * Last start of `needle` within [from, to): what a native lastIndexOf on that
- * window finds (skimLine's search for a message's tail). In a chunk of the
- * search memory it runs there (SIMD). Otherwise every occurrence holds exactly one pair
+ * window finds (skimLine's search for a message's tail). Every occurrence holds exactly one pair
  * start of the positions to - 2, to - 2 - (n - 1), … (n: the needle's length),
  * so only those pairs are looked at, with no load depending on the one before;
  * without a border two occurrences cannot share that position, so the first
  * one found (from the end) is the last.
  */
-export function lastIndexIn(b: Uint8Array, needle: SearchNeedle, from: number, to: number): number {
-  const word = needle.literal;
-  if (needle.at >= 0 && inSearchMemory(b)) {
-    const q = lastIndexInMemory(b, needle.at, word.length, from, to);
-    if (q !== NOT_IN_MEMORY) return q;
-  }
-  const pairs = needle.pairs;
-  const stride = word.length - 1;
-  const last = to - word.length;
+export function lastIndexIn(b: Uint8Array, needle: Literal, pairs: Int8Array, from: number, to: number): number {
+  const stride = needle.length - 1;
+  const last = to - needle.length;
   for (let p = to - 2; p >= from; p -= stride) {
     const k = pairs[(b[p]! << 8) | b[p + 1]!]!;
     if (k < 0) continue;
     const q = p - k;
-    if (q >= from && q <= last && matches(b, q, word)) return q;
+    if (q >= from && q <= last && matches(b, q, needle)) return q;
   }
   return -1;
 }

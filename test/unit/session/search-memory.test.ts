@@ -12,12 +12,12 @@ import { compile, LITERALS } from "../../../scripts/build-wasm.mjs";
 import { literalsSource } from "../../../scripts/wasm-literals.mjs";
 import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
 import { SEARCH_MEMORY_WASM } from "../../../src/core/session/search-memory-module.js";
-import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree, skimInMemory, warnOnSearchModuleFailure } from "../../../src/core/session/search-memory.js";
+import { borrowSearchChunk, lastIndexInMemory, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree, skimInMemory, warnOnSearchModuleFailure } from "../../../src/core/session/search-memory.js";
 import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { lastIndexIn, searchNeedle } from "../../../src/core/session/skim-bytes.js";
+import { lastIndexIn, literal, pairStarts } from "../../../src/core/session/skim-bytes.js";
 
-const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, needle: searchNeedle(text) }));
+const needles = ['"usage":', '"timestamp":'] as const;
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('"usage":', '"timestamp":', '"usage"', 'usage":', '"time', 'stamp":', '""usage":', '":', '"u', "ti", "me", '"', ":", "x", '"usage":"usage":', '"input":', "\u00e9") },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
@@ -70,8 +70,8 @@ describe("search memory", () => {
           b.copy(chunk, at);
           const view = chunk.subarray(at, at + b.length);
           for (const n of needles) {
-            const native = b.subarray(from, to).lastIndexOf(n.text);
-            expect(lastIndexIn(view, n.needle, from, to)).toBe(native >= 0 ? from + native : -1);
+            const native = b.subarray(from, to).lastIndexOf(n);
+            expect(lastIndexInMemory(view, n, from, to)).toBe(native >= 0 ? from + native : -1);
           }
         }),
         { numRuns: 3000 },
@@ -82,12 +82,12 @@ describe("search memory", () => {
   it("finds the last of many needles in a long window, and none in a window of near misses", () => {
     withAllChunks(([chunk]) => {
       for (const n of needles) {
-        const text = `${"x".repeat(5000)}${n.text}${"y".repeat(3)}${n.text}${"z".repeat(4001)}`;
+        const text = `${"x".repeat(5000)}${n}${"y".repeat(3)}${n}${"z".repeat(4001)}`;
         chunk!.write(text, 100, "latin1");
-        expect(lastIndexIn(chunk!, n.needle, 100, 100 + text.length)).toBe(100 + text.lastIndexOf(n.text));
-        const misses = `${n.text.slice(0, -1)}?${n.text.slice(1)}`.repeat(700);
+        expect(lastIndexInMemory(chunk!, n, 100, 100 + text.length)).toBe(100 + text.lastIndexOf(n));
+        const misses = `${n.slice(0, -1)}?${n.slice(1)}`.repeat(700);
         chunk!.write(misses, 100, "latin1");
-        expect(lastIndexIn(chunk!, n.needle, 100, 100 + misses.length)).toBe(-1);
+        expect(lastIndexInMemory(chunk!, n, 100, 100 + misses.length)).toBe(-1);
       }
     });
   });
@@ -198,7 +198,8 @@ describe("search memory", () => {
       const again = new SkimmedEntry();
       expect(skimPiLayout(there, 0, there.length, again)).toBe(true);
       expect({ ...again, parentHash: 0 }).toEqual({ ...m, parentHash: 0 });
-      expect(lastIndexIn(there, needles[1]!.needle, 0, there.length)).toBe(line.lastIndexOf('"timestamp":'));
+      const timestamp = literal('"timestamp":');
+      expect(lastIndexIn(there, timestamp, pairStarts(timestamp.bytes), 0, there.length)).toBe(line.lastIndexOf('"timestamp":'));
       expect(lines).toHaveLength(1);
     });
   });

@@ -6,9 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { asciiText, cursor, keyAt, lastIndexIn, literal, matches, pairStarts, searchNeedle, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
+import { asciiText, cursor, keyAt, lastIndexIn, literal, matches, pairStarts, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
 
-const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, needle: searchNeedle(text) }));
+const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, bytes: literal(text), pairs: pairStarts(Buffer.from(text)) }));
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('"usage":', '"timestamp":', '"usage"', 'usage":', '"time', 'stamp":', '""usage":', '":', '"u', "ti", "me", "\\", '"', ":", "x", "e", '"usage":"usage":') },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
@@ -23,7 +23,7 @@ describe("lastIndexIn", () => {
         const to = from + (b.length - from === 0 ? 0 : y % (b.length - from + 1));
         for (const n of needles) {
           const native = b.subarray(from, to).lastIndexOf(n.text);
-          expect(lastIndexIn(b, n.needle, from, to)).toBe(native >= 0 ? from + native : -1);
+          expect(lastIndexIn(b, n.bytes, n.pairs, from, to)).toBe(native >= 0 ? from + native : -1);
         }
       }),
       { numRuns: 3000 },
@@ -35,10 +35,10 @@ describe("lastIndexIn", () => {
       const b = Buffer.from(`x${n.text}y${n.text}z`);
       const first = 1;
       const second = n.text.length + 2;
-      expect(lastIndexIn(b, n.needle, 0, b.length)).toBe(second);
-      expect(lastIndexIn(b, n.needle, first, second + n.text.length)).toBe(second);
-      expect(lastIndexIn(b, n.needle, first, second + n.text.length - 1)).toBe(first);
-      expect(lastIndexIn(b, n.needle, first + 1, second + n.text.length - 1)).toBe(-1);
+      expect(lastIndexIn(b, n.bytes, n.pairs, 0, b.length)).toBe(second);
+      expect(lastIndexIn(b, n.bytes, n.pairs, first, second + n.text.length)).toBe(second);
+      expect(lastIndexIn(b, n.bytes, n.pairs, first, second + n.text.length - 1)).toBe(first);
+      expect(lastIndexIn(b, n.bytes, n.pairs, first + 1, second + n.text.length - 1)).toBe(-1);
     }
   });
 
