@@ -26,27 +26,27 @@ import {
   UsageTotalLength, UsageTotalTokensLength,
 } from "./literals";
 
-/** Where skimMessage writes what it read (search-memory.ts reads it): f64s, then i32s. */
-const RESULT: usize = 32768;
-const R_MILLIS: usize = 0;
-const R_TIME: usize = 8;
-const R_INPUT: usize = 16;
-const R_OUTPUT: usize = 24;
-const R_CACHE_READ: usize = 32;
-const R_CACHE_WRITE: usize = 40;
-const R_COST: usize = 48;
-const R_ID_START: usize = 56;
-const R_ID_END: usize = 60;
-const R_ID_HASH: usize = 64;
-const R_PARENT_START: usize = 68;
-const R_PARENT_END: usize = 72;
-const R_PARENT_HASH: usize = 76;
-const R_STAMP_START: usize = 80;
-const R_ROLE: usize = 84;
-const R_HAS_SPEND: usize = 88;
+/** Where skimMessage writes what it read: f64s, then i32s (exported: search-memory.ts reads the layout from the module). */
+export const RESULT: usize = 32768;
+export const R_MILLIS: usize = 0;
+export const R_TIME: usize = 8;
+export const R_INPUT: usize = 16;
+export const R_OUTPUT: usize = 24;
+export const R_CACHE_READ: usize = 32;
+export const R_CACHE_WRITE: usize = 40;
+export const R_COST: usize = 48;
+export const R_ID_START: usize = 56;
+export const R_ID_END: usize = 60;
+export const R_ID_HASH: usize = 64;
+export const R_PARENT_START: usize = 68;
+export const R_PARENT_END: usize = 72;
+export const R_PARENT_HASH: usize = 76;
+export const R_STAMP_START: usize = 80;
+export const R_ROLE: usize = 84;
+export const R_HAS_SPEND: usize = 88;
 /** cost.total's bytes when only Number() reads it exactly (more than 15 digits, an exponent); -1 otherwise. */
-const R_COST_START: usize = 92;
-const R_COST_END: usize = 96;
+export const R_COST_START: usize = 92;
+export const R_COST_END: usize = 96;
 
 const ROLE_USER: i32 = 1;
 const ROLE_ASSISTANT: i32 = 2;

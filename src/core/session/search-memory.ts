@@ -12,15 +12,62 @@ import type { SliceableBuffer } from "./scanned-values.js";
 import { SEARCH_MEMORY_WASM } from "./search-memory-module.js";
 
 export const SEARCH_CHUNK_BYTES = 1024 * 1024;
-/** Page 0: the two needles the module searches for from 0, the skim's result from RESULT, the module's data from 49152; the chunks follow it (scripts/build-wasm.mjs). */
+/** Page 0: the two needles the module searches for from 0, the skim's result (from the module's RESULT), the module's data from 49152; the chunks follow it (scripts/build-wasm.mjs). */
 const NEEDLES = { '"usage":': 0, '"timestamp":': 16 } as const;
 type Needle = keyof typeof NEEDLES;
 const CHUNKS_FROM = 65536;
 const CHUNKS = 4;
-/** Where skimMessage writes what it read (wasm/skim.ts: f64s from 0, i32s from 56). */
-const RESULT = 32768;
-const F_MILLIS = RESULT / 8;
-const I_ID_START = (RESULT + 56) / 4;
+/** Where skimMessage writes each value it read, as an index into the f64 or i32 view of the memory (its layout is the module's: RESULT and R_* in wasm/skim.ts). */
+interface ResultSlots {
+  millis: number;
+  time: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
+  idStart: number;
+  idEnd: number;
+  idHash: number;
+  parentStart: number;
+  parentEnd: number;
+  parentHash: number;
+  stampStart: number;
+  role: number;
+  hasSpend: number;
+  costStart: number;
+  costEnd: number;
+}
+
+function resultSlots(exports: WebAssembly.Exports): ResultSlots {
+  const at = (name: string): number => {
+    const global = exports[name];
+    if (!(global instanceof WebAssembly.Global)) throw new Error(`the search module exports no ${name}`);
+    return (exports.RESULT as WebAssembly.Global).value + global.value;
+  };
+  const f64 = (name: string) => at(name) / 8;
+  const i32 = (name: string) => at(name) / 4;
+  return {
+    millis: f64("R_MILLIS"),
+    time: f64("R_TIME"),
+    input: f64("R_INPUT"),
+    output: f64("R_OUTPUT"),
+    cacheRead: f64("R_CACHE_READ"),
+    cacheWrite: f64("R_CACHE_WRITE"),
+    cost: f64("R_COST"),
+    idStart: i32("R_ID_START"),
+    idEnd: i32("R_ID_END"),
+    idHash: i32("R_ID_HASH"),
+    parentStart: i32("R_PARENT_START"),
+    parentEnd: i32("R_PARENT_END"),
+    parentHash: i32("R_PARENT_HASH"),
+    stampStart: i32("R_STAMP_START"),
+    role: i32("R_ROLE"),
+    hasSpend: i32("R_HAS_SPEND"),
+    costStart: i32("R_COST_START"),
+    costEnd: i32("R_COST_END"),
+  };
+}
 
 type LastIndexOf = (from: number, to: number, needle: number, n: number) => number;
 
@@ -31,6 +78,7 @@ interface SearchMemory {
   i32: Int32Array;
   lastIndexOf: LastIndexOf;
   skimMessage: (start: number, end: number) => number;
+  slots: ResultSlots;
   /** Chunks not lent out. */
   free: Buffer[];
   /** The module trapped once: no line is given to it again. */
@@ -52,6 +100,7 @@ function instantiate(): SearchMemory | null {
       i32: new Int32Array(buffer, 0, CHUNKS_FROM / 4),
       lastIndexOf: instance.exports.lastIndexOf as LastIndexOf,
       skimMessage: instance.exports.skimMessage as SearchMemory["skimMessage"],
+      slots: resultSlots(instance.exports),
       free,
       failed: false,
     };
@@ -103,28 +152,29 @@ export function skimInMemory(b: SliceableBuffer, start: number, end: number, m: 
   }
   const f = mem.f64;
   const i = mem.i32;
+  const at = mem.slots;
   searchModuleStats.lines++;
   m.type = "message";
-  m.millis = f[F_MILLIS]!;
-  m.time = f[F_MILLIS + 1]!;
-  m.idStart = i[I_ID_START]! - o;
-  m.idEnd = i[I_ID_START + 1]! - o;
-  m.idHash = i[I_ID_START + 2]!;
-  const parentStart = i[I_ID_START + 3]!;
+  m.millis = f[at.millis]!;
+  m.time = f[at.time]!;
+  m.idStart = i[at.idStart]! - o;
+  m.idEnd = i[at.idEnd]! - o;
+  m.idHash = i[at.idHash]!;
+  const parentStart = i[at.parentStart]!;
   m.parentStart = parentStart < 0 ? -1 : parentStart - o;
-  m.parentEnd = parentStart < 0 ? -1 : i[I_ID_START + 4]! - o;
-  m.parentHash = i[I_ID_START + 5]!;
-  m.stampStart = i[I_ID_START + 6]! - o;
-  m.role = ROLES[i[I_ID_START + 7]!];
-  m.hasSpend = i[I_ID_START + 8] === 1;
+  m.parentEnd = parentStart < 0 ? -1 : i[at.parentEnd]! - o;
+  m.parentHash = i[at.parentHash]!;
+  m.stampStart = i[at.stampStart]! - o;
+  m.role = ROLES[i[at.role]!];
+  m.hasSpend = i[at.hasSpend] === 1;
   if (m.hasSpend) {
-    m.input = f[F_MILLIS + 2]!;
-    m.output = f[F_MILLIS + 3]!;
-    m.cacheRead = f[F_MILLIS + 4]!;
-    m.cacheWrite = f[F_MILLIS + 5]!;
-    const costStart = i[I_ID_START + 9]!;
+    m.input = f[at.input]!;
+    m.output = f[at.output]!;
+    m.cacheRead = f[at.cacheRead]!;
+    m.cacheWrite = f[at.cacheWrite]!;
+    const costStart = i[at.costStart]!;
     // cost.total with more than 15 digits or an exponent: read as skimPiLayout reads it (Number, finite).
-    const cost = costStart < 0 ? f[F_MILLIS + 6]! : Number(b.latin1Slice(costStart - o, i[I_ID_START + 10]! - o));
+    const cost = costStart < 0 ? f[at.cost]! : Number(b.latin1Slice(costStart - o, i[at.costEnd]! - o));
     m.cost = Number.isFinite(cost) ? cost : 0;
   }
   return true;
