@@ -117,9 +117,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const watcher = new SessionWatcher(
     {
       changed: (path) => void sessions.fileChanged(path),
-      listChanged: () => {
-        if (sessions.discovered) void sessions.rediscover();
-      },
+      listChanged: () => void sessions.listMayHaveChanged(),
     },
     log,
   );
@@ -188,11 +186,11 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       if (settings.presetsProblem) log.warn(settings.presetsProblem);
       if (before.agentDir !== settings.agentDir) windows.reset(settings.agentDir);
       watchSessions();
-      if (sessions.discovered) void sessions.rediscover().then(() => sessions.recomputeAll());
+      void sessions.listMayHaveChanged()?.then(() => sessions.recomputeAll());
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       watchSessions();
-      if (sessions.discovered) void sessions.rediscover();
+      void sessions.listMayHaveChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sessions.recomputeAll()),
   );

@@ -60,9 +60,17 @@ export class SessionStore implements vscode.Disposable {
     });
   }
 
-  /** Brings a read session up to date with its file (only new bytes when it grew). */
+  /** Whether the session is read, or being read. */
+  holds(path: string): boolean {
+    return this.sessions.has(path) || this.pending.has(path);
+  }
+
+  /**
+   * Brings a read session up to date with its file (only new bytes when it grew). One being
+   * opened is brought up to date after the open: the write may have come after its bytes were read.
+   */
   async refresh(path: string): Promise<LoadedSession | undefined> {
-    if (!this.sessions.has(path)) return undefined;
+    if (!this.holds(path)) return undefined;
     return this.serialized(path, async () => {
       const current = this.sessions.get(path);
       if (!current) return undefined;

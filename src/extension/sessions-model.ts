@@ -45,6 +45,11 @@ export interface FillProgress {
 export class SessionsModel implements vscode.Disposable {
   private groups: SessionGroup[] | undefined;
   private discovering: Promise<SessionGroup[]> | undefined;
+  /** Whether the rows of unread files are being read, and the files written to meanwhile. */
+  private filling = false;
+  private readonly changedWhileFilling = new Set<string>();
+  /** The look queued behind the one under way. */
+  private nextLook: Promise<SessionGroup[]> | undefined;
   private scopeValue: SessionsScope = "workspace";
   private readonly facts = new Map<string, SessionFacts>();
   /** Branch facts per session, followed from appended entries. */
@@ -96,10 +101,6 @@ export class SessionsModel implements vscode.Disposable {
     });
   }
 
-  get discovered(): boolean {
-    return this.groups !== undefined;
-  }
-
   get scope(): SessionsScope {
     return this.scopeValue;
   }
@@ -108,20 +109,39 @@ export class SessionsModel implements vscode.Disposable {
   async setScope(scope: SessionsScope): Promise<void> {
     if (scope === this.scopeValue) return;
     this.scopeValue = scope;
-    if (!this.groups && !this.discovering) return;
-    await this.discovering?.catch(() => undefined);
-    await this.rediscover();
+    await this.listMayHaveChanged();
   }
 
-  /** The groups, discovering (and reading each session) on first call. */
+  /** The groups, discovering (and reading each session) on first call; a first look under way is shared. */
   async sessionGroups(): Promise<SessionGroup[]> {
-    if (this.groups) return this.groups;
-    return this.rediscover();
+    return this.groups ?? this.nextLook ?? this.discovering ?? this.look();
   }
 
-  /** Looks for session files again (a file was created or deleted, settings or scope changed). */
-  async rediscover(): Promise<SessionGroup[]> {
-    if (this.discovering) return this.discovering;
+  /**
+   * Looks for session files again (a file was created or deleted, settings or scope changed).
+   * What it returns reflects every change made before the call: a look already under way
+   * may have read the folders before it, so the call waits for that one and looks again
+   * (calls made meanwhile share that second look).
+   */
+  rediscover(): Promise<SessionGroup[]> {
+    if (this.nextLook) return this.nextLook;
+    if (!this.discovering) return this.look();
+    const next = this.discovering
+      .catch(() => undefined)
+      .then(() => {
+        this.nextLook = undefined;
+        return this.look();
+      });
+    this.nextLook = next;
+    return next;
+  }
+
+  /** A session file was created or deleted, or where to look changed: looks again if the list was asked for (or is being read). */
+  listMayHaveChanged(): Promise<SessionGroup[]> | undefined {
+    return this.groups || this.discovering ? this.rediscover() : undefined;
+  }
+
+  private look(): Promise<SessionGroup[]> {
     this.discovering = (async () => {
       try {
         const groups = await this.discover(this.scopeValue);
@@ -140,7 +160,17 @@ export class SessionsModel implements vscode.Disposable {
         this.rowsFrom = catalogue;
         const unread = [...wanted].filter((path) => !this.facts.has(path) && (newCatalogue || !this.rowFacts.has(path)) && !this.errors.has(path));
         const fill = this.options.fillProgress ?? ((work) => work({ report: () => undefined }));
-        if (unread.length > 0) await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
+        if (unread.length > 0) {
+          this.filling = true;
+          try {
+            await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
+          } finally {
+            this.filling = false;
+          }
+          const changed = [...this.changedWhileFilling];
+          this.changedWhileFilling.clear();
+          for (const path of changed) void this.fileChanged(path);
+        }
         return groups;
       } finally {
         this.discovering = undefined;
@@ -209,11 +239,20 @@ export class SessionsModel implements vscode.Disposable {
    * store (its facts follow), a listed one by the catalogue (appended bytes only).
    */
   async fileChanged(path: string): Promise<void> {
-    if (this.store.peek(path) || !this.options.catalogue) {
+    if (this.store.holds(path) || !this.options.catalogue) {
       await this.store.refresh(path);
       return;
     }
-    if (!this.rows.has(path)) return;
+    if (!this.rows.has(path)) {
+      // Being read by the fill, maybe from before this write: looked at again when the fill ends.
+      if (this.filling) {
+        this.changedWhileFilling.add(path);
+        return;
+      }
+      // No session when the list was read (e.g. caught empty between pi's create or rewrite and its write): one now?
+      if (!this.groupOf(path) && readSessionHeaderFields(path)) void this.listMayHaveChanged();
+      return;
+    }
     const row = await (await this.options.catalogue()).refresh(path, this.options.bulkReader?.());
     // The same row object: the file is as last read (a second watcher's event for the same write).
     if (row && row === this.rows.get(path)) return;

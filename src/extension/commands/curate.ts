@@ -107,8 +107,6 @@ async function fork(services: Services, args: CommandArgs, atLeaf: boolean): Pro
     const result = forkSession({ session, agentDir: services.settings().agentDir, ...(atLeaf ? {} : { atId: args.entryId }) });
     services.log.info(`${what} ${path} at ${result.atId} → ${result.path}`);
     await services.sessions.rediscover();
-    // A discovery already running when the file was written returns without it: look once more.
-    if (!services.sessions.allPaths().includes(result.path)) await services.sessions.rediscover();
     const listed = services.sessions.allPaths().includes(result.path);
     void vscode.window
       .showInformationMessage(

@@ -72,11 +72,7 @@ async function trashFiles(services: Services, files: SizedFile[], confirmed: boo
     }
   }
   for (const { path } of moved) services.store.forget(path);
-  if (moved.length > 0) {
-    await services.sessions.rediscover();
-    // A discovery already running before the move may still list them: look once more.
-    if (moved.some(({ path }) => services.sessions.allPaths().includes(path))) await services.sessions.rediscover();
-  }
+  if (moved.length > 0) await services.sessions.rediscover();
   const size = totalBytes(files.filter((f) => moved.some((m) => m.path === f.path)));
   if (failure) {
     void vscode.window.showErrorMessage(`Move to Trash: ${moved.length > 0 ? `${moved.length} moved (${formatBytes(size)}); then ` : ""}${failure}`);

@@ -38,7 +38,7 @@ export function fileCommandArgs(raw: unknown): FileCommandArgs {
 
 /** Session files of the workspace (the Sessions view's), or of every project under the agent dir. */
 export async function sessionsInScope(services: Services, scope: SessionScope): Promise<string[]> {
-  if (!services.sessions.discovered) await services.sessions.rediscover();
+  await services.sessions.sessionGroups();
   if (scope === "workspace") return services.sessions.allPaths();
   const all = await findSessionFiles([join(services.settings().agentDir, "sessions")], { maxDepth: 1 });
   return [...new Set([...services.sessions.allPaths(), ...all])];
