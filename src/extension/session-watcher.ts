@@ -7,8 +7,11 @@
 // missing. Events are debounced per file, and each write reaches the listener
 // once: an event for a file whose size, mtime and inode are what the listener
 // was last told about (the other watcher reporting the same write, often
-// 80 ms or more later) is dropped after a stat.
-import { statSync, watch, type FSWatcher } from "node:fs";
+// 80 ms or more later) is dropped after a stat. pi creates a cwd's folder with
+// its first session there: a folder missing when watching starts is looked for
+// every second (neither watcher reports files in a folder created after it
+// started), and once there it is watched and the list looks again.
+import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 
@@ -35,10 +38,12 @@ export interface SessionWatcherEvents {
 }
 
 const DEBOUNCE_MS = 50;
+const MISSING_FOLDER_POLL_MS = 1000;
 
 export class SessionWatcher implements vscode.Disposable {
   private disposables: vscode.Disposable[] = [];
   private fsWatchers: FSWatcher[] = [];
+  private missingFolderPoll: NodeJS.Timeout | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   readonly eventCounts: Record<WatchSource, number> = { vscode: 0, "fs.watch": 0 };
   readonly stats: WatcherStats = { delivered: 0, duplicates: 0 };
@@ -68,6 +73,16 @@ export class SessionWatcher implements vscode.Disposable {
     }
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const include of targets.include) this.hook(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, include)));
+    }
+    const missing = targets.piDirs.filter((dir) => !existsSync(dir));
+    if (missing.length > 0) {
+      this.missingFolderPoll = setInterval(() => {
+        if (!missing.some((dir) => existsSync(dir))) return;
+        this.log.debug(`pi's folder appeared: watching ${missing.filter((dir) => existsSync(dir)).join(", ")}`);
+        this.watch(targets);
+        this.events.listChanged();
+      }, MISSING_FOLDER_POLL_MS);
+      this.missingFolderPoll.unref?.();
     }
   }
 
@@ -112,6 +127,8 @@ export class SessionWatcher implements vscode.Disposable {
   }
 
   private stop(): void {
+    clearInterval(this.missingFolderPoll);
+    this.missingFolderPoll = undefined;
     for (const d of this.disposables) d.dispose();
     for (const w of this.fsWatchers) w.close();
     this.disposables = [];
