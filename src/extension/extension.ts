@@ -136,8 +136,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const watchSessions = (): void => {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const piDirs = folders.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir));
-    if (sessions.scope === "all") piDirs.push(...sessions.watchedDirs());
-    watcher.watch({ piDirs: [...new Set(piDirs)], include: settings.include });
+    const all = sessions.scope === "all";
+    if (all) piDirs.push(...sessions.watchedDirs());
+    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: all ? [join(settings.agentDir, "sessions")] : [], include: settings.include });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);

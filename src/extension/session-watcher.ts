@@ -10,14 +10,17 @@
 // 80 ms or more later) is dropped after a stat. pi creates a cwd's folder with
 // its first session there: a folder missing when watching starts is looked for
 // every second (neither watcher reports files in a folder created after it
-// started), and once there it is watched and the list looks again.
-import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+// started), and once there it is watched and the list looks again. Listing
+// every project, pi's sessions folder is watched for new project folders.
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 
 export interface WatchTargets {
   /** Folders outside the workspace holding *.jsonl sessions (pi's). */
   piDirs: string[];
+  /** Folders each of whose subfolders is one of pi's (`<agent-dir>/sessions` when every project is listed). */
+  piRoots?: string[];
   /** Globs inside the workspace folders. */
   include: string[];
 }
@@ -57,32 +60,52 @@ export class SessionWatcher implements vscode.Disposable {
 
   watch(targets: WatchTargets): void {
     this.stop();
-    for (const dir of targets.piDirs) {
+    const dirs = new Set(targets.piDirs);
+    for (const root of targets.piRoots ?? []) {
+      for (const dir of subfolders(root)) dirs.add(dir);
+      // pi makes a folder for a new cwd when it starts there: watch it too (its first session comes later).
+      this.watchFolder(root, (name) => {
+        const dir = join(root, name);
+        if (!dirs.has(dir) && isFolder(dir)) this.scheduleKey("rewatch", () => this.rewatch(targets, [dir]));
+      });
+    }
+    for (const dir of dirs) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), "*.jsonl"));
       this.hook(watcher);
-      try {
-        const fsWatcher = watch(dir, { persistent: false }, (event, name) => {
-          if (typeof name === "string" && name.endsWith(".jsonl")) this.schedule(join(dir, name), "fs.watch", event === "change" ? "change" : "unknown");
-        });
-        fsWatcher.on("error", (error) => this.log.debug(`fs.watch ${dir}: ${error.message}`));
-        this.fsWatchers.push(fsWatcher);
-      } catch (error) {
-        // The folder does not exist yet (no pi session for this folder so far).
-        this.log.debug(`fs.watch ${dir}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      this.watchFolder(dir, (name, event) => {
+        if (name.endsWith(".jsonl")) this.schedule(join(dir, name), "fs.watch", event === "change" ? "change" : "unknown");
+      });
     }
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const include of targets.include) this.hook(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, include)));
     }
-    const missing = targets.piDirs.filter((dir) => !existsSync(dir));
+    const missing = [...dirs, ...(targets.piRoots ?? [])].filter((dir) => !existsSync(dir));
     if (missing.length > 0) {
       this.missingFolderPoll = setInterval(() => {
-        if (!missing.some((dir) => existsSync(dir))) return;
-        this.log.debug(`pi's folder appeared: watching ${missing.filter((dir) => existsSync(dir)).join(", ")}`);
-        this.watch(targets);
-        this.events.listChanged();
+        const appeared = missing.filter((dir) => existsSync(dir));
+        if (appeared.length > 0) this.rewatch(targets, appeared);
       }, MISSING_FOLDER_POLL_MS);
       this.missingFolderPoll.unref?.();
+    }
+  }
+
+  /** Folders appeared (pi's for a cwd, or its sessions folder): watched from now on, and the list looks again (files may be in them already). */
+  private rewatch(targets: WatchTargets, appeared: readonly string[]): void {
+    this.log.debug(`pi's folder appeared: watching ${appeared.join(", ")}`);
+    this.watch(targets);
+    this.events.listChanged();
+  }
+
+  /** Node's watcher on one folder (none when it does not exist yet: the missing-folder poll looks for it). */
+  private watchFolder(dir: string, onName: (name: string, event: string) => void): void {
+    try {
+      const fsWatcher = watch(dir, { persistent: false }, (event, name) => {
+        if (typeof name === "string") onName(name, event);
+      });
+      fsWatcher.on("error", (error) => this.log.debug(`fs.watch ${dir}: ${error.message}`));
+      this.fsWatchers.push(fsWatcher);
+    } catch (error) {
+      this.log.debug(`fs.watch ${dir}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -140,6 +163,24 @@ export class SessionWatcher implements vscode.Disposable {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.delivered.clear();
+  }
+}
+
+function subfolders(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(root, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,8 +1,10 @@
-// The watcher on pi's folder for a workspace that has no pi session yet: the
-// folder does not exist when the extension starts (pi creates it with the first
-// session of that cwd). A SessionWatcher of its own in the real host, on a
-// folder under a scratch directory; the first session pi writes there must
-// make the list look again, and its later writes must be reported.
+// The watcher on pi's folders that do not exist yet: a workspace with no pi
+// session so far (pi creates its folder with the first session of that cwd),
+// and, listing every project, a project pi starts in for the first time (pi
+// makes its folder under <agent-dir>/sessions when it starts, the session file
+// comes with the first message). SessionWatchers of their own in the real host,
+// on folders under a scratch directory: the first session must make the list
+// look again, and later writes must be reported.
 import * as assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -40,5 +42,34 @@ suite("session watcher @restricted: pi's folder created after the extension star
     appendFileSync(path, "\n");
     await waitFor("the write reported", () => changed.length > before, 20_000);
     assert.ok(changed.slice(before).every((p) => p === path));
+  });
+
+  test("every project listed: a project folder pi makes later is watched; its first session makes the list look again", async () => {
+    const internals = await extensionInternals();
+    const root = mkdtempSync(join(scratchDir(), "watch-"));
+    roots.push(root);
+    const sessionsRoot = join(root, "sessions");
+    const listChanges: number[] = [];
+    const changed: string[] = [];
+    const watcher = new SessionWatcher({ changed: (path) => changed.push(path), listChanged: () => listChanges.push(Date.now()) }, internals.services.log);
+    watchers.push(watcher);
+    // pi has never run: not even its sessions folder exists.
+    watcher.watch({ piDirs: [], piRoots: [sessionsRoot], include: [] });
+
+    mkdirSync(sessionsRoot);
+    await waitFor("the sessions folder seen", () => listChanges.length > 0, 20_000);
+    // pi starts in a new project: its folder first, empty.
+    const dir = join(sessionsRoot, "--home-user-another-project--");
+    mkdirSync(dir);
+    const seenFolder = listChanges.length;
+    await waitFor("the project folder seen", () => listChanges.length > seenFolder, 20_000);
+    // The first message: the session file.
+    const path = join(dir, "2026-02-03T11-00-00-000Z_first.jsonl");
+    const beforeFile = listChanges.length;
+    copyFileSync(fixturePath(BRANCHED_ID), path);
+    await waitFor("the new session file seen", () => listChanges.length > beforeFile, 20_000);
+    const before = changed.length;
+    appendFileSync(path, "\n");
+    await waitFor("the write reported", () => changed.slice(before).includes(path), 20_000);
   });
 });
