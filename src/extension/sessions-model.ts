@@ -249,8 +249,8 @@ export class SessionsModel implements vscode.Disposable {
         this.changedWhileFilling.add(path);
         return;
       }
-      // No session when the list was read (e.g. caught empty between pi's create or rewrite and its write): one now?
-      if (!this.groupOf(path) && readSessionHeaderFields(path)) void this.listMayHaveChanged();
+      // In pi's folder but no session when the list was read (caught empty between pi's create or rewrite and its write): one now?
+      if (!this.groupOf(path) && this.inPiDir(path) && readSessionHeaderFields(path)) void this.listMayHaveChanged();
       return;
     }
     const row = await (await this.options.catalogue()).refresh(path, this.options.bulkReader?.());
@@ -385,6 +385,11 @@ export class SessionsModel implements vscode.Disposable {
   /** The folders holding the listed sessions (watched in all-projects scope). */
   watchedDirs(): string[] {
     return [...new Set(this.listedPaths().map((path) => dirname(path)))];
+  }
+
+  private inPiDir(path: string): boolean {
+    const dir = dirname(path);
+    return this.groups?.some((group) => group.piDir === dir) ?? false;
   }
 
   /** The group a session file is in (the first holding it). */
