@@ -45,9 +45,8 @@ export interface FillProgress {
 export class SessionsModel implements vscode.Disposable {
   private groups: SessionGroup[] | undefined;
   private discovering: Promise<SessionGroup[]> | undefined;
-  /** Whether the rows of unread files are being read, and the files written to meanwhile. */
-  private filling = false;
-  private readonly changedWhileFilling = new Set<string>();
+  /** Files written to while a look was under way and had not read their rows (looked at again when it ends). */
+  private readonly changedWhileLooking = new Set<string>();
   /** The look queued behind the one under way. */
   private nextLook: Promise<SessionGroup[]> | undefined;
   private scopeValue: SessionsScope = "workspace";
@@ -160,20 +159,13 @@ export class SessionsModel implements vscode.Disposable {
         this.rowsFrom = catalogue;
         const unread = [...wanted].filter((path) => !this.facts.has(path) && (newCatalogue || !this.rowFacts.has(path)) && !this.errors.has(path));
         const fill = this.options.fillProgress ?? ((work) => work({ report: () => undefined }));
-        if (unread.length > 0) {
-          this.filling = true;
-          try {
-            await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
-          } finally {
-            this.filling = false;
-          }
-          const changed = [...this.changedWhileFilling];
-          this.changedWhileFilling.clear();
-          for (const path of changed) void this.fileChanged(path);
-        }
+        if (unread.length > 0) await fill((progress) => (this.options.catalogue ? this.readRows(unread, progress) : this.readAll(unread, progress)));
         return groups;
       } finally {
         this.discovering = undefined;
+        const changed = [...this.changedWhileLooking];
+        this.changedWhileLooking.clear();
+        for (const path of changed) void this.fileChanged(path);
       }
     })();
     return this.discovering;
@@ -244,9 +236,9 @@ export class SessionsModel implements vscode.Disposable {
       return;
     }
     if (!this.rows.has(path)) {
-      // Being read by the fill, maybe from before this write: looked at again when the fill ends.
-      if (this.filling) {
-        this.changedWhileFilling.add(path);
+      // Being read by a look under way, maybe from before this write: looked at again when it ends.
+      if (this.discovering) {
+        this.changedWhileLooking.add(path);
         return;
       }
       // In pi's folder but no session when the list was read (caught empty between pi's create or rewrite and its write): one now?
