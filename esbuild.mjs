@@ -54,7 +54,7 @@ if (existsSync("src/extension/extension.ts")) {
   // The index child: indexes and snapshots big sessions (forked by the extension host).
   entries.push({
     ...common,
-    entryPoints: ["src/core/session/index-child.ts"],
+    entryPoints: ["src/core/session/index-child/index-child.ts"],
     outfile: "dist/index-child.js",
     platform: "node",
     format: "cjs",

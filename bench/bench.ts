@@ -10,7 +10,7 @@ import { planCompaction } from "../src/core/compaction";
 import { buildContextFromPath, convertToLlm } from "../src/core/context";
 import { bashCommandFilesTouched, clearBashAnalysisCache, collectFilesTouched, initFilesTouched } from "../src/core/files-touched";
 import { parseSimpleBash } from "../src/core/files-touched/simple-bash";
-import { openSessionSync } from "../src/core/session/open-session";
+import { openSessionSync } from "../src/core/session/open/open-session";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/core/settings";
 import { buildBigSession } from "./big-session";
 import { catalogueBench, liveBench } from "./live-bench";

@@ -23,7 +23,7 @@ import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { readRecord } from "../src/core/catalogue/read-record";
 import { rowVersionPolicy } from "../src/core/catalogue/catalogue-row";
 import { projectedResumeOfPath } from "../src/core/catalogue/projected-resume";
-import { openSessionSync } from "../src/core/session/open-session";
+import { openSessionSync } from "../src/core/session/open/open-session";
 import { childBulkReader } from "../src/core/catalogue/child-bulk-reader";
 import type { BulkReader } from "../src/core/catalogue/bulk-reader";
 

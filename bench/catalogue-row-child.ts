@@ -4,7 +4,7 @@
 // Bundled on its own (out/catalogue-row-child.mjs), like rss-child.ts.
 import { rowFromSession, rowVersionPolicy } from "../src/core/catalogue/catalogue-row";
 import { streamRow } from "../src/core/catalogue/streamed-row";
-import { openSessionSync } from "../src/core/session/open-session";
+import { openSessionSync } from "../src/core/session/open/open-session";
 
 const [file, mode] = process.argv.slice(2);
 const versionOf = rowVersionPolicy({ defaultVersion: "0.73" });

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { FileTouchStore } from "../src/core/file-history/touch-store";
 import { clearBashAnalysisCache, initFilesTouched } from "../src/core/files-touched";
-import { jsonlFilesIn } from "../src/core/session/discover";
+import { jsonlFilesIn } from "../src/core/discovery/discover";
 import { catalogueFolder } from "./catalogue-folder";
 
 const ms = (t: number): string => `${t.toFixed(0)} ms`;

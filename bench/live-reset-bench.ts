@@ -8,10 +8,10 @@ import { appendFileSync, copyFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { pi15ContextTokenRule } from "../src/core/pi-version";
-import { LiveSessionFacts } from "../src/core/session/live-facts";
-import { openSession, refreshSession, type LoadedSession } from "../src/core/session/open-session";
-import { prepareAheadInSlices } from "../src/core/session/prepare-ahead";
+import { pi15ContextTokenRule } from "../src/core/agent";
+import { LiveSessionFacts } from "../src/core/live/live-facts";
+import { openSession, refreshSession, type LoadedSession } from "../src/core/session/open/open-session";
+import { prepareAheadInSlices } from "../src/core/live/prepare-ahead";
 
 const ms = (x: number): string => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 let counter = 0;

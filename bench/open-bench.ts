@@ -4,8 +4,8 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { IndexSnapshots } from "../src/core/session/index-snapshot";
-import { openSessionSync } from "../src/core/session/open-session";
+import { IndexSnapshots } from "../src/core/session/snapshot/index-snapshot";
+import { openSessionSync } from "../src/core/session/open/open-session";
 import { chunkedLineCount } from "./live-bench";
 
 interface Timing {
@@ -45,7 +45,7 @@ export async function openBench(file: string, runs: number): Promise<void> {
   await snapshotBench(file, runs);
 }
 
-/** The index snapshot (core/session/index-snapshot.ts): written after a cold read, then opened from. */
+/** The index snapshot (core/session/snapshot/index-snapshot.ts): written after a cold read, then opened from. */
 async function snapshotBench(file: string, runs: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pi-sessions-bench-index-"));
   try {

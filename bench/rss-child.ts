@@ -5,9 +5,9 @@
 // Mode "index child <dir>": opened as the extension host does, through the index
 // child (dist/index-child.js) writing the snapshot in <dir>, then from it.
 import { resolve } from "node:path";
-import { IndexChild } from "../src/core/session/index-child-client";
-import { IndexSnapshots } from "../src/core/session/index-snapshot";
-import { openSession, openSessionSync } from "../src/core/session/open-session";
+import { IndexChild } from "../src/core/session/index-child/index-child-client";
+import { IndexSnapshots } from "../src/core/session/snapshot/index-snapshot";
+import { openSession, openSessionSync } from "../src/core/session/open/open-session";
 
 const [file, mode, dir] = process.argv.slice(2);
 let note = "";

@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { SearchIndex } from "../src/core/search/search-index";
-import { jsonlFilesIn, jsonlFilesInFolders, piSessionFolders } from "../src/core/session/discover";
+import { jsonlFilesIn, jsonlFilesInFolders, piSessionFolders } from "../src/core/discovery/discover";
 import { catalogueFolder } from "./catalogue-folder";
 
 const SESSIONS = Number(process.env.BENCH_SEARCH_SESSIONS ?? 5000);

@@ -1,5 +1,5 @@
 // Builds the search memory's WebAssembly module (AssemblyScript: wasm/skim.ts,
-// with SIMD) into src/core/session/search-memory-module.ts, its bytes as
+// with SIMD) into src/core/session/skim/search-memory-module.ts, its bytes as
 // base64, so the core needs no .wasm file at run time and no compiler to
 // build. Run it after editing wasm/ (`node scripts/build-wasm.mjs`); a unit
 // test fails while the committed module differs from what this builds.
@@ -11,7 +11,7 @@ import { literalsSource } from "./wasm-literals.mjs";
 const root = new URL("../", import.meta.url);
 export const SOURCE = fileURLToPath(new URL("wasm/skim.ts", root));
 export const LITERALS = fileURLToPath(new URL("wasm/literals.ts", root));
-export const MODULE = fileURLToPath(new URL("src/core/session/search-memory-module.ts", root));
+export const MODULE = fileURLToPath(new URL("src/core/session/skim/search-memory-module.ts", root));
 
 /**
  * The compiler's options. Memory: 65 pages, never grown (a grown memory

@@ -1,9 +1,9 @@
 // AssemblyScript (not TypeScript): the search memory's module, built by
-// scripts/build-wasm.mjs into src/core/session/search-memory-module.ts.
+// scripts/build-wasm.mjs into src/core/session/skim/search-memory-module.ts.
 //
 // - lastIndexOf: the skim's backward search for a message's tail, with SIMD
 //   (16 candidate starts per step).
-// - skimMessage: skimPiLayout (src/core/session/pi-layout-skimmer.ts) of a
+// - skimMessage: skimPiLayout (src/core/session/skim/pi-layout-skimmer.ts) of a
 //   long message line, on the common subset of pi's layout: the same checks
 //   in the same order, the values it reads written to RESULT. Anything it
 //   does not read (short lines, other entry types, a value that is not a

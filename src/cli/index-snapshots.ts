@@ -1,10 +1,10 @@
-// The CLI's index snapshots (core/session/index-snapshot.ts): in its cache
+// The CLI's index snapshots (core/session/snapshot/index-snapshot.ts): in its cache
 // folder, `index/`. A snapshot is written when the process has nothing left to
 // do (after the command's output), so it never delays the result; for a
 // command that runs until stopped (`watch`), a little after the open.
 import { join } from "node:path";
 import { defaultCacheDir } from "../core/cache-dir";
-import { IndexSnapshots } from "../core/session/index-snapshot";
+import { IndexSnapshots } from "../core/session/snapshot/index-snapshot";
 
 const stores = new Map<string, IndexSnapshots>();
 const WRITE_AFTER_MS = 2000;

@@ -3,9 +3,9 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
-import { defaultAgentDir } from "../core/session/discover";
-import { openSession, type LoadedSession } from "../core/session/open-session";
-import { openSessionInMemory } from "../core/session/open-session-in-memory";
+import { defaultAgentDir } from "../core/discovery/discover";
+import { openSession, type LoadedSession } from "../core/session/open/open-session";
+import { openSessionInMemory } from "../core/session/open/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";

@@ -2,14 +2,14 @@
 // written) with: `--pi-version 0.73|1.5`, else automatic (shared/spec/cli.md,
 // "Which pi"). Every command asks this once per session.
 
-import { choosePiVersion, parsePiVersion, semanticsFor, type PiSemantics, type PiVersion, type PiVersionChoice } from "../core/pi-version";
-import type { LoadedSession } from "../core/session/open-session";
+import { choosePiVersion, parsePiVersion, semanticsFor, type AgentSemantics, type PiVersion, type PiVersionChoice } from "../core/agent";
+import type { LoadedSession } from "../core/session/open/open-session";
 import { stringFlag } from "./args";
 import type { CommandContext } from "./command";
 import { UsageError } from "./errors";
 
 export interface SessionSemantics {
-  semantics: PiSemantics;
+  semantics: AgentSemantics;
   choice: PiVersionChoice;
   /** Shorthand for `semantics.version`, as every `--json` output carries it. */
   piVersion: PiVersion;

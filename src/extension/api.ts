@@ -10,7 +10,7 @@ import type {
   BeforeCompactEvent,
   BeforeCompactResult,
 } from "../core/hooks/hook-events";
-import type { BranchSummaryEntry, CompactionEntry } from "../core/session/types";
+import type { BranchSummaryEntry, CompactionEntry } from "../core/session/format/types";
 import type { EntriesTreeProvider } from "./views/entries-view";
 import type { SessionsTreeProvider } from "./views/sessions-view";
 

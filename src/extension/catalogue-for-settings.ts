@@ -4,7 +4,7 @@
 // per policy, so a changed setting reads rows with the new one.
 
 import { SessionCatalogue, type CatalogueOptions } from "../core/catalogue/session-catalogue";
-import { choosePiVersion, type PiVersion } from "../core/pi-version";
+import { choosePiVersion, type PiVersion } from "../core/agent";
 
 export function catalogueForSettings(folder: string, piVersion: () => PiVersion | undefined): () => Promise<SessionCatalogue> {
   const opened = new Map<string, Promise<SessionCatalogue>>();

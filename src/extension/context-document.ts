@@ -1,8 +1,8 @@
 // "Show Context": what the model sees from a leaf (pi's buildSessionContext +
 // convertToLlm), as a markdown document. Pure (no vscode).
-import { choosePiVersion, semanticsFor, type PiSemantics } from "../core/pi-version";
-import type { LoadedSession } from "../core/session/open-session";
-import type { LlmMessage } from "../core/session/types";
+import { choosePiVersion, semanticsFor, type AgentSemantics } from "../core/agent";
+import type { LoadedSession } from "../core/session/open/open-session";
+import type { LlmMessage } from "../core/session/format/types";
 
 function blockText(block: unknown): string {
   if (typeof block !== "object" || block === null) return "";
@@ -49,7 +49,7 @@ function fence(text: string): string {
 export function contextDocument(
   session: LoadedSession,
   leafId: string | null,
-  semantics: PiSemantics = semanticsFor(choosePiVersion({ session }).version),
+  semantics: AgentSemantics = semanticsFor(choosePiVersion({ session }).version),
 ): string {
   const path = session.pathTo(leafId);
   const context = semantics.buildSessionContext(path);

@@ -2,7 +2,7 @@
 // a bad setting → "Open Settings", an old file → "Migrate…", anything else →
 // "Show Log". Nothing was written in any of these cases.
 import * as vscode from "vscode";
-import { isWriteRefusedError } from "../core/session/append";
+import { isWriteRefusedError } from "../core/session/append/append";
 import { isModelCallError } from "../core/summarize/model-call-error";
 import { isModelConfigError } from "../core/summarize/model-config-error";
 import { RunInputError } from "../core/write";

@@ -3,8 +3,8 @@
 // otherwise read every body on the branch during that write (≈ 1.3 s of host
 // CPU on a 100 MB session). Slices of a few ms, started a moment after the
 // session opens, stopped when its facts are replaced or dropped.
-import type { LiveSessionFacts } from "../core/session/live-facts";
-import { prepareAheadInSlices, type PreparingAhead } from "../core/session/prepare-ahead";
+import type { LiveSessionFacts } from "../core/live/live-facts";
+import { prepareAheadInSlices, type PreparingAhead } from "../core/live/prepare-ahead";
 
 /** Opening a session has its own work first (first rows, status bar). */
 const START_AFTER_MS = 500;

@@ -1,4 +1,4 @@
-// The extension's index snapshots (core/session/index-snapshot.ts), in its
+// The extension's index snapshots (core/session/snapshot/index-snapshot.ts), in its
 // global storage (`index/`, beside the catalogue). A big session with no usable
 // snapshot is indexed and snapshotted by the index child process
 // (dist/index-child.js), and the host opens it from that snapshot: the host
@@ -10,8 +10,8 @@
 // first rows.
 import { join } from "node:path";
 import type * as vscode from "vscode";
-import { IndexChild } from "../core/session/index-child-client";
-import { IndexSnapshots } from "../core/session/index-snapshot";
+import { IndexChild } from "../core/session/index-child/index-child-client";
+import { IndexSnapshots } from "../core/session/snapshot/index-snapshot";
 import { isTrusted } from "./trust";
 
 const WRITE_AFTER_MS = 2000;

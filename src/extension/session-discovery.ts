@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
-import { findSessionFiles, isSessionFile, piSessionDirForCwd } from "../core/session/discover";
+import { findSessionFiles, isSessionFile, piSessionDirForCwd } from "../core/discovery/discover";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { ExtensionSettings } from "./settings";
 

@@ -2,14 +2,14 @@
 // context tokens against the model's window, and whether pi would auto-compact.
 // No vscode here: plain data from the core.
 import { basename } from "node:path";
-import type { LoadedSession } from "../core/session/open-session";
-import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/session-info";
+import type { LoadedSession } from "../core/session/open/open-session";
+import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/open/session-info";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
-import type { BranchFacts } from "../core/session/live-facts";
-import type { SessionModelRef } from "../core/summarize/session-model";
+import type { BranchFacts } from "../core/live/live-facts";
+import type { SessionModelRef } from "../core/context/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
-import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/pi-version";
+import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
 
 export interface SessionFacts {

@@ -3,9 +3,9 @@
 // refreshSession, which reads only the appended bytes when the file grew and
 // the whole file when it was rewritten. One read at a time per path.
 import * as vscode from "vscode";
-import { openSession, refreshSession, type LoadedSession, type OpenOptions } from "../core/session/open-session";
-import type { FileChange } from "../core/session/fingerprint";
-import { Session } from "../core/session/loaded-session";
+import { openSession, refreshSession, type LoadedSession, type OpenOptions } from "../core/session/open/open-session";
+import type { FileChange } from "../core/session/bytes/fingerprint";
+import { Session } from "../core/session/open/loaded-session";
 
 export interface SessionChange {
   path: string;

@@ -13,8 +13,8 @@ import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import type { BulkReader } from "../core/catalogue/bulk-reader";
-import { choosePiVersion, semanticsFor } from "../core/pi-version";
-import { LiveSessionFacts } from "../core/session/live-facts";
+import { choosePiVersion, semanticsFor } from "../core/agent";
+import { LiveSessionFacts } from "../core/live/live-facts";
 import { FactsPreparer } from "./facts-preparer";
 import { factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
 

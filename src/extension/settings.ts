@@ -3,11 +3,11 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import * as vscode from "vscode";
-import { defaultAgentDir } from "../core/session/discover";
+import { defaultAgentDir } from "../core/discovery/discover";
 import type { SettingsObject } from "../core/settings";
 import { checkPresets, type PresetTable } from "../core/summarize/pi-sessions-config";
 import type { PromptFileRef } from "../core/write";
-import { isPiVersion, type PiVersion } from "../core/pi-version";
+import { isPiVersion, type PiVersion } from "../core/agent";
 
 export const SETTINGS_SECTION = "piSessions";
 

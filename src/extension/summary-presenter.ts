@@ -1,7 +1,7 @@
 // Where summaries are shown: the summary panel (src/extension/summary-panel),
 // for existing entries, proposals to confirm (the runners' `confirm` step) and
 // results after a write. This is the one seam between the commands and the panel.
-import type { LoadedSession } from "../core/session/open-session";
+import type { LoadedSession } from "../core/session/open/open-session";
 import type { SummaryPanelController, SummaryProposal } from "./summary-panel";
 
 export interface SummaryResultExtras {

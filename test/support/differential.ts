@@ -4,7 +4,7 @@
 // messages are never the same objects on both sides.
 
 import { expect } from "vitest";
-import type { SessionEntry } from "../../src/core/session/types.js";
+import type { SessionEntry } from "../../src/core/session/format/types.js";
 import { buildSessionContext } from "../../src/core/context/build-session-context.js";
 import { convertToLlm } from "../../src/core/context/convert-to-llm.js";
 import { branchPath, indexEntriesById } from "../../src/core/context/path-walk.js";

@@ -3,7 +3,7 @@
 // checked for whatever loads the entries: pi's own parse + migrate, or our reader.
 
 import { describe, expect, it } from "vitest";
-import type { CompactionEntry, SessionEntry } from "../../src/core/session/types.js";
+import type { CompactionEntry, SessionEntry } from "../../src/core/session/format/types.js";
 import { buildSessionContext } from "../../src/core/context/build-session-context.js";
 import { findCutPoint } from "../../src/core/compaction/cut-points.js";
 import { prepareCompaction } from "../../src/core/compaction/prepare-compaction.js";

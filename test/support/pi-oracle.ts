@@ -6,7 +6,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import * as pi from "@mariozechner/pi-coding-agent";
-import type { SessionEntry } from "../../src/core/session/types.js";
+import type { SessionEntry } from "../../src/core/session/format/types.js";
 
 type Entries = SessionEntry[];
 type Message = Record<string, unknown>;

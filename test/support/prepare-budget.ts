@@ -2,7 +2,7 @@
 // built ahead in the background may have run not at all, partly (any number of
 // chunks, chunks of one entry or many) or fully when pi's next write arrives.
 import fc from "fast-check";
-import type { LiveSessionFacts } from "../../src/core/session/live-facts.js";
+import type { LiveSessionFacts } from "../../src/core/live/live-facts.js";
 
 export interface PrepareBudget {
   /** Chunks prepareAhead may run (Infinity: to the end). */

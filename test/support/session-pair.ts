@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import type { SessionEntry } from "../../src/core/session/types.js";
+import type { SessionEntry } from "../../src/core/session/format/types.js";
 import type { PiBranchSource } from "./pi-oracle.js";
 import type { SessionPair } from "./differential.js";
 

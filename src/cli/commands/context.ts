@@ -1,5 +1,5 @@
 import { oneLine, systemPreview } from "../../core/tree/preview";
-import type { LlmMessage } from "../../core/session/types";
+import type { LlmMessage } from "../../core/session/format/types";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";

@@ -5,7 +5,7 @@ import { printJson, printLines, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 import { stringFlag } from "../args";
-import { recordedCwd } from "../../core/session/session-info";
+import { recordedCwd } from "../../core/session/open/session-info";
 import { join, resolve } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
 import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/analysis-cache-file";

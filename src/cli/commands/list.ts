@@ -3,12 +3,12 @@ import { join, resolve } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
 import type { CatalogueRow } from "../../core/catalogue/catalogue-row";
 import { SessionCatalogue } from "../../core/catalogue/session-catalogue";
-import { findSessionFiles, jsonlFilesIn, piSessionDirForCwd, piSessionFolders } from "../../core/session/discover";
+import { findSessionFiles, jsonlFilesIn, piSessionDirForCwd, piSessionFolders } from "../../core/discovery/discover";
 import { boolFlag } from "../args";
 import type { Command, CommandContext } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { resolveAgentDir, resolveCwd } from "../session-input";
-import { choosePiVersion } from "../../core/pi-version";
+import { choosePiVersion } from "../../core/agent";
 import { piVersionFlag } from "../session-semantics";
 
 function canonical(path: string): string {

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { migrateSessionFile } from "../../core/session/migrate-file";
+import { migrateSessionFile } from "../../core/session/append/migrate-file";
 import { boolFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { openSession } from "../../core/session/open-session";
+import { openSession } from "../../core/session/open/open-session";
 import { requireFileArg } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 import { toCliError } from "./summary-flags";

@@ -1,7 +1,7 @@
 // What the writing commands (compact, branch-summary, navigate, migrate)
 // share: the model flags, SIGINT → abort, and how core errors become exit
 // codes (1 bad input or setup, 2 the model call failed, 3 refused to write).
-import { isWriteRefusedError } from "../../core/session/append";
+import { isWriteRefusedError } from "../../core/session/append/append";
 import { isModelCallError } from "../../core/summarize/model-call-error";
 import { isModelConfigError } from "../../core/summarize/model-config-error";
 import { InvalidSettingError } from "../../core/settings";

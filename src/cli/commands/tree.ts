@@ -1,6 +1,6 @@
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import { displayRows } from "../../core/tree/segments";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";

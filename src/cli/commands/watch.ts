@@ -1,9 +1,9 @@
 import { existsSync, statSync } from "node:fs";
-import { recordedCwd } from "../../core/session/session-info";
-import { followSession, type FollowEvent } from "../../core/session/session-follower";
+import { recordedCwd } from "../../core/session/open/session-info";
+import { followSession, type FollowEvent } from "../../core/live/session-follower";
 import { resolveCompactionSettings, type CompactionSettings } from "../../core/settings";
 import { loadModelRegistry } from "../../core/summarize/model-registry";
-import type { SessionModelRef } from "../../core/summarize/session-model";
+import type { SessionModelRef } from "../../core/context/session-model";
 import { shouldCompact } from "../../core/tokens";
 import { intFlag } from "../args";
 import { cliIndexSnapshots } from "../index-snapshots";

@@ -4,7 +4,7 @@
 // parentId cycle never reaches the ancestor; here the walk stops at the first
 // repeated entry.
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { indexEntriesById, walkToRoot, type EntriesById } from "../context/path-walk.js";
 import { findCommonAncestor } from "./common-ancestor.js";
 

@@ -3,7 +3,7 @@
 // leaf becomes its parent and its text goes back to the editor; any other
 // target becomes the leaf itself.
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { isObject, messageOf } from "../context/context-message.js";
 
 export interface NavigationTarget {

@@ -1,7 +1,7 @@
 // pi's prepareBranchEntries (branch-summarization.js): the abandoned entries
 // as messages under a token budget, newest first, plus the files they touched.
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import type { ContextMessage } from "../context/context-message.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../context/message-factories.js";
 import { messageOf } from "../context/context-message.js";

@@ -6,8 +6,8 @@
 
 import { validKey, validStoredRecord, type CatalogueRecord, type RecordKey } from "./catalogue-file.js";
 import { validProjectedResume, type ProjectedResume } from "./projected-resume.js";
-import type { CatalogueOptions } from "./session-catalogue.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { CatalogueOptions } from "./catalogue-options.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 
 export interface StaleFile {
   path: string;

@@ -3,18 +3,18 @@
 // full read, or carried forward from the previous row and the appended lines.
 
 import { closeSync, openSync } from "node:fs";
-import { sessionFromBytes, type LoadedSession } from "../session/open-session.js";
-import { readRange } from "../session/read-range.js";
-import { LiveSessionFacts } from "../session/live-facts.js";
-import { firstUserMessageText } from "../session/session-info.js";
-import type { SessionModelRef } from "../summarize/session-model.js";
-import { sessionModel } from "../summarize/session-model.js";
+import { sessionFromBytes, type LoadedSession } from "../session/open/open-session.js";
+import { readRange } from "../session/bytes/read-range.js";
+import { LiveSessionFacts } from "../live/live-facts.js";
+import { firstUserMessageText } from "../session/open/session-info.js";
+import type { SessionModelRef } from "../context/session-model.js";
+import { sessionModel } from "../context/session-model.js";
 import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
-import { semanticsFor } from "../pi-version/index.js";
-import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../pi-version/session-markers.js";
-import type { EntryMeta } from "../session/entry-meta.js";
-import type { SessionEntry } from "../session/types.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import { semanticsFor } from "../agent/index.js";
+import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
+import type { EntryMeta } from "../session/format/entry-meta.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { IdFilter } from "./id-filter.js";
 import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, projectedResumeOfPath, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";

@@ -3,8 +3,8 @@
 // plus the id strings (needed to resolve parents and to check a body read
 // again). No EntryMeta objects and no bodies: a 100 MB session costs a few MB.
 
-import type { EntryMeta } from "../session/entry-meta.js";
-import { IdTable } from "../session/id-table.js";
+import type { EntryMeta } from "../session/format/entry-meta.js";
+import { IdTable } from "../session/index/id-table.js";
 
 /** `parent` of an entry without one (null, "", or an id not in the file). */
 export const NO_PARENT = -1;

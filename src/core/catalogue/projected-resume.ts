@@ -22,16 +22,16 @@
 // row stored without it, reads the file once.
 
 import { isObject, messageOf } from "../context/context-message.js";
-import { estimateTokens } from "../pi-version/v1_5/estimate-tokens.js";
-import { getAssistantUsage } from "../pi-version/v1_5/projected-tokens.js";
-import { buildSessionProjection, projectContextEntry } from "../pi-version/v1_5/projection.js";
-import { getCurrentSystemMessage } from "../pi-version/v1_5/system-message.js";
-import { pi15ContextTokenRule, type Pi15EntryTokens } from "../pi-version/v1_5/context-token-rule.js";
-import { RunningProjectedEstimate } from "../pi-version/v1_5/running-projected-estimate.js";
+import { estimateTokens } from "../agent/pi-1.5/estimate-tokens.js";
+import { getAssistantUsage } from "../agent/pi-1.5/projected-tokens.js";
+import { buildSessionProjection, projectContextEntry } from "../agent/pi-1.5/projection.js";
+import { getCurrentSystemMessage } from "../agent/pi-1.5/system-message.js";
+import { pi15ContextTokenRule, type Pi15EntryTokens } from "../agent/pi-1.5/context-token-rule.js";
+import { RunningProjectedEstimate } from "../agent/pi-1.5/running-projected-estimate.js";
 import type { ContextTokenRule, EntryTokens, RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
-import type { EntryKind } from "../session/entry-meta.js";
-import type { ContextEditEntry, SessionEntry } from "../session/types.js";
+import type { EntryKind } from "../session/format/entry-meta.js";
+import type { ContextEditEntry, SessionEntry } from "../session/format/types.js";
 
 /** Newest context entries of the branch a row keeps (an edit of an older one reads the file). */
 export const RECENT_ENTRIES = 32;

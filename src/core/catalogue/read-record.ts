@@ -2,7 +2,7 @@
 // of the file is built: a 100 MB session's would take ~250 MB of allocation),
 // else skimmed. Shared by the catalogue and the child process that fills it.
 
-import { openSessionSync } from "../session/open-session.js";
+import { openSessionSync } from "../session/open/open-session.js";
 import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { rowFromSession, type RowVersion } from "./catalogue-row.js";
 import { streamRow } from "./streamed-row.js";

@@ -11,10 +11,11 @@
 // The extension passes its globalStorageUri path as the folder.
 
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
-import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fingerprint.js";
-import { readRange } from "../session/read-range.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
-import { semanticsFor } from "../pi-version/index.js";
+import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/bytes/fingerprint.js";
+import { readRange } from "../session/bytes/read-range.js";
+import type { CatalogueOptions } from "./catalogue-options.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import { semanticsFor } from "../agent/index.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
@@ -33,12 +34,7 @@ export interface CatalogueProgress {
   read: number;
 }
 
-export interface CatalogueOptions {
-  /** --pi-version or a setting other than auto: every session is counted with it. */
-  explicitVersion?: PiVersion;
-  /** Otherwise, the version of sessions without a pi 1.x marker (installed pi; default 0.73); those with one are pi 1.5. */
-  defaultVersion?: PiVersion;
-}
+export type { CatalogueOptions } from "./catalogue-options.js";
 
 /** pi-0.73 / pi-1.5: marked sessions as pi 1.5, the others as that; "-only" when explicit. */
 export function policyName(options: CatalogueOptions): string {

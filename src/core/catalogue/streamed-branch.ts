@@ -4,11 +4,11 @@
 // bodies parsed, in the same order), so the row equals the full-index row —
 // including a body that cannot be read again, which throws in both.
 
-import { sessionModel, type SessionModelRef } from "../summarize/session-model.js";
+import { sessionModel, type SessionModelRef } from "../context/session-model.js";
 import type { BranchTokenView, ContextTokenRule, EntryTokens, RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
-import type { EntryMeta } from "../session/entry-meta.js";
-import type { SessionEntry } from "../session/types.js";
+import type { EntryMeta } from "../session/format/entry-meta.js";
+import type { SessionEntry } from "../session/format/types.js";
 import type { EntryTable } from "./entry-table.js";
 
 export interface StreamedBranchFacts {

@@ -15,15 +15,15 @@
 // a sum that fails (or no child) leaves the edit to one read (exact, slower).
 
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { hashBytes } from "../session/fingerprint.js";
-import { readRange } from "../session/read-range.js";
-import { semanticsFor } from "../pi-version/index.js";
+import { hashBytes } from "../session/bytes/fingerprint.js";
+import { readRange } from "../session/bytes/read-range.js";
+import { semanticsFor } from "../agent/index.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import type { CatalogueRecord } from "./catalogue-file.js";
 import { appendedChain, appendedTokens, type RowVersion } from "./catalogue-row.js";
 import { keepsProjection, ProjectedTail, type ProjectedResume } from "./projected-resume.js";
 import { readRecord } from "./read-record.js";
-import type { CatalogueOptions } from "./session-catalogue.js";
+import type { CatalogueOptions } from "./catalogue-options.js";
 
 type SessionRecord = Extract<CatalogueRecord, { kind: "session" }>;
 

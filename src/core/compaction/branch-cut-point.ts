@@ -5,7 +5,7 @@
 
 import { messageOf } from "../context/context-message.js";
 import type { BranchReader } from "../context/branch-reader.js";
-import type { MessageEntry } from "../session/types.js";
+import type { MessageEntry } from "../session/format/types.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { CUTTABLE_ROLES, type CutPointResult } from "./cut-points.js";
 

@@ -1,7 +1,7 @@
 // pi's cut-point search (compaction.js): where a compaction may start keeping
 // messages. Indices are into the `entries` array passed in (a root→leaf path).
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 

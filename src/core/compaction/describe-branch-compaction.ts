@@ -8,9 +8,9 @@
 
 import type { BranchReader } from "../context/branch-reader.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
-import type { LineChecks } from "../session/line-checks.js";
-import type { MessageShape } from "../session/message-shapes.js";
-import type { CompactionEntry, SessionEntry } from "../session/types.js";
+import type { LineChecks } from "../session/scan/line-checks.js";
+import type { MessageShape } from "../session/scan/message-shapes.js";
+import type { CompactionEntry, SessionEntry } from "../session/format/types.js";
 import type { CompactionSettings } from "../settings/compaction-settings.js";
 import { branchContextTokens } from "../tokens/branch-context-tokens.js";
 import { findBranchCutPoint } from "./branch-cut-point.js";

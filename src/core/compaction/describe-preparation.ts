@@ -2,7 +2,7 @@
 
 import type { ContextMessage } from "../context/context-message.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
-import type { LlmMessage } from "../session/types.js";
+import type { LlmMessage } from "../session/format/types.js";
 import { computeFileLists } from "./file-ops.js";
 import type { CompactionPlan, CompactionPreparation, NotCompactableCode } from "./prepare-compaction.js";
 import { serializeConversation } from "./serialize-conversation.js";

@@ -1,7 +1,7 @@
 // pi's getMessageFromEntry / getMessageFromEntryForCompaction (compaction.js):
 // the message an entry contributes when it is summarised.
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { messageOf, type ContextMessage } from "../context/context-message.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "../context/message-factories.js";
 

@@ -10,8 +10,8 @@
 // is not valid UTF-8 — gives undefined, and the caller parses the entry.
 
 import { isUtf8 } from "node:buffer";
-import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
-import type { MessageShape } from "../session/message-shapes.js";
+import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../session/scan/line-checks.js";
+import type { MessageShape } from "../session/scan/message-shapes.js";
 import { TOOL_RESULT_MAX_CHARS, truncateForSummary } from "./serialize-conversation.js";
 import { BACKSLASH, bytesEqual, canonicalValueEnd, eachElement, eachMember, escapeJsonText, escapesAreCanonical, OPEN_BRACE, QUOTE, skipSpace, stringEnd, valueEnd } from "./json-bytes.js";
 

@@ -6,7 +6,7 @@
 // bytes stand for it in another JSON document. Lines are assumed valid JSON
 // (checked by an exact read) and valid UTF-8 (checked by the caller).
 
-import { unicodeEscapeIsCanonical } from "../session/canonical-escape.js";
+import { unicodeEscapeIsCanonical } from "../session/scan/canonical-escape.js";
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

@@ -4,7 +4,7 @@
 // semantics, pi issue #2608), file operations carry over from the previous
 // compaction's details unless a hook wrote it.
 
-import type { CompactionEntry, SessionEntry } from "../session/types.js";
+import type { CompactionEntry, SessionEntry } from "../session/format/types.js";
 import { buildSessionContext } from "../context/build-session-context.js";
 import type { ContextMessage } from "../context/context-message.js";
 import type { CompactionSettings } from "../settings/compaction-settings.js";

@@ -4,7 +4,7 @@
 // string tool-result content as its text, and other non-array content or a
 // tool call without arguments as empty.
 
-import type { LlmMessage } from "../session/types.js";
+import type { LlmMessage } from "../session/format/types.js";
 import { isObject } from "../context/context-message.js";
 
 /** Tool results longer than this are cut in the transcript. */

@@ -8,12 +8,17 @@
 
 import type { ContextMessage } from "../context/context-message.js";
 import { convertToLlm } from "../context/convert-to-llm.js";
-import type { PiSemantics } from "../pi-version/pi-semantics.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import type { LlmMessage } from "../session/format/types.js";
 import { SUMMARY_PROMPTS } from "./prompts.js";
 import { serializeConversation } from "./serialize-conversation.js";
 
-/** What a summary request needs from a pi version's semantics. */
-export type SummarySemantics = Pick<PiSemantics, "version" | "convertToLlm" | "serializeConversation">;
+/** What a summary request needs from an agent's semantics (AgentSemantics has it). */
+export interface SummarySemantics {
+  readonly version: PiVersion;
+  convertToLlm(messages: readonly ContextMessage[]): LlmMessage[];
+  serializeConversation(messages: readonly LlmMessage[]): string;
+}
 
 const SEMANTICS_0_73: SummarySemantics = { version: "0.73", convertToLlm, serializeConversation };
 

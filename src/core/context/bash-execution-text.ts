@@ -1,4 +1,4 @@
-import type { BashExecutionMessage } from "../session/types.js";
+import type { BashExecutionMessage } from "../session/format/types.js";
 
 /** pi's bashExecutionToText: how a `!command` run reaches the model as user text. */
 export function bashExecutionToText(msg: BashExecutionMessage): string {

@@ -4,11 +4,11 @@
 // each body handed on and dropped. Streaming readers of a 100 MB branch (the
 // compaction `prepare` describes) thus never hold every parsed body at once.
 
-import type { EntryMeta } from "../session/entry-meta.js";
-import { NO_LINE_CHECKS, type LineChecks } from "../session/line-checks.js";
-import { emptyMessageShape, type MessageShape } from "../session/message-shapes.js";
-import type { LoadedSession } from "../session/open-session.js";
-import type { SessionEntry } from "../session/types.js";
+import type { EntryMeta } from "../session/format/entry-meta.js";
+import { NO_LINE_CHECKS, type LineChecks } from "../session/scan/line-checks.js";
+import { emptyMessageShape, type MessageShape } from "../session/scan/message-shapes.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import type { SessionEntry } from "../session/format/types.js";
 
 export interface BranchReader {
   readonly length: number;

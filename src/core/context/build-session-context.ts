@@ -5,16 +5,14 @@
 // - a `message` entry whose `message` is not an object is skipped (pi throws
 //   reading `.role`).
 
-import type { CompactionEntry, SessionEntry } from "../session/types.js";
+import type { CompactionEntry, SessionEntry } from "../session/format/types.js";
 import { messageOf, type ContextMessage } from "./context-message.js";
+import type { ContextModel } from "./context-model.js";
 import { contextSettings } from "./context-settings.js";
+
+export type { ContextModel } from "./context-model.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./message-factories.js";
 import { indexEntriesById, walkToRoot, type EntriesById } from "./path-walk.js";
-
-export interface ContextModel {
-  provider: string;
-  modelId: string;
-}
 
 export interface SessionContext {
   messages: ContextMessage[];

@@ -1,4 +1,4 @@
-import type { AgentMessage, UnknownRoleMessage } from "../session/types.js";
+import type { AgentMessage, UnknownRoleMessage } from "../session/format/types.js";
 
 /**
  * A message as it sits in a session: one of pi's roles, or a role pi does not

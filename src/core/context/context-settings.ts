@@ -2,9 +2,9 @@
 // and getSessionContextSettings (1.5.2) find them: the last change on it, an
 // assistant's provider/model counting as a model change.
 
-import type { ContextModel } from "./build-session-context.js";
+import type { ContextModel } from "./context-model.js";
 import { messageOf } from "./context-message.js";
-import type { MessageEntry, ModelChangeEntry, SessionEntry } from "../session/types.js";
+import type { MessageEntry, ModelChangeEntry, SessionEntry } from "../session/format/types.js";
 import type { BranchReader } from "./branch-reader.js";
 
 export function contextSettings(path: readonly SessionEntry[]): { thinkingLevel: string; model: ContextModel | null } {

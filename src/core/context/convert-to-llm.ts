@@ -3,7 +3,7 @@
 // custom and both summary kinds become user messages; excluded bash runs and
 // unknown roles are dropped.
 
-import type { BashExecutionMessage, ImageContent, LlmMessage, TextContent } from "../session/types.js";
+import type { BashExecutionMessage, ImageContent, LlmMessage, TextContent } from "../session/format/types.js";
 import { bashExecutionToText } from "./bash-execution-text.js";
 import { isObject, type ContextMessage } from "./context-message.js";
 import {

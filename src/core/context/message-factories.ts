@@ -6,7 +6,7 @@ import type {
   CompactionSummaryMessage,
   CustomMessage,
   CustomMessageEntry,
-} from "../session/types.js";
+} from "../session/format/types.js";
 
 export function createBranchSummaryMessage(summary: string, fromId: string, timestamp: string): BranchSummaryMessage {
   return {

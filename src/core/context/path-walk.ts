@@ -3,7 +3,7 @@
 // (or duplicate ids forming one); here the walk stops at the first entry it
 // has already seen.
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 
 export type EntriesById = ReadonlyMap<string, SessionEntry>;
 

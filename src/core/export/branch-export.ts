@@ -3,9 +3,9 @@
 // context edits, and the secrets found in them.
 import { entryBlock, replacementText } from "../reader/entry-block";
 import type { ContextEditMark, ReaderBlock } from "../reader/reader-block";
-import type { LoadedSession } from "../session/open-session";
-import { findKeyPatterns, redactKeyPatterns } from "../summarize/key-patterns";
-import type { SessionEntry } from "../session/types";
+import type { LoadedSession } from "../session/open/open-session";
+import { findKeyPatterns, redactKeyPatterns } from "../text/key-patterns";
+import type { SessionEntry } from "../session/format/types";
 
 export interface SecretReport {
   count: number;

@@ -8,8 +8,8 @@
 // nothing and pi would read the clone as that entry alone.
 // (The actions branch writes `fork` in core too: merge the two at merge time.)
 import { randomUUID } from "node:crypto";
-import type { LoadedSession } from "../session/open-session";
-import { CURRENT_SESSION_VERSION } from "../session/types";
+import type { LoadedSession } from "../session/open/open-session";
+import { CURRENT_SESSION_VERSION } from "../session/format/types";
 import { redactDeep, type BranchExport } from "./branch-export";
 
 function newLabelId(taken: Set<string>): string {

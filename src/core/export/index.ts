@@ -1,6 +1,6 @@
 // Exports of a session branch: Markdown, offline HTML, and a standalone
 // session JSONL; secrets found first, redacted on request.
-import type { LoadedSession } from "../session/open-session";
+import type { LoadedSession } from "../session/open/open-session";
 import { branchExport, type SecretReport } from "./branch-export";
 import { renderHtml } from "./export-html";
 import { renderJsonl } from "./export-jsonl";

@@ -3,7 +3,7 @@
 // contents and `edit` replacements replay exactly (pi-edit.ts); bash and other
 // tools are listed without content.
 
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 import type { FileOp } from "../files-touched/actions";
 import { forEachFileActionSource, type ActionSource, type CollectFilesTouchedOptions } from "../files-touched/collect";
 import { FilesLedger } from "../files-touched/ledger";

@@ -1,24 +1,13 @@
 // Which entries of a session touched which files, and how: the manifest's
 // letters attributed to the tool call or `!` command that caused them.
 
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 import type { FileOp } from "../files-touched/actions";
 import type { CollectFilesTouchedOptions } from "../files-touched/collect";
+import type { FileTouch } from "./file-touch";
 import { buildTouchManifest, touchesOfManifest } from "./touch-manifest";
 
-export interface FileTouch {
-  entryId: string;
-  /** The entry's ISO timestamp, when it has one. */
-  timestamp?: string;
-  /** Absolute path (see files-touched paths). */
-  path: string;
-  displayPath: string;
-  op: FileOp;
-  /** The tool's name (`bashExecution` for a `!` command). */
-  tool: string;
-  command?: string;
-  toolCallId?: string;
-}
+export type { FileTouch } from "./file-touch";
 
 /** Every letter every tool call gave every file, in session order. */
 export function collectFileTouches(entries: readonly SessionEntry[], opts: CollectFilesTouchedOptions): FileTouch[] {

@@ -16,14 +16,14 @@
 // Entry timestamps: a source shows the timestamp of its entry, or of a later
 // entry with the same id (ids are unique in a well-formed session).
 
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 import type { FileAction } from "../files-touched/actions";
 import { analyzeBashCommand } from "../files-touched/analyze-bash";
 import { commandOf, messageOf, toolCallOf, toolResultOf } from "../files-touched/collect";
 import { FilesLedger } from "../files-touched/ledger";
 import { displayPathOf, normalizeAbsolute, type PathContext } from "../files-touched/paths";
 import { toolCallActions } from "../files-touched/tool-actions";
-import type { FileTouch } from "./file-touches";
+import type { FileTouch } from "./file-touch";
 
 export type CallOutcome = "none" | "ok" | "error";
 

@@ -8,7 +8,7 @@
 
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../summarize/atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { FILES_TOUCHED_ANALYSIS_VERSION } from "../files-touched/analysis-version";
 import type { RecordKey } from "../catalogue/catalogue-file.js";
 import { StoredTouchManifest } from "./touch-manifest-codec";

@@ -10,10 +10,10 @@
 //   await store.save();                                   // atomic; merges with other writers
 
 import { closeSync, fstatSync, openSync, statSync } from "node:fs";
-import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/fingerprint.js";
-import { openSessionSync, sessionFromBytes } from "../session/open-session.js";
-import { readRange } from "../session/read-range.js";
-import { recordedCwd } from "../session/session-info.js";
+import { FINGERPRINT_TAIL_BYTES, fingerprintOf, hashBytes } from "../session/bytes/fingerprint.js";
+import { openSessionSync, sessionFromBytes } from "../session/open/open-session.js";
+import { readRange } from "../session/bytes/read-range.js";
+import { recordedCwd } from "../session/open/session-info.js";
 import { touchesOfFile, type FileTouch } from "./file-touches";
 import { buildTouchManifest, extendTouchManifest, mayTouchFile, touchesOfManifest, type TouchManifest } from "./touch-manifest";
 import { StoredTouchManifest } from "./touch-manifest-codec";

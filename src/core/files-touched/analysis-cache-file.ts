@@ -7,7 +7,7 @@
 
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../summarize/atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { Diagnostic } from "../diagnostics";
 import { isFileAction } from "./actions";
 import { bashAnalysesAdded, bashAnalysisEntries, markBashAnalysesSaved, seedBashAnalysis, type BashAnalysis } from "./analyze-bash";

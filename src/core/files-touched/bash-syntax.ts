@@ -14,30 +14,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { directCursorOf, type DirectCursor } from "./direct-cursor";
+import type { ShNode, ShParseResult } from "./sh-node";
 import { parseSimpleBash } from "./simple-bash";
+
+export type { ShNode, ShParseResult } from "./sh-node";
 
 export const TREE_SITTER_RUNTIME_WASM = "web-tree-sitter.wasm";
 export const TREE_SITTER_BASH_WASM = "tree-sitter-bash.wasm";
-
-export interface ShNode {
-  /** Node type (`command`, `word`, …) or, for anonymous nodes, the token itself (`>`, `&&`). */
-  type: string;
-  named: boolean;
-  /** Field name in the parent (`name`, `argument`, `redirect`, `destination`, …). */
-  field: string | null;
-  text: string;
-  /** Offsets of the node in the parsed source (UTF-16 code units). */
-  start: number;
-  end: number;
-  children: ShNode[];
-}
-
-export interface ShParseResult {
-  root: ShNode;
-  hasError: boolean;
-  /** 1-based line and column of the first ERROR or MISSING node, when there is one. */
-  errorAt?: { line: number; column: number };
-}
 
 export interface InitFilesTouchedOptions {
   /** Folder holding both web-tree-sitter.wasm and tree-sitter-bash.wasm. */

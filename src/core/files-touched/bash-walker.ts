@@ -7,28 +7,20 @@
 // Function bodies are analysed where they are defined, in a child state.
 // Heredoc and here-string bodies are data.
 
-import type { FileAction } from "./actions";
 import type { ShNode } from "./bash-syntax";
 import { expandWord, literalWord, pushExpandedWord, type Arg } from "./shell-words";
 import { assignState, cloneState, mergeStates, type ShellState } from "./shell-state";
-import type { PathContext } from "./paths";
 import { redirectAction, splitRedirects, type RedirectParts } from "./redirects";
 import { CommandRunner } from "./command-runner";
+import type { WalkerHost } from "./walker-host";
+
+export type { WalkerHost } from "./walker-host";
 
 const STATEMENT_CONTAINERS = new Set(["program", "compound_statement", "do_group", "else_clause"]);
 const CHILD_SHELLS = new Set(["subshell", "command_substitution", "process_substitution"]);
 const MAX_LOOP_VALUES = 64;
 /** splitRedirects of no redirections (read only). */
 const NO_REDIRECTS: RedirectParts = { redirects: [], extraArgs: [], following: [] };
-
-export interface WalkerHost {
-  readonly paths: PathContext;
-  readonly actions: FileAction[];
-  /** Directories the command string showed to exist (mkdir, cd targets). */
-  readonly knownDirectories: Set<string>;
-  /** Parses and walks a nested script (bash -c, eval); returns false when it does not parse. */
-  walkScript(source: string, state: ShellState, depth: number): void;
-}
 
 export class BashWalker {
   private readonly runner: CommandRunner;

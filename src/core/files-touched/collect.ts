@@ -4,7 +4,7 @@
 // toolResult.toolCallId; call_id / tool_use_id spellings are accepted too).
 
 import type { Diagnostic } from "../diagnostics";
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 import type { FileAction } from "./actions";
 import { analyzeBashCommand } from "./analyze-bash";
 import { FilesLedger, opsString } from "./ledger";

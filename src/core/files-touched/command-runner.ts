@@ -3,7 +3,7 @@
 // against the current directory and records actions.
 
 import type { FileAction } from "./actions";
-import type { WalkerHost } from "./bash-walker";
+import type { WalkerHost } from "./walker-host";
 import { commandHandler } from "./commands/table";
 import type { CommandContext } from "./commands/context";
 import { basename, joinPath, looksLikeFile, resolvePath } from "./paths";

@@ -11,7 +11,7 @@
 // exports are found on it. A runtime without them (another web-tree-sitter
 // build) gets no DirectCursor and parsing goes through TreeCursor instead.
 
-import type { ShNode } from "./bash-syntax";
+import type { ShNode } from "./sh-node";
 
 type Export = (tree: number) => number;
 

@@ -16,7 +16,7 @@
 // (`a && b > f` is redirected_statement(list(a && b), > f)), and every word
 // after a redirection operator is one of its destinations.
 
-import type { ShNode } from "./bash-syntax";
+import type { ShNode } from "./sh-node";
 
 // Characters that end a bare word (tree-sitter-bash's SPECIAL_CHARACTERS) or
 // make us decline: anything not allowed here and not a quote is declined.

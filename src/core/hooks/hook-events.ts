@@ -4,7 +4,7 @@
 // after_compact, session_tree → after_branch_summary.
 
 import type { CompactionPreparation } from "../compaction/prepare-compaction.js";
-import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/format/types.js";
 
 export interface BeforeCompactEvent {
   preparation: CompactionPreparation;

@@ -2,7 +2,7 @@
 // every field is checked; an entry we cannot make sense of becomes an
 // "unknown" block with its JSON (kept and shown, never dropped).
 import { toolCallPreview } from "../tree/preview";
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 import type { AssistantPart, ReaderBlock, ToolCallView } from "./reader-block";
 import { imageRefusal, MAX_IMAGES_PER_BLOCK, type ReaderImage } from "./reader-image";
 

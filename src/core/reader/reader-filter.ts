@@ -1,6 +1,6 @@
 // The Entries view's filters, applied to the reader's entries by their meta
 // (no body is parsed to decide).
-import type { EntryMeta } from "../session/entry-meta";
+import type { EntryMeta } from "../session/format/entry-meta";
 
 export type ReaderFilter = "all" | "user" | "no-tool-results" | "labelled";
 

@@ -3,8 +3,8 @@
 // are parsed, so a 100 MB session shows its last turns without reading every
 // body. `extend` follows pi's appends: the new entries below the shown leaf,
 // and the earlier entries a new label or context edit changes.
-import type { LoadedSession } from "../session/open-session";
-import type { EntryMeta } from "../session/entry-meta";
+import type { LoadedSession } from "../session/open/open-session";
+import type { EntryMeta } from "../session/format/entry-meta";
 import { entryBlock, replacementText } from "./entry-block";
 import type { ContextEditMark, ReaderBlock } from "./reader-block";
 import { shownUnderFilter, type ReaderFilter } from "./reader-filter";

@@ -12,11 +12,11 @@
 // which pi writes first. The header, session_info lines and an unterminated
 // last line are scanned exactly.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { scanLine } from "../session/entry-scanner";
-import { skimLine } from "../session/line-skimmer";
-import { scanFromValue, type LineScan } from "../session/line-fields";
-import { asBuffer, JsonlReader, type JsonlLine } from "../session/jsonl-reader";
-import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/fingerprint";
+import { scanLine } from "../session/scan/entry-scanner";
+import { skimLine } from "../session/scan/line-skimmer";
+import { scanFromValue, type LineScan } from "../session/scan/line-fields";
+import { asBuffer, JsonlReader, type JsonlLine } from "../session/bytes/jsonl-reader";
+import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/bytes/fingerprint";
 import { NormalizedTextBuilder, PiOmits, searchableMessageText, sessionInfoName } from "./message-text";
 import { skimTextMessage } from "./text-message-skim";
 

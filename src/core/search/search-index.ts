@@ -6,7 +6,7 @@
 // are dropped. Which sessions match, and their order, are pi's
 // (match-session.ts); the matching entries and snippets are ours.
 import { existsSync, statSync } from "node:fs";
-import { compareFingerprint } from "../session/fingerprint";
+import { compareFingerprint } from "../session/bytes/fingerprint";
 import { isListed, modifiedMs, readSessionText, type FileState, type TextEntry } from "./file-indexer";
 import { compareRanked, literalNeedles, matchSession, type MatchedField, type SearchableSession } from "./match-session";
 import { isEmptyQuery, parseSearchQuery, type ParsedQuery } from "./query";

@@ -5,7 +5,7 @@
 // omitted. A broken file is an error naming the file and position, never its content.
 
 import { join } from "node:path";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { isPlainObject, readJsonConfigFile } from "./json-config.js";
 import { ModelConfigError } from "./model-config-error.js";
 

@@ -10,7 +10,7 @@
 // answer is a failure. A "length" stop is a failure in both.
 
 import type { AssistantMessage, Context, SimpleStreamOptions, Usage } from "@mariozechner/pi-ai";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { clampMaxTokensToContext, summaryInputTokens } from "./clamp-max-tokens.js";
 import { uuidv7 } from "./uuidv7.js";
 import { describeModelCallFailure, classifyProviderError, ModelCallError } from "./model-call-error.js";

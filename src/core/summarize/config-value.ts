@@ -12,7 +12,7 @@
 // each time a key is resolved.
 
 import { exec } from "node:child_process";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { resolveConfigTemplate } from "./config-template.js";
 
 /** Which pi's rules a config value is read with: the session's pi version. */

@@ -10,7 +10,7 @@ import { credentialFor } from "./auth-json.js";
 import { checkModelsRules, modelsJsonPath, readModelsJson } from "./models-json.js";
 import type { ModelOverride, ModelsConfig, ProviderConfig } from "./models-json.js";
 import { loadPiAi, loadPiAiOAuth } from "./pi-ai-loader.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { piAiProviderId, userProviderId } from "./provider-ids.js";
 
 export type SummaryModel = Model<Api>;

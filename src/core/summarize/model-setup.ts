@@ -4,7 +4,7 @@
 // Everything that turns a model into a request (key, headers, OAuth) takes
 // this one value instead of a bag of options passed from hand to hand.
 
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { authJsonPath, readAuthJson, type AuthData } from "./auth-json.js";
 import { resolveConfigValue, type ConfigValueResult } from "./config-value.js";
 import type { FileLockOptions } from "./file-lock.js";

@@ -8,7 +8,7 @@
 import type { OAuthCredentials } from "@mariozechner/pi-ai/oauth";
 import { checkAuthData, credentialFor, readAuthJson } from "./auth-json.js";
 import type { OAuthCredential } from "./auth-json.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { withFileLock } from "./file-lock.js";
 import type { FileLockOptions } from "./file-lock.js";
 import { ModelConfigError } from "./model-config-error.js";

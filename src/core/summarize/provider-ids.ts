@@ -2,7 +2,7 @@
 // "azure-openai-responses" provider "azure" (in models.json, auth.json and
 // session entries); pi-ai 0.73.1, our model layer, still knows the old id.
 
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 
 const RENAMED_IN_1_5: Readonly<Record<string, string>> = { "azure-openai-responses": "azure" };
 const PI_AI_ID: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(RENAMED_IN_1_5).map(([old, now]) => [now, old]));

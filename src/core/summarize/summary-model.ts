@@ -5,8 +5,8 @@
 // falls back to the session model with a warning; an explicit model never
 // falls back.
 
-import type { PiVersion } from "../pi-version/pi-version.js";
-import type { SessionEntry } from "../session/types.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { resolveRequestAuth } from "./auth.js";
 import type { KeySource } from "./auth.js";
 import { ModelConfigError } from "./model-config-error.js";
@@ -15,7 +15,7 @@ import type { SummaryModel } from "./model-registry.js";
 import { loadModelSetup, type ModelSetup, type ModelSetupOptions } from "./model-setup.js";
 import type { PiSessionsConfig, PresetTable } from "./pi-sessions-config.js";
 import { lookupPreset, mergePresets } from "./presets.js";
-import { sessionModel } from "./session-model.js";
+import { sessionModel } from "../context/session-model.js";
 import { piAiThinkingLevel } from "./thinking-level.js";
 import type { ThinkingLevel } from "./thinking-level.js";
 

@@ -7,7 +7,7 @@ import type { BranchReader } from "../context/branch-reader.js";
 import { contextMessageOf } from "../context/build-session-context.js";
 import type { ContextMessage } from "../context/context-message.js";
 import { createCompactionSummaryMessage } from "../context/message-factories.js";
-import type { CompactionEntry } from "../session/types.js";
+import type { CompactionEntry } from "../session/format/types.js";
 import { calculateContextTokens, getAssistantUsage } from "./context-tokens.js";
 import { estimateTokens } from "./estimate-tokens.js";
 

@@ -4,13 +4,13 @@
 // few positions the tracker keeps: the last usage, the last reset). pi 0.73's
 // rule is here; pi 1.5's (usage before the last compaction or context_edit does
 // not count, all-zero usage is ignored, system messages count) is
-// pi-version/v1_5/context-token-rule.ts; callers pick one by
+// agent/pi-1.5/context-token-rule.ts; callers pick one by
 // `semanticsFor(version).contextTokenRule`.
 
 import { contextMessageOf } from "../context/build-session-context.js";
 import { createCompactionSummaryMessage } from "../context/message-factories.js";
-import type { EntryKind } from "../session/entry-meta.js";
-import type { SessionEntry } from "../session/types.js";
+import type { EntryKind } from "../session/format/entry-meta.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { calculateContextTokens, getAssistantUsage } from "./context-tokens.js";
 import { contextUsage, type ContextUsage } from "./context-usage.js";
 import { estimateTokens } from "./estimate-tokens.js";

@@ -1,7 +1,7 @@
 // How full the context is (compaction.js): the last valid assistant usage plus
 // estimates of what came after it.
 
-import type { SessionEntry, Usage } from "../session/types.js";
+import type { SessionEntry, Usage } from "../session/format/types.js";
 import { isObject, messageOf, type ContextMessage } from "../context/context-message.js";
 import { estimateTokens } from "./estimate-tokens.js";
 

@@ -4,7 +4,7 @@
 // we fall back to the per-message estimate then, and say which one it is.
 
 import { buildContextFromPath } from "../context/build-session-context.js";
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { calculateContextTokens, estimateContextTokens, getAssistantUsage } from "./context-tokens.js";
 import { estimateTokens } from "./estimate-tokens.js";
 

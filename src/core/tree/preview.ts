@@ -1,5 +1,5 @@
 // One-line previews of entries, as a tree row or a CLI line shows them.
-import type { SessionEntry } from "../session/types";
+import type { SessionEntry } from "../session/format/types";
 
 const DEFAULT_WIDTH = 80;
 

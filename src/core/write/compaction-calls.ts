@@ -7,7 +7,7 @@
 // The spans and requests follow the session's pi version (1.5: on the
 // projection, its prompts and serialisation).
 
-import type { CompactionEntry, SessionEntry } from "../session/types.js";
+import type { CompactionEntry, SessionEntry } from "../session/format/types.js";
 import {
   findCutPoint,
   planSummaryCalls,
@@ -17,9 +17,9 @@ import {
   type SummaryRequest,
 } from "../compaction/index.js";
 import { stripManifest } from "../files-touched/index.js";
-import type { PiSemantics } from "../pi-version/pi-semantics.js";
-import { findProjectedCutPoint } from "../pi-version/v1_5/projected-cut-point.js";
-import { buildSessionProjection } from "../pi-version/v1_5/projection.js";
+import type { AgentSemantics } from "../agent/agent-semantics.js";
+import { findProjectedCutPoint } from "../agent/pi-1.5/projected-cut-point.js";
+import { buildSessionProjection } from "../agent/pi-1.5/projection.js";
 
 export interface CompactionSpans {
   /** Entries whose messages the history call summarises. */
@@ -40,7 +40,7 @@ function projectedSpans(pathEntries: readonly SessionEntry[], prep: CompactionPr
 }
 
 /** The entry ranges behind a preparation (same boundaries as prepareCompaction). */
-export function compactionSpans(pathEntries: readonly SessionEntry[], prep: CompactionPreparation, version: PiSemantics["version"] = "0.73"): CompactionSpans {
+export function compactionSpans(pathEntries: readonly SessionEntry[], prep: CompactionPreparation, version: AgentSemantics["version"] = "0.73"): CompactionSpans {
   if (version === "1.5") return projectedSpans(pathEntries, prep);
   let prevIndex = -1;
   for (let i = pathEntries.length - 1; i >= 0; i--) {
@@ -71,7 +71,7 @@ export interface CompactionCallOptions {
   historyFilesBlock?: string;
   turnPrefixFilesBlock?: string;
   /** Default pi 0.73's. */
-  semantics?: Pick<PiSemantics, "version" | "convertToLlm" | "serializeConversation">;
+  semantics?: Pick<AgentSemantics, "version" | "convertToLlm" | "serializeConversation">;
 }
 
 function replaceInstructions(request: SummaryRequest, prompt: string, focus: string, replacement: string): SummaryRequest {

@@ -3,7 +3,7 @@
 // authoritative list for the span it summarises, and appended to the written
 // summary for the whole branch (formatManifestBlock, after `---`).
 
-import type { SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { collectFilesTouched, initFilesTouched, MANIFEST_LEGEND, type FilesTouched } from "../files-touched/index.js";
 
 export interface FilesTouchedOptions {

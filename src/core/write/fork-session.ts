@@ -18,14 +18,14 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { SessionChangedError } from "../session/append.js";
-import { checkParentChain } from "../session/append.js";
-import { piSessionDirForCwd } from "../session/discover.js";
-import { compareFingerprint } from "../session/fingerprint.js";
-import type { LoadedSession } from "../session/open-session.js";
-import { recordedCwd } from "../session/session-info.js";
-import { newSessionId, sessionFileName } from "../session/session-id.js";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/types.js";
+import { SessionChangedError } from "../session/append/append.js";
+import { checkParentChain } from "../session/append/append.js";
+import { piSessionDirForCwd } from "../discovery/discover.js";
+import { compareFingerprint } from "../session/bytes/fingerprint.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import { recordedCwd } from "../session/open/session-info.js";
+import { newSessionId, sessionFileName } from "../session/format/session-id.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/format/types.js";
 import { requireEntry, RunInputError } from "./run-common.js";
 
 export interface ForkOptions {

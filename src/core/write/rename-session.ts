@@ -3,9 +3,9 @@
 // become one space, then trimmed), which pi 0.73 reads back the same (it only
 // trims). pi refuses an empty name (/name, the /resume rename), and so does this.
 
-import { checkWritable, commitAppend, planAppend } from "../session/append.js";
-import type { LoadedSession } from "../session/open-session.js";
-import type { SessionInfoEntry } from "../session/types.js";
+import { checkWritable, commitAppend, planAppend } from "../session/append/append.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import type { SessionInfoEntry } from "../session/format/types.js";
 import { RunInputError, type RunOutcome } from "./run-common.js";
 
 export interface RenameOptions {

@@ -23,11 +23,11 @@ import {
 } from "../branch/index.js";
 import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import { semanticsFor } from "../pi-version/index.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
-import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
-import type { BranchSummaryDraft, EntryDraft } from "../session/serialize-entry.js";
-import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry, Usage } from "../session/types.js";
+import { semanticsFor } from "../agent/index.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
+import type { BranchSummaryDraft, EntryDraft } from "../session/format/serialize-entry.js";
+import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
 import { completeSummaryWithUsage } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";

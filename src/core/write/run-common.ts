@@ -2,9 +2,9 @@
 // their errors, progress events, and the summary-call plumbing.
 
 import type { Diagnostic } from "../diagnostics.js";
-import type { LoadedSession } from "../session/open-session.js";
-import { sessionPi1xMarker } from "../pi-version/session-markers.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import { sessionPi1xMarker } from "../session/dialect/pi1x-markers.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
 import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import type { FilesTouchedOptions } from "./files-for-summary.js";

@@ -14,14 +14,14 @@ import { buildContextFromPath } from "../context/index.js";
 import { computeFileLists, formatFileOperations, mergeSplitTurnSummary, NO_PRIOR_HISTORY, summaryMaxTokens } from "../compaction/index.js";
 import type { CompactionPreparation, SummaryRequest } from "../compaction/index.js";
 import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import { semanticsFor, type PiSemantics } from "../pi-version/index.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
-import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append.js";
-import type { CompactionDraft } from "../session/serialize-entry.js";
-import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/types.js";
+import { semanticsFor, type AgentSemantics } from "../agent/index.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
+import type { CompactionDraft } from "../session/format/serialize-entry.js";
+import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
 import type { CompactionSettings } from "../settings/index.js";
 import { completeSummaryWithUsage, type SummaryAnswer } from "../summarize/call-model.js";
-import { sessionModel } from "../summarize/session-model.js";
+import { sessionModel } from "../context/session-model.js";
 import { combineUsage } from "./combine-usage.js";
 import { buildDigest } from "../summarize/digest.js";
 import { estimateTokens } from "../tokens/index.js";
@@ -80,7 +80,7 @@ export interface CompactionRunResult {
  * carry the pre-compaction usage, which pi itself distrusts after a compaction
  * (agent-session.js getContextUsage).
  */
-export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics?: PiSemantics): number {
+export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics?: AgentSemantics): number {
   // pi 1.5 distrusts usage from before the newest compaction itself (estimateProjectedContextTokens).
   if (semantics?.version === "1.5") return semantics.contextTokens([...pathEntries, entry]).tokens;
   let tokens = 0;

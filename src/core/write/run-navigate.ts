@@ -5,11 +5,11 @@
 // after reopening, pi's context is the new leaf's context. Nothing is deleted.
 
 import { resolveNavigationTarget } from "../branch/index.js";
-import { checkWritable, commitAppend, planAppend } from "../session/append.js";
-import type { LoadedSession } from "../session/open-session.js";
-import type { CustomEntry, LabelEntry } from "../session/types.js";
-import type { EntryDraft } from "../session/serialize-entry.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
+import { checkWritable, commitAppend, planAppend } from "../session/append/append.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import type { CustomEntry, LabelEntry } from "../session/format/types.js";
+import type { EntryDraft } from "../session/format/serialize-entry.js";
+import type { PiVersion } from "../session/format/pi-version.js";
 import { requireEntry, RunInputError, writerPiVersion, type PiVersionOption, type RunOutcome } from "./run-common.js";
 
 export const NAVIGATE_CUSTOM_TYPE = "pi-sessions/navigate";

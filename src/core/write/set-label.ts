@@ -3,9 +3,9 @@
 // the label trimmed; an empty label clears it (`label` left out of the line,
 // as JSON.stringify drops pi's undefined).
 
-import { checkWritable, commitAppend, planAppend } from "../session/append.js";
-import type { LoadedSession } from "../session/open-session.js";
-import type { LabelEntry } from "../session/types.js";
+import { checkWritable, commitAppend, planAppend } from "../session/append/append.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import type { LabelEntry } from "../session/format/types.js";
 import { requireEntry, type RunOutcome } from "./run-common.js";
 
 export interface SetLabelOptions {

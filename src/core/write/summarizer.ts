@@ -4,8 +4,8 @@
 // can be used (no model on the branch, no key, model unknown here) the
 // digest is written instead, with a loud warning.
 
-import type { PiVersion } from "../pi-version/pi-version.js";
-import type { SessionEntry } from "../session/types.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { isModelConfigError, type ModelConfigErrorCode } from "../summarize/model-config-error.js";
 import type { PresetTable } from "../summarize/pi-sessions-config.js";
 import { resolveSummaryModel, type ResolvedSummaryModel } from "../summarize/summary-model.js";

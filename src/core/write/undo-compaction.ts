@@ -3,8 +3,8 @@
 // navigation (a `custom` entry under the parent); the compaction stays in the
 // file, on a branch of its own.
 
-import type { LoadedSession } from "../session/open-session.js";
-import type { CompactionEntry } from "../session/types.js";
+import type { LoadedSession } from "../session/open/open-session.js";
+import type { CompactionEntry } from "../session/format/types.js";
 import { persistLeafMove, type NavigateResult } from "./run-navigate.js";
 import { requireEntry, RunInputError, writerPiVersion, type PiVersionOption } from "./run-common.js";
 

@@ -6,7 +6,7 @@
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { describeSecrets, EXPORT_FORMATS, exportFileName, exportSession, type ExportFormat } from "../../core/export";
-import { openSession } from "../../core/session/open-session";
+import { openSession } from "../../core/session/open/open-session";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 

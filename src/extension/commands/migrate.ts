@@ -2,7 +2,7 @@
 // version 3 (as pi does when it opens one), after a modal confirmation that
 // names the backup kept beside it.
 import * as vscode from "vscode";
-import { migrateSessionFile, type MigrateFileResult } from "../../core/session/migrate-file";
+import { migrateSessionFile, type MigrateFileResult } from "../../core/session/append/migrate-file";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";

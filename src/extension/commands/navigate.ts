@@ -5,7 +5,7 @@
 // persisted (runNavigate, or runBranchSummary without a summary when hooks
 // want to see it, as pi's session_before_tree does).
 import * as vscode from "vscode";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import { runBranchSummary, runNavigate } from "../../core/write";
 import { commandArgs, type CommandArgs, type NavigateSummaryChoice } from "../command-args";

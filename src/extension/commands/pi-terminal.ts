@@ -9,8 +9,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import type { LoadedSession } from "../../core/session/open-session";
-import { recordedCwd } from "../../core/session/session-info";
+import type { LoadedSession } from "../../core/session/open/open-session";
+import { recordedCwd } from "../../core/session/open/session-info";
 import { findPiExecutable, PI_INSTALL_COMMAND, piArgs, piCommandLine, shellQuote, type PiAction } from "../../core/pi-cli/pi-invocation";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";

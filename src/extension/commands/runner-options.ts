@@ -1,8 +1,8 @@
 // Options every runner call shares: agent dir, trust, resolved settings (pi's
 // files, then piSessions.* overrides), prompt files, files-touched, hooks.
-import type { LoadedSession } from "../../core/session/open-session";
-import { recordedCwd } from "../../core/session/session-info";
-import { semanticsFor } from "../../core/pi-version";
+import type { LoadedSession } from "../../core/session/open/open-session";
+import { recordedCwd } from "../../core/session/open/session-info";
+import { semanticsFor } from "../../core/agent";
 import { resolveBranchSummarySettings } from "../../core/settings";
 import { piVersionChoice } from "../pi-version-choice";
 import { settingsOverrides, type ExtensionSettings } from "../settings";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { SearchIndex, type EntryMatch, type SearchResult, type SessionHit } from "../../core/search/search-index";
-import { jsonlFilesInFolders, piSessionFolders } from "../../core/session/discover";
+import { jsonlFilesInFolders, piSessionFolders } from "../../core/discovery/discover";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";
 import { openSession, revealEntry } from "./entry-actions";

@@ -3,7 +3,7 @@
 // writer's append checks the file against what was read).
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { notDone, type CommandResult } from "../command-result";
 import type { CommandArgs } from "../command-args";
 import { tokensText } from "../session-facts";

@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { contextDocument } from "../context-document";
-import { semanticsFor } from "../../core/pi-version";
+import { semanticsFor } from "../../core/agent";
 import { piVersionChoice } from "../pi-version-choice";
 import { reportError } from "../error-actions";
 import type { Services } from "../services";

@@ -1,10 +1,10 @@
 // The questions before a summary: which model (a preset, "current" = the
 // session's own model, or the digest without a model) and the focus text.
 import * as vscode from "vscode";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { readPiSessionsConfig } from "../../core/summarize/pi-sessions-config";
 import { mergePresets } from "../../core/summarize/presets";
-import { sessionModel } from "../../core/summarize/session-model";
+import { sessionModel } from "../../core/context/session-model";
 import type { SummarizerChoice } from "../../core/write";
 import type { CommandArgs } from "../command-args";
 import type { ExtensionSettings } from "../settings";

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { formatBytes, proposeCleanup, totalBytes, trashConfirmation, type CleanupCriteria, type CleanupProposal } from "../../core/session/cleanup-proposal";
+import { formatBytes, proposeCleanup, totalBytes, trashConfirmation, type CleanupCriteria, type CleanupProposal } from "../../core/discovery/cleanup-proposal";
 import { moveToFreedesktopTrash, TrashUnavailableError } from "../../core/trash/freedesktop-trash";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";

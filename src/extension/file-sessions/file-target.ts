@@ -1,7 +1,7 @@
 // Which file a files ⇄ sessions command is about, and which sessions to look in.
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { findSessionFiles } from "../../core/session/discover";
+import { findSessionFiles } from "../../core/discovery/discover";
 import type { Services } from "../services";
 
 export type SessionScope = "workspace" | "all";

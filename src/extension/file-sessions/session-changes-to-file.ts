@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { fileChangeSteps, reconstructFileVersions, type FileChangeStep, type FileVersions, type StepVersions } from "../../core/file-history";
-import { recordedCwd } from "../../core/session/session-info";
+import { recordedCwd } from "../../core/session/open/session-info";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { revealEntry } from "../commands/entry-actions";
 import type { Services } from "../services";

@@ -4,7 +4,7 @@
 // selection and filter, and restores them after a reload.
 import * as vscode from "vscode";
 import { isReaderFilter, type ReaderFilter } from "../../core/reader";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { isPersistedReaderState } from "../../webview/reader-protocol";
 import type { SessionStore } from "../session-store";

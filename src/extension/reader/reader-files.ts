@@ -3,8 +3,8 @@
 // (never taken from the page), resolved against the session's cwd, and
 // marked `outside` when it is neither in the workspace nor the session's cwd.
 import { toolCallView } from "../../core/reader";
-import type { LoadedSession } from "../../core/session/open-session";
-import { recordedCwd } from "../../core/session/session-info";
+import type { LoadedSession } from "../../core/session/open/open-session";
+import { recordedCwd } from "../../core/session/open/session-info";
 import { isWithin, resolveManifestPath } from "../summary-panel/panel-files";
 import type { ToolCallFile } from "./reader-router";
 

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
 import { basename } from "node:path";
 import { leafBelow, PAGE_BLOCKS, ReaderPager, tailBlocks, type TailBlocks } from "../../core/reader";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHostMessage, type ReaderState } from "../../webview/reader-protocol";
 import { panelDocument } from "../panel-document";

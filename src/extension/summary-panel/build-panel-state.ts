@@ -4,9 +4,9 @@
 // The result always passes the protocol's isSummaryPanelState (the webview
 // drops a state that does not), however odd the entry.
 
-import { choosePiVersion, type PiVersion } from "../../core/pi-version";
+import { choosePiVersion, type PiVersion } from "../../core/agent";
 import { homedir } from "node:os";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { LIMITS, PANEL_STATE_VERSION, type PanelMode, type SummaryFile, type SummaryPanelState } from "../../webview/protocol";
 import { toSummaryFiles, type FileMarksContext } from "./panel-files";
 import { readSummaryEntry, type SummaryEntryFacts } from "./summary-entry";

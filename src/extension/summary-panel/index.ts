@@ -1,7 +1,7 @@
 // The summary panel (issue 6): registerSummaryPanel wires the controller, the
 // WebviewPanelSerializer and the piSessions.openSummary command at activation.
 import * as vscode from "vscode";
-import { openSession } from "../../core/session/open-session";
+import { openSession } from "../../core/session/open/open-session";
 import { PanelController } from "./panel-controller";
 import { SUMMARY_VIEW_TYPE } from "./summary-panel";
 import type { SummaryPanelController, SummaryPanelDeps } from "./summary-panel-api";

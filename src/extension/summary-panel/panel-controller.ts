@@ -3,7 +3,7 @@
 // restores them after a reload (WebviewPanelSerializer).
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
-import { openSession, type LoadedSession } from "../../core/session/open-session";
+import { openSession, type LoadedSession } from "../../core/session/open/open-session";
 import { isPersistedWebviewState, type SummaryFile } from "../../webview/protocol";
 import { buildPanelState, type PanelEnvironment, type SummaryExtras } from "./build-panel-state";
 import { openTabPaths } from "./open-tabs";

@@ -8,7 +8,7 @@
 //   so nothing can be applied any more. It stays a preview (the webview keeps
 //   the user's draft when the summary is unchanged) but read-only, with a notice.
 
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import type { PersistedWebviewState, SummaryFile, SummaryPanelState } from "../../webview/protocol";
 import { buildPanelState, type PanelEnvironment } from "./build-panel-state";
 

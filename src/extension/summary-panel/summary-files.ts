@@ -10,7 +10,7 @@
 //    that was kept, whose files would be the wrong ones.
 
 import { collectFilesTouched, initFilesTouched } from "../../core/files-touched/index";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { filesFromPiLists } from "./panel-files";
 import type { RecordedFile, SummaryEntryFacts } from "./summary-entry";
 

@@ -1,8 +1,8 @@
 // The summary panel's seam with the rest of the extension (tree nodes,
 // commands, the compaction / branch-summary runners' confirm step).
-import type { PiVersion } from "../../core/pi-version";
+import type { PiVersion } from "../../core/agent";
 import type * as vscode from "vscode";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import type { SummaryFile, SummaryKind, SummaryPanelState } from "../../webview/protocol";
 import type { SummaryExtras } from "./build-panel-state";
 import type { RouteResult } from "./message-router";

@@ -6,7 +6,7 @@
 // 255: a larger one is asked of the index. The model keeps the counts in step
 // with appends, and builds itself again when an append could change an
 // earlier entry's parent (an entry taking the id an orphan names).
-import type { SessionIndex } from "../../core/session/session-index";
+import type { SessionIndex } from "../../core/session/index/session-index";
 
 const SATURATED = 255;
 

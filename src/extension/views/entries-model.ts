@@ -8,8 +8,8 @@
 // targeted refreshes need that). Cycle-safe: entries in a parent cycle are in
 // a group of their own. `advance` follows an append in place and says which
 // nodes changed.
-import type { EntryKind, EntryMeta } from "../../core/session/entry-meta";
-import type { LoadedSession } from "../../core/session/open-session";
+import type { EntryKind, EntryMeta } from "../../core/session/format/entry-meta";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { ENTRY_PAGE, pageWindow, PositionSlots, RunLayout, TURN_PAGE } from "./entries-layout";
 import { ChildCounts } from "./child-counts";
 

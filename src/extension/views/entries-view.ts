@@ -3,8 +3,8 @@
 // compactions and branch summaries as distinct rows, a filter shown in the
 // view's description, and reveal() through getParent.
 import * as vscode from "vscode";
-import { contextEditsByTarget, type ContextEditOfTarget } from "../../core/session/context-edit-targets";
-import type { LoadedSession } from "../../core/session/open-session";
+import { contextEditsByTarget, type ContextEditOfTarget } from "../../core/session/index/context-edit-targets";
+import type { LoadedSession } from "../../core/session/open/open-session";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";

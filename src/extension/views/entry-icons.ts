@@ -1,6 +1,6 @@
 // Codicons for entry kinds in the Entries view.
 import * as vscode from "vscode";
-import type { EntryMeta } from "../../core/session/entry-meta";
+import type { EntryMeta } from "../../core/session/format/entry-meta";
 
 export function entryIcon(meta: EntryMeta, isError: boolean): vscode.ThemeIcon {
   if (meta.type === "message") {

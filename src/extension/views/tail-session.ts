@@ -6,8 +6,8 @@
 // the newest turns of the branch, with the node keys the full index gives them
 // (it replaces this session once it is read).
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { sessionFromBytes, type LoadedSession } from "../../core/session/open-session";
-import { readRange } from "../../core/session/read-range";
+import { sessionFromBytes, type LoadedSession } from "../../core/session/open/open-session";
+import { readRange } from "../../core/session/bytes/read-range";
 
 /** Files larger than this show their tail first. */
 export const TAIL_FIRST_BYTES = 8 * 1024 * 1024;

@@ -6,11 +6,11 @@
 // values are compared after the same JSON round trip (`asJson`).
 
 import { expect } from "vitest";
-import type { SessionEntry } from "../../../src/core/session/types.js";
-import { semanticsFor } from "../../../src/core/pi-version/index.js";
-import { buildSessionProjection } from "../../../src/core/pi-version/v1_5/projection.js";
-import { findProjectedCutPoint } from "../../../src/core/pi-version/v1_5/projected-cut-point.js";
-import { estimateContextTokens } from "../../../src/core/pi-version/v1_5/projected-tokens.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
+import { semanticsFor } from "../../../src/core/agent/index.js";
+import { buildSessionProjection } from "../../../src/core/agent/pi-1.5/projection.js";
+import { findProjectedCutPoint } from "../../../src/core/agent/pi-1.5/projected-cut-point.js";
+import { estimateContextTokens } from "../../../src/core/agent/pi-1.5/projected-tokens.js";
 import { computeFileLists } from "../../../src/core/compaction/file-ops.js";
 import { branchSourceFromEntries, collectEntriesForBranchSummary } from "../../../src/core/branch/collect-entries.js";
 import { branchPath, indexEntriesById } from "../../../src/core/context/path-walk.js";

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
 import { branchSummaryPlacement, resolveNavigationTarget } from "../../../src/core/branch/navigation-target.js";
 
 const base = { timestamp: "2025-01-01T00:00:00.000Z" };

@@ -18,7 +18,7 @@ import { rowFromSession, rowVersionPolicy, type CatalogueRow } from "../../../sr
 import { SessionCatalogue } from "../../../src/core/catalogue/session-catalogue.js";
 import { streamRow } from "../../../src/core/catalogue/streamed-row.js";
 import { decodeRecent } from "../../../src/core/catalogue/projected-resume.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { InProcessSums } from "../../support/in-process-sums.js";
 
 let dir: string;

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromSession, rowVersionPolicy, type ComputedRow, type RowVersion } from "../../../src/core/catalogue/catalogue-row.js";
 import { streamRow, type StreamedRow } from "../../../src/core/catalogue/streamed-row.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { FileModel, HEADER, stepWithEdits, type Step } from "../../support/session-lines.js";
 
 let dir: string;

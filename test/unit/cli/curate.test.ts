@@ -6,7 +6,7 @@ import { appendFileSync, copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { piSessionDirForCwd } from "../../../src/core/session/discover.js";
+import { piSessionDirForCwd } from "../../../src/core/discovery/discover.js";
 import { branchedSession, piContextAt, removeDir, sha, tempDir } from "../write/support/sessions.js";
 import { cli } from "./run-cli";
 

@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SNAPSHOT_MIN_FILE_BYTES } from "../../../src/core/session/index-snapshot.js";
+import { SNAPSHOT_MIN_FILE_BYTES } from "../../../src/core/session/snapshot/index-snapshot.js";
 import { FileModel } from "../../support/session-lines.js";
 import { buildCli, cleanEnv, runCliProcess } from "../write/support/built-cli.js";
 

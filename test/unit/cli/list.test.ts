@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { piSessionDirForCwd } from "../../../src/core/session/discover";
+import { piSessionDirForCwd } from "../../../src/core/discovery/discover";
 import { cli } from "./run-cli";
 
 type Writer = { appendMessage(m: unknown): string; appendSessionInfo(name: string): string; getSessionFile(): string | undefined };

@@ -159,8 +159,8 @@ describe("a file that is not a session", () => {
 
 describe("list counts each session's tokens with its pi version", () => {
   it("a pi 1.5 file as pi 1.5.2 (expected.json); a 0.73-era file resumed in pi 1.5 switches on the next list; --pi-version applies to all", async () => {
-    const { semanticsFor } = await import("../../../src/core/pi-version/index.js");
-    const { openSessionSync } = await import("../../../src/core/session/open-session.js");
+    const { semanticsFor } = await import("../../../src/core/agent/index.js");
+    const { openSessionSync } = await import("../../../src/core/session/open/open-session.js");
     const dir = mkdtempSync(join(tmp, "list-tokens-"));
     const env = { ...noPi, PI_SESSIONS_CACHE_DIR: mkdtempSync(join(tmp, "cache-")) };
     const a = join(dir, "a.jsonl");

@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { piSessionDirForCwd } from "../../../src/core/session/discover";
+import { piSessionDirForCwd } from "../../../src/core/discovery/discover";
 import { removeDir, tempDir, writeSession } from "../search/support";
 import { cli } from "./run-cli";
 

@@ -2,7 +2,7 @@
 // Expectations derived from pi's prepareCompaction rules (see the source).
 
 import { describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
 import { planCompaction, prepareCompaction } from "../../../src/core/compaction/prepare-compaction.js";
 import { describePreparation } from "../../../src/core/compaction/describe-preparation.js";
 import { formatFileOperations } from "../../../src/core/compaction/file-ops.js";

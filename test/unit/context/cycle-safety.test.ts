@@ -3,7 +3,7 @@
 // repeated entry. Expected paths are derived by hand from the entries below.
 
 import { describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
 import { buildSessionContext } from "../../../src/core/context/build-session-context.js";
 import { branchPath, indexEntriesById, walkToRoot } from "../../../src/core/context/path-walk.js";
 import { branchSourceFromEntries, collectEntriesForBranchSummary } from "../../../src/core/branch/collect-entries.js";

@@ -3,7 +3,7 @@
 // the expected values are derived by hand from the rule in the source comment.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
 import type { ContextMessage } from "../../../src/core/context/context-message.js";
 import { buildSessionContext } from "../../../src/core/context/build-session-context.js";
 import { convertToLlm } from "../../../src/core/context/convert-to-llm.js";

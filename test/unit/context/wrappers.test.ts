@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as wrappers from "../../../src/core/context/message-wrappers.js";
 import { bashExecutionToText } from "../../../src/core/context/bash-execution-text.js";
-import type { BashExecutionMessage } from "../../../src/core/session/types.js";
+import type { BashExecutionMessage } from "../../../src/core/session/format/types.js";
 import { piFileUrl } from "../../support/pi-oracle.js";
 
 let piMessages: Record<string, unknown> & { bashExecutionToText(m: unknown): string };

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { buildContextFromPath } from "../../../src/core/context/build-session-context.js";
 import { branchSourceFromSession } from "../../../src/core/branch/collect-entries.js";
 import { generateRandomSession } from "../../support/random-session.js";

@@ -7,7 +7,7 @@ import { Window } from "happy-dom";
 import { describe, expect, it } from "vitest";
 import { exportSession } from "../../../src/core/export";
 import { markdownHtml } from "../../../src/core/markdown/markdown-html";
-import { sessionFromBytes } from "../../../src/core/session/open-session";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session";
 import { BIDI_CONTROLS } from "../../../src/core/text/bidi-controls";
 import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";

@@ -11,7 +11,7 @@ import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { entryMarker, exportSession, findSecrets } from "../../../src/core/export";
 import { contentText } from "../../../src/core/reader";
-import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open-session";
+import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open/open-session";
 import { showBidiControls } from "../../../src/core/text/bidi-controls";
 import { cli } from "../cli/run-cli";
 import { assistant, conversation, header, jsonl, label, toolResult, user } from "../reader/support/session-text";

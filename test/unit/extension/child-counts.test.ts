@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSessionSync, refreshSession } from "../../../src/core/session/open-session.js";
-import type { SessionIndex } from "../../../src/core/session/session-index.js";
+import { openSessionSync, refreshSession } from "../../../src/core/session/open/open-session.js";
+import type { SessionIndex } from "../../../src/core/session/index/session-index.js";
 import { ChildCounts } from "../../../src/extension/views/child-counts.js";
 
 let dir: string;

@@ -11,7 +11,7 @@ import { SessionManager } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appendFileSync } from "node:fs";
-import { openSessionSync, refreshSession } from "../../../src/core/session/open-session.js";
+import { openSessionSync, refreshSession } from "../../../src/core/session/open/open-session.js";
 import { ENTRY_PAGE, FLAT_LIMIT, TURN_PAGE } from "../../../src/extension/views/entries-layout.js";
 import { EntriesModel, type EntryFilter, type EntryNode } from "../../../src/extension/views/entries-model.js";
 

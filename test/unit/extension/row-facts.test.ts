@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { rowFromSession, rowVersionPolicy } from "../../../src/core/catalogue/catalogue-row.js";
-import { LiveSessionFacts } from "../../../src/core/session/live-facts.js";
-import { sessionFromBytes } from "../../../src/core/session/open-session.js";
-import { choosePiVersion, semanticsFor } from "../../../src/core/pi-version/index.js";
+import { LiveSessionFacts } from "../../../src/core/live/live-facts.js";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
+import { choosePiVersion, semanticsFor } from "../../../src/core/agent/index.js";
 import { factsFromRow, sessionFacts, type FactsContext, type RowCompactionCache } from "../../../src/extension/session-facts.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";

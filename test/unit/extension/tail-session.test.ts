@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { EntriesModel, type EntryNode } from "../../../src/extension/views/entries-model.js";
 import { tailSession } from "../../../src/extension/views/tail-session.js";
 

@@ -16,7 +16,7 @@ import {
 } from "../../../src/core/file-history";
 import { createSeededRandom, type SeededRandom } from "../../support/seeded-random";
 import { tool, userBash } from "../files-touched/session-builder";
-import type { SessionEntry } from "../../../src/core/session/types";
+import type { SessionEntry } from "../../../src/core/session/format/types";
 
 beforeAll(() => initFilesTouched());
 

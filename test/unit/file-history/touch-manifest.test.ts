@@ -12,7 +12,7 @@ import { displayPathOf } from "../../../src/core/files-touched/paths";
 import { collectFileTouches, touchesOfFile, type FileTouch } from "../../../src/core/file-history";
 import { decodeManifest, encodeManifest, StoredTouchManifest } from "../../../src/core/file-history/touch-manifest-codec";
 import { buildTouchManifest, emptyTouchManifest, extendTouchManifest, manifestPaths, mayTouchFile, touchesOfManifest } from "../../../src/core/file-history/touch-manifest";
-import type { SessionEntry } from "../../../src/core/session/types";
+import type { SessionEntry } from "../../../src/core/session/format/types";
 import { call, result, userBash } from "../files-touched/session-builder";
 
 beforeAll(() => initFilesTouched());

@@ -11,8 +11,8 @@ import { initFilesTouched } from "../../../src/core/files-touched";
 import { collectFileTouches } from "../../../src/core/file-history";
 import { FileTouchStore } from "../../../src/core/file-history/touch-store";
 import { touchStoreFile } from "../../../src/core/file-history/touch-store-file";
-import { openSessionSync } from "../../../src/core/session/open-session";
-import type { SessionEntry } from "../../../src/core/session/types";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
+import type { SessionEntry } from "../../../src/core/session/format/types";
 import { call, result, userBash } from "../files-touched/session-builder";
 
 const CWD = "/work/repo";

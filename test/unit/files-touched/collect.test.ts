@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectFilesTouched, initFilesTouched } from "../../../src/core/files-touched";
 import { call, rawAssistant, rawResult, result, tool, userBash } from "./session-builder";
-import type { SessionEntry } from "../../../src/core/session/types";
+import type { SessionEntry } from "../../../src/core/session/format/types";
 
 beforeAll(() => initFilesTouched());
 

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectFilesTouched, initFilesTouched, type FilesTouched } from "../../../src/core/files-touched";
-import type { AssistantMessage, SessionEntry, ToolResultMessage } from "../../../src/core/session/types";
+import type { AssistantMessage, SessionEntry, ToolResultMessage } from "../../../src/core/session/format/types";
 
 const FIXTURE = join(__dirname, "..", "..", "fixtures", "pi-mono", "large-session.jsonl");
 const CWD = "/Users/badlogic/workspaces/pi-mono";

@@ -1,5 +1,5 @@
 // Builds session entries in pi's v3 shapes for the collector tests.
-import type { SessionEntry } from "../../../src/core/session/types";
+import type { SessionEntry } from "../../../src/core/session/format/types";
 
 let counter = 0;
 

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { defineGoldenTests, GOLDEN_FIXTURES } from "../../support/golden-checks.js";
 
 const NAMES = ["large-session.jsonl", "before-compaction.jsonl"];

@@ -4,7 +4,7 @@
 // malformed results are reported and skipped, disposers.
 
 import { describe, expect, it, vi } from "vitest";
-import type { BranchSummaryEntry, CompactionEntry } from "../../../src/core/session/types.js";
+import type { BranchSummaryEntry, CompactionEntry } from "../../../src/core/session/format/types.js";
 import type { BeforeBranchSummaryEvent, BeforeCompactEvent, HookCompaction } from "../../../src/core/hooks/hook-events.js";
 import { SummaryHooks } from "../../../src/core/hooks/summary-hooks.js";
 import type { HookFailure } from "../../../src/core/hooks/summary-hooks.js";

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { describePi15, type Pi15LoadBack } from "../../support/pi15/oracle.js";
 import { ourView, type SessionView, type TreeShape } from "../session/support/tree-views.js";
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { semanticsFor } from "../../../src/core/pi-version/index.js";
+import { semanticsFor } from "../../../src/core/agent/index.js";
 import { createSeededRandom, type SeededRandom } from "../../support/seeded-random.js";
 import { describePi15 } from "../../support/pi15/oracle.js";
 

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-agent";
 import { SUMMARIZATION_SYSTEM_PROMPT, SUMMARIZATION_SYSTEM_PROMPT_1_5 } from "../../../src/core/compaction/prompts.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { SummaryHooks } from "../../../src/core/hooks/summary-hooks.js";
 import { isModelCallError } from "../../../src/core/summarize/model-call-error.js";
 import { runBranchSummary, runCompaction, runNavigate } from "../../../src/core/write/index.js";

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { runBranchSummary, runCompaction, runNavigate } from "../../../src/core/write/index.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
 import { asJson, describePi15 } from "../../support/pi15/oracle.js";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { entryBlock, leafBelow, ReaderPager } from "../../../src/core/reader";
-import { sessionFromBytes } from "../../../src/core/session/open-session";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session";
 import { assistant, conversation, jsonl, label, user, type Line } from "./support/session-text";
 
 const bytes = (lines: readonly Line[]) => new TextEncoder().encode(jsonl(lines));

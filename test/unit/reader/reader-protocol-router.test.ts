@@ -2,7 +2,7 @@
 // can post anything, and only the file a tool call in the session names is
 // opened (asking first outside the workspace and the session's cwd).
 import { describe, expect, it } from "vitest";
-import { sessionFromBytes } from "../../../src/core/session/open-session";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session";
 import { toolCallFile } from "../../../src/extension/reader/reader-files";
 import { routeReaderMessage, type ReaderMessageTarget, type ToolCallFile } from "../../../src/extension/reader/reader-router";
 import { isReaderHostMessage, isReaderWebviewMessage, isPersistedReaderState } from "../../../src/webview/reader-protocol";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../../src/core/diagnostics.js";
-import { openSession, openSessionSync, type LoadedSession } from "../../../src/core/session/open-session.js";
+import { openSession, openSessionSync, type LoadedSession } from "../../../src/core/session/open/open-session.js";
 import { ourView, piView } from "./support/tree-views.js";
 
 const BROKEN = new URL("../../fixtures/broken/", import.meta.url).pathname;

@@ -1,7 +1,7 @@
 // The body cache's LRU against a plain reference model (an array in use order).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ByteBoundedLru } from "../../../src/core/session/byte-bounded-lru.js";
+import { ByteBoundedLru } from "../../../src/core/session/bytes/byte-bounded-lru.js";
 
 type Op = { get: number } | { set: number; bytes: number };
 const op: fc.Arbitrary<Op> = fc.oneof(fc.record({ get: fc.nat({ max: 12 }) }), fc.record({ set: fc.nat({ max: 12 }), bytes: fc.integer({ min: 0, max: 40 }) }));

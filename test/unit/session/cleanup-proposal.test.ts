@@ -1,6 +1,6 @@
 // What Clean Up proposes, and the question it asks before anything moves.
 import { describe, expect, it } from "vitest";
-import { formatBytes, proposeCleanup, trashConfirmation } from "../../../src/core/session/cleanup-proposal.js";
+import { formatBytes, proposeCleanup, trashConfirmation } from "../../../src/core/discovery/cleanup-proposal.js";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const daysAgo = (d: number): Date => new Date(now.getTime() - d * 24 * 3600 * 1000);

@@ -5,8 +5,8 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { contextEditsByTarget } from "../../../src/core/session/context-edit-targets";
-import { openSessionSync, refreshSession } from "../../../src/core/session/open-session";
+import { contextEditsByTarget } from "../../../src/core/session/index/context-edit-targets";
+import { openSessionSync, refreshSession } from "../../../src/core/session/open/open-session";
 
 const FIXTURES = join(__dirname, "../../fixtures/pi-1.5");
 const dir = mkdtempSync(join(tmpdir(), "pi-sessions-edits-"));

@@ -9,7 +9,7 @@ import {
   isSessionFile,
   piSessionDirForCwd,
   summarizeSessionFile,
-} from "../../../src/core/session/discover.js";
+} from "../../../src/core/discovery/discover.js";
 import { generateRandomSession } from "../../support/random-session.js";
 
 const PI_SESSION_MANAGER = new URL(

@@ -1,8 +1,8 @@
 // Parsed bodies are kept in an LRU bounded by line bytes: asking again for the
 // same entries hands out the same objects without parsing, and the bound holds.
 import { describe, expect, it } from "vitest";
-import { EntryBodies, MemoryByteSource } from "../../../src/core/session/byte-source.js";
-import { sessionFromBytes } from "../../../src/core/session/open-session.js";
+import { EntryBodies, MemoryByteSource } from "../../../src/core/session/open/byte-source.js";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
 import { FileModel } from "../../support/session-lines.js";
 
 function bytes(entries: number): Uint8Array {

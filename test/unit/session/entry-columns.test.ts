@@ -4,12 +4,12 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EntryColumns, isoMillis } from "../../../src/core/session/entry-columns.js";
-import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
-import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { asciiText } from "../../../src/core/session/skim-bytes.js";
-import type { EntryMeta } from "../../../src/core/session/entry-meta.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
+import { EntryColumns, isoMillis } from "../../../src/core/session/index/entry-columns.js";
+import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/skim/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scan/scanned-values.js";
+import { asciiText } from "../../../src/core/session/skim/skim-bytes.js";
+import type { EntryMeta } from "../../../src/core/session/format/entry-meta.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
 
 describe("isoMillis", () => {
   it("is Date's ms for every timestamp toISOString writes (years 1000–9999)", () => {

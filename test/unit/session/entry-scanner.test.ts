@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanLine } from "../../../src/core/session/entry-scanner.js";
-import { scanText, type LineScan } from "../../../src/core/session/line-fields.js";
+import { scanLine } from "../../../src/core/session/scan/entry-scanner.js";
+import { scanText, type LineScan } from "../../../src/core/session/scan/line-fields.js";
 
 // The reference is JSON.parse on the UTF-8 decoding of the same bytes (what pi does per line).
 function reference(bytes: Uint8Array): LineScan {

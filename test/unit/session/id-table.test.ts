@@ -5,10 +5,10 @@
 // lookups in the middle of the read settle part of it early.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IdTable } from "../../../src/core/session/id-table.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
-import { SessionBuilder } from "../../../src/core/session/session-builder.js";
-import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
+import { IdTable } from "../../../src/core/session/index/id-table.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
+import { SessionBuilder } from "../../../src/core/session/index/session-builder.js";
+import { JsonlReader } from "../../../src/core/session/bytes/jsonl-reader.js";
 
 /** Ids from a small pool (many reused) or fresh ones (long runs of distinct ids, so probes collide). */
 const idStream = fc.array(

@@ -12,13 +12,13 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IndexChild, type IndexChildOptions } from "../../../src/core/session/index-child-client.js";
-import { decodeSnapshot } from "../../../src/core/session/index-snapshot-decode.js";
-import { encodeSnapshot } from "../../../src/core/session/index-snapshot-layout.js";
-import { IndexSnapshots, snapshotContentOf, type SnapshottableRead } from "../../../src/core/session/index-snapshot.js";
-import { branchFactsFromScratch } from "../../../src/core/session/live-facts.js";
-import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
-import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
+import { IndexChild, type IndexChildOptions } from "../../../src/core/session/index-child/index-child-client.js";
+import { decodeSnapshot } from "../../../src/core/session/snapshot/index-snapshot-decode.js";
+import { encodeSnapshot } from "../../../src/core/session/snapshot/index-snapshot-layout.js";
+import { IndexSnapshots, snapshotContentOf, type SnapshottableRead } from "../../../src/core/session/snapshot/index-snapshot.js";
+import { branchFactsFromScratch } from "../../../src/core/live/live-facts.js";
+import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open/open-session.js";
+import { pi15ContextTokenRule } from "../../../src/core/agent/index.js";
 import { pi073ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
 import { FileModel, stepWithEdits } from "../../support/session-lines.js";
 
@@ -28,7 +28,7 @@ let script: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "pi-sessions-index-child-"));
   script = join(dir, "index-child.js");
-  await build({ entryPoints: ["src/core/session/index-child.ts"], outfile: script, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
+  await build({ entryPoints: ["src/core/session/index-child/index-child.ts"], outfile: script, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,9 +5,9 @@
 // reserves reads the same index as one that does not.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
-import { SessionBuilder } from "../../../src/core/session/session-builder.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
+import { JsonlReader } from "../../../src/core/session/bytes/jsonl-reader.js";
+import { SessionBuilder } from "../../../src/core/session/index/session-builder.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
 
 const IDS = Array.from({ length: 3000 }, (_, i) => `id${i.toString(36)}`);
 const record = fc.record({ id: fc.oneof({ weight: 9, arbitrary: fc.nat(IDS.length - 1) }, { weight: 1, arbitrary: fc.nat(5) }), parent: fc.option(fc.nat(IDS.length - 1)) });

@@ -10,12 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IndexSnapshots, resumeFromSnapshot } from "../../../src/core/session/index-snapshot.js";
-import { decodeSnapshot } from "../../../src/core/session/index-snapshot-decode.js";
-import type { SnapshotContent } from "../../../src/core/session/index-snapshot-layout.js";
-import { branchFactsFromScratch, type BranchFacts } from "../../../src/core/session/live-facts.js";
-import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open-session.js";
-import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
+import { IndexSnapshots, resumeFromSnapshot } from "../../../src/core/session/snapshot/index-snapshot.js";
+import { decodeSnapshot } from "../../../src/core/session/snapshot/index-snapshot-decode.js";
+import type { SnapshotContent } from "../../../src/core/session/snapshot/index-snapshot-layout.js";
+import { branchFactsFromScratch, type BranchFacts } from "../../../src/core/live/live-facts.js";
+import { openSession, openSessionSync, refreshSession, type LoadedSession } from "../../../src/core/session/open/open-session.js";
+import { pi15ContextTokenRule } from "../../../src/core/agent/index.js";
 import { pi073ContextTokenRule } from "../../../src/core/tokens/context-token-rule.js";
 import { FileModel, stepWithEdits, type Step } from "../../support/session-lines.js";
 

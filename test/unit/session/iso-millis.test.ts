@@ -4,7 +4,7 @@
 // timestamps at all: what it remembers never changes an answer.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoMillis, isoMillisAt } from "../../../src/core/session/iso-millis.js";
+import { isoMillis, isoMillisAt } from "../../../src/core/session/skim/iso-millis.js";
 
 const valid = fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) }).map((t) => new Date(t).toISOString());
 const sameDay = fc.tuple(fc.constantFrom("2024-02-29", "2025-11-20", "1999-12-31", "2023-02-28"), fc.integer({ min: 0, max: 86_399_999 })).map(([day, ms]) => new Date(Date.parse(`${day}T00:00:00.000Z`) + ms).toISOString());

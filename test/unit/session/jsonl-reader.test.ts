@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectLines, JsonlReader, type JsonlLine } from "../../../src/core/session/jsonl-reader.js";
+import { collectLines, JsonlReader, type JsonlLine } from "../../../src/core/session/bytes/jsonl-reader.js";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (b: Uint8Array): string => Buffer.from(b).toString("utf8");

@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deterministicEntryId, migrateParsedLines } from "../../../src/core/session/migrate.js";
-import { sessionFromBytes } from "../../../src/core/session/open-session.js";
+import { deterministicEntryId, migrateParsedLines } from "../../../src/core/session/format/migrate.js";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
 
 type Obj = Record<string, unknown>;
 

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compareFingerprint, fingerprintFile } from "../../../src/core/session/fingerprint.js";
+import { compareFingerprint, fingerprintFile } from "../../../src/core/session/bytes/fingerprint.js";
 import {
   openSession,
   openSessionSync,
   refreshSession,
   sessionFromBytes,
   type LoadedSession,
-} from "../../../src/core/session/open-session.js";
+} from "../../../src/core/session/open/open-session.js";
 import { generateRandomSession } from "../../support/random-session.js";
 
 let dir: string;

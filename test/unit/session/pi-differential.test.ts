@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open-session.js";
+import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open/open-session.js";
 import { generateRandomSession } from "../../support/random-session.js";
 import { ourView, piView } from "./support/tree-views.js";
 

@@ -5,15 +5,15 @@
 // declines (the line goes through skimLine) or its entry is skimLine's.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanLine } from "../../../src/core/session/entry-scanner.js";
-import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
-import { skimLine, SKIM_MIN_BYTES, TAIL_WINDOW } from "../../../src/core/session/line-skimmer.js";
-import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
-import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
-import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, skimInMemory } from "../../../src/core/session/search-memory.js";
-import { SessionBuilder } from "../../../src/core/session/session-builder.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
+import { scanLine } from "../../../src/core/session/scan/entry-scanner.js";
+import { JsonlReader } from "../../../src/core/session/bytes/jsonl-reader.js";
+import { skimLine, SKIM_MIN_BYTES, TAIL_WINDOW } from "../../../src/core/session/scan/line-skimmer.js";
+import { recordFromFields } from "../../../src/core/session/scan/meta-from-fields.js";
+import { recordOfSkimmed, SkimmedEntry, skimPiLayout } from "../../../src/core/session/skim/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scan/scanned-values.js";
+import { borrowSearchChunk, returnSearchChunk, SEARCH_CHUNK_BYTES, skimInMemory } from "../../../src/core/session/skim/search-memory.js";
+import { SessionBuilder } from "../../../src/core/session/index/session-builder.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
 import { mutate } from "../../support/junk-mutation.js";
 import { createSeededRandom } from "../../support/seeded-random.js";
 

@@ -6,11 +6,11 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pi15ContextTokenRule } from "../../../src/core/pi-version/index.js";
-import { branchFactsFromScratch, LiveSessionFacts } from "../../../src/core/session/live-facts.js";
-import { openSession, refreshSession } from "../../../src/core/session/open-session.js";
-import { prepareAheadInSlices, type PreparableAhead } from "../../../src/core/session/prepare-ahead.js";
-import { followSession, type FollowEvent } from "../../../src/core/session/session-follower.js";
+import { pi15ContextTokenRule } from "../../../src/core/agent/index.js";
+import { branchFactsFromScratch, LiveSessionFacts } from "../../../src/core/live/live-facts.js";
+import { openSession, refreshSession } from "../../../src/core/session/open/open-session.js";
+import { prepareAheadInSlices, type PreparableAhead } from "../../../src/core/live/prepare-ahead.js";
+import { followSession, type FollowEvent } from "../../../src/core/live/session-follower.js";
 import { FileModel } from "../../support/session-lines.js";
 
 let dir: string;

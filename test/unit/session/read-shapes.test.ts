@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
-import { EntryColumns } from "../../../src/core/session/entry-columns.js";
-import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
-import { objectArray } from "../../../src/core/session/object-array.js";
-import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
-import type { LoadedSession } from "../../../src/core/session/loaded-session.js";
+import { EntryColumns } from "../../../src/core/session/index/entry-columns.js";
+import { JsonlReader } from "../../../src/core/session/bytes/jsonl-reader.js";
+import { objectArray } from "../../../src/core/session/bytes/object-array.js";
+import { openSession, openSessionSync } from "../../../src/core/session/open/open-session.js";
+import type { LoadedSession } from "../../../src/core/session/open/loaded-session.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

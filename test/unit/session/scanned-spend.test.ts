@@ -5,10 +5,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { spendFromBytes, spendOf } from "../../../src/core/session/scanned-spend.js";
-import { skipValue } from "../../../src/core/session/entry-scanner.js";
-import { numberFromBytes, type SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { skipUsage, takeSpend } from "../../../src/core/session/usage-scanner.js";
+import { spendFromBytes, spendOf } from "../../../src/core/session/scan/scanned-spend.js";
+import { skipValue } from "../../../src/core/session/scan/entry-scanner.js";
+import { numberFromBytes, type SliceableBuffer } from "../../../src/core/session/scan/scanned-values.js";
+import { skipUsage, takeSpend } from "../../../src/core/session/scan/usage-scanner.js";
 
 const key = fc.constantFrom("input", "output", "cacheRead", "cacheWrite", "cost", "total", "totalTokens", "\\u0069nput", "cos\\u0074", "tot\\u0061l", "x");
 const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)), fc.constantFrom("1e400", "-0", "0.5e-3", "-1E+2"));

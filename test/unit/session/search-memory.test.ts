@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile, LITERALS } from "../../../scripts/build-wasm.mjs";
 import { literalsSource } from "../../../scripts/wasm-literals.mjs";
-import { openSession, openSessionSync } from "../../../src/core/session/open-session.js";
-import { SEARCH_MEMORY_WASM } from "../../../src/core/session/search-memory-module.js";
-import { borrowSearchChunk, lastIndexInMemory, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree, skimInMemory, warnOnSearchModuleFailure } from "../../../src/core/session/search-memory.js";
-import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/pi-layout-skimmer.js";
-import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { lastIndexIn, literal, pairStarts } from "../../../src/core/session/skim-bytes.js";
+import { openSession, openSessionSync } from "../../../src/core/session/open/open-session.js";
+import { SEARCH_MEMORY_WASM } from "../../../src/core/session/skim/search-memory-module.js";
+import { borrowSearchChunk, lastIndexInMemory, returnSearchChunk, SEARCH_CHUNK_BYTES, searchBuffer, searchChunksFree, skimInMemory, warnOnSearchModuleFailure } from "../../../src/core/session/skim/search-memory.js";
+import { SkimmedEntry, skimPiLayout } from "../../../src/core/session/skim/pi-layout-skimmer.js";
+import type { SliceableBuffer } from "../../../src/core/session/scan/scanned-values.js";
+import { lastIndexIn, literal, pairStarts } from "../../../src/core/session/skim/skim-bytes.js";
 
 const needles = ['"usage":', '"timestamp":'] as const;
 const piece = fc.oneof(

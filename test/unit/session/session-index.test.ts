@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EntryMeta } from "../../../src/core/session/entry-meta.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
+import type { EntryMeta } from "../../../src/core/session/format/entry-meta.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
 import { ourView, piView } from "./support/tree-views.js";
 
 let dir: string;

@@ -4,9 +4,9 @@
 import { parseSessionEntries } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonlReader } from "../../../src/core/session/jsonl-reader.js";
-import { sessionFromBytes, type LoadedSession } from "../../../src/core/session/open-session.js";
-import { SessionBuilder } from "../../../src/core/session/session-builder.js";
+import { JsonlReader } from "../../../src/core/session/bytes/jsonl-reader.js";
+import { sessionFromBytes, type LoadedSession } from "../../../src/core/session/open/open-session.js";
+import { SessionBuilder } from "../../../src/core/session/index/session-builder.js";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 

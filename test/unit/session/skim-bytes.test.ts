@@ -5,8 +5,8 @@
 // are common) and at every window start and end.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SliceableBuffer } from "../../../src/core/session/scanned-values.js";
-import { asciiText, cursor, keyAt, lastIndexIn, literal, matches, pairStarts, tailKeyAt } from "../../../src/core/session/skim-bytes.js";
+import type { SliceableBuffer } from "../../../src/core/session/scan/scanned-values.js";
+import { asciiText, cursor, keyAt, lastIndexIn, literal, matches, pairStarts, tailKeyAt } from "../../../src/core/session/skim/skim-bytes.js";
 
 const needles = ['"usage":', '"timestamp":'].map((text) => ({ text, bytes: literal(text), pairs: pairStarts(Buffer.from(text)) }));
 const piece = fc.oneof(

@@ -4,10 +4,10 @@
 // on anything else it falls back to scanLine.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanLine } from "../../../src/core/session/entry-scanner.js";
-import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/line-skimmer.js";
-import type { LineScan } from "../../../src/core/session/line-fields.js";
-import { recordFromFields } from "../../../src/core/session/meta-from-fields.js";
+import { scanLine } from "../../../src/core/session/scan/entry-scanner.js";
+import { skimLine, SKIM_MIN_BYTES } from "../../../src/core/session/scan/line-skimmer.js";
+import type { LineScan } from "../../../src/core/session/scan/line-fields.js";
+import { recordFromFields } from "../../../src/core/session/scan/meta-from-fields.js";
 
 const text = fc.string({ minLength: 0, maxLength: 3000, unit: "grapheme" });
 const usage = fc.record({ input: fc.nat(), output: fc.nat(), cacheRead: fc.nat(), cacheWrite: fc.nat(), totalTokens: fc.nat(), cost: fc.record({ total: fc.double({ noNaN: true, noDefaultInfinity: true }) }) });

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { EntryMeta } from "../../../src/core/session/entry-meta.js";
-import { SessionIndex } from "../../../src/core/session/session-index.js";
-import { analyseTreeGeneral, analyseTreeUnique, type IndexedTree, type TreeStructure } from "../../../src/core/session/tree-structure.js";
+import type { EntryMeta } from "../../../src/core/session/format/entry-meta.js";
+import { SessionIndex } from "../../../src/core/session/index/session-index.js";
+import { analyseTreeGeneral, analyseTreeUnique, type IndexedTree, type TreeStructure } from "../../../src/core/session/index/tree-structure.js";
 
 const IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
 

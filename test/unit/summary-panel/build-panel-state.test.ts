@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { runCompaction } from "../../../src/core/write/index";
 import { buildPanelState, type PanelEnvironment } from "../../../src/extension/summary-panel/build-panel-state";
 import { MODEL_NOT_RECORDED } from "../../../src/extension/summary-panel/summary-entry";

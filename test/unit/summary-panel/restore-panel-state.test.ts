@@ -4,7 +4,7 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { buildPanelState, type PanelEnvironment } from "../../../src/extension/summary-panel/build-panel-state";
 import {
   ENTRY_GONE_NOTICE,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { contextUsage } from "../../../src/core/tokens";
 
 const usage = (total: number) => ({ input: total, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: total, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });

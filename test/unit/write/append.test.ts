@@ -6,9 +6,9 @@ import { appendFileSync, copyFileSync, readFileSync, rmSync, utimesSync, writeFi
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { appendEntries, checkWritable, commitAppend, planAppend, SessionChangedError, WriteRefusedError } from "../../../src/core/session/append.js";
-import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open-session.js";
-import { buildEntry, type EntryDraft } from "../../../src/core/session/serialize-entry.js";
+import { appendEntries, checkWritable, commitAppend, planAppend, SessionChangedError, WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { openSessionSync, sessionFromBytes } from "../../../src/core/session/open/open-session.js";
+import { buildEntry, type EntryDraft } from "../../../src/core/session/format/serialize-entry.js";
 import { branchedSession, piOpen, removeDir, sha, tempDir, user } from "./support/sessions.js";
 
 const dir = tempDir();

@@ -6,8 +6,8 @@ import { appendFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { WriteRefusedError } from "../../../src/core/session/append.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { renameSession, runNavigate, setLabel, RunInputError } from "../../../src/core/write/index.js";
 import { branchedSession, removeDir, sha, tempDir } from "./support/sessions.js";
 

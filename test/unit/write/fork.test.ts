@@ -6,10 +6,10 @@ import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync } f
 import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-agent";
-import { WriteRefusedError } from "../../../src/core/session/append.js";
-import { piSessionDirForCwd } from "../../../src/core/session/discover.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
-import { newSessionId } from "../../../src/core/session/session-id.js";
+import { WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { piSessionDirForCwd } from "../../../src/core/discovery/discover.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
+import { newSessionId } from "../../../src/core/session/format/session-id.js";
 import { forkSession, RunInputError, setLabel } from "../../../src/core/write/index.js";
 import { assistant, branchedSession, removeDir, sha, tempDir, user } from "./support/sessions.js";
 

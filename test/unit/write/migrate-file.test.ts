@@ -6,9 +6,9 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } fr
 import { basename, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildSessionContext, migrateSessionEntries, parseSessionEntries, SessionManager } from "@mariozechner/pi-coding-agent";
-import { WriteRefusedError } from "../../../src/core/session/append.js";
-import { migrateSessionFile } from "../../../src/core/session/migrate-file.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { migrateSessionFile } from "../../../src/core/session/append/migrate-file.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { branchedSession, removeDir, sha, tempDir } from "./support/sessions.js";
 
 const dir = tempDir();

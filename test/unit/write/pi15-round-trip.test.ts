@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { forkSession, renameSession, setLabel } from "../../../src/core/write/index.js";
 import { removeDir, tempDir } from "./support/sessions.js";
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BRANCH_SUMMARY_MAX_TOKENS } from "../../../src/core/branch/branch-summary-request.js";
 import { SUMMARIZATION_SYSTEM_PROMPT, SUMMARIZATION_SYSTEM_PROMPT_1_5 } from "../../../src/core/compaction/prompts.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { resolveSummaryModel } from "../../../src/core/summarize/summary-model.js";
 import { runBranchSummary } from "../../../src/core/write/index.js";
 import { cli } from "../cli/run-cli";

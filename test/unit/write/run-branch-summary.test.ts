@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT } from "../../../src/core/branch/index.js";
 import { SummaryHooks } from "../../../src/core/hooks/summary-hooks.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { NAVIGATE_CUSTOM_TYPE, runBranchSummary, type RunBranchSummaryOptions } from "../../../src/core/write/index.js";
 import { loadPiOracle, type PiOracle } from "../../support/pi-oracle.js";
 import { TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { SUMMARIZATION_PROMPT, TURN_PREFIX_SUMMARIZATION_PROMPT, UPDATE_SUMMARIZATION_PROMPT } from "../../../src/core/compaction/index.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { ModelCallError } from "../../../src/core/summarize/model-call-error.js";
 import { ModelConfigError } from "../../../src/core/summarize/model-config-error.js";
 import { runCompaction, type RunCompactionOptions } from "../../../src/core/write/index.js";

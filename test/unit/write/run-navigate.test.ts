@@ -3,7 +3,7 @@
 // context before the compaction, deep-equal).
 
 import { afterAll, describe, expect, it } from "vitest";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { NAVIGATE_CUSTOM_TYPE, runCompaction, runNavigate, undoCompaction } from "../../../src/core/write/index.js";
 import { RunInputError } from "../../../src/core/write/run-common.js";
 import { branchedSession, longTurnSession, piContextAt, piOpen, removeDir, sha, tempDir } from "./support/sessions.js";

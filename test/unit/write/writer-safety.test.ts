@@ -10,9 +10,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { planAppend, WriteRefusedError } from "../../../src/core/session/append.js";
-import { ancestorCycle } from "../../../src/core/session/ancestry.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { planAppend, WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { ancestorCycle } from "../../../src/core/session/append/ancestry.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { cli } from "../cli/run-cli";
 import { removeDir, sha, tempDir } from "./support/sessions.js";
 

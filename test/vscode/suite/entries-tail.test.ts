@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import { EntriesModel } from "../../../src/extension/views/entries-model";
 import { TAIL_FIRST_BYTES } from "../../../src/extension/views/tail-session";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { extensionInternals, scratchDir, waitFor } from "./helpers";
 import { nodeIds, TURN_ROLES, turnLine } from "./turn-session-lines";
 

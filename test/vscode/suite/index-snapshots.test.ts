@@ -9,8 +9,8 @@ import { existsSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } f
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
-import { openSessionSync } from "../../../src/core/session/open-session";
-import { IndexSnapshots, SNAPSHOT_MIN_FILE_BYTES } from "../../../src/core/session/index-snapshot";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
+import { IndexSnapshots, SNAPSHOT_MIN_FILE_BYTES } from "../../../src/core/session/snapshot/index-snapshot";
 import { EXTENSION_ID } from "./extension-under-test";
 import { extensionInternals, scratchDir } from "./helpers";
 import { TURN_ROLES, turnLine } from "./turn-session-lines";

@@ -6,8 +6,8 @@ import * as assert from "node:assert/strict";
 import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Internals } from "../../../src/extension/internals";
-import { semanticsFor } from "../../../src/core/pi-version";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { semanticsFor } from "../../../src/core/agent";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { extensionInternals, piDir, waitFor } from "./helpers";
 
 const ENTRIES = 400;

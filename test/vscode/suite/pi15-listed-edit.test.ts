@@ -10,8 +10,8 @@ import * as assert from "node:assert/strict";
 import { appendFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { semanticsFor } from "../../../src/core/pi-version";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { semanticsFor } from "../../../src/core/agent";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import type { Internals } from "../../../src/extension/internals";
 import { extensionInternals, piDir, waitFor } from "./helpers";
 

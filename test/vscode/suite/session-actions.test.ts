@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { basename, delimiter, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { shellQuote } from "../../../src/core/pi-cli/pi-invocation";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { homeTrashDir } from "../../../src/core/trash/freedesktop-trash";
 import type { Internals } from "../../../src/extension/internals";
 import { BRANCHED_ID, bytes, copySession, extensionInternals, piDir, run, scratchDir, setSetting, waitFor, workspaceDir } from "./helpers";

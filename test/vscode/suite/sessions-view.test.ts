@@ -6,8 +6,8 @@
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { semanticsFor } from "../../../src/core/pi-version";
-import { openSessionSync } from "../../../src/core/session/open-session";
+import { semanticsFor } from "../../../src/core/agent";
+import { openSessionSync } from "../../../src/core/session/open/open-session";
 import type { SessionsNode } from "../../../src/extension/views/sessions-view";
 import type { Internals } from "../../../src/extension/internals";
 import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, run, setSetting, waitFor, workspaceDir } from "./helpers";

@@ -1,12 +1,12 @@
-// The skim's WebAssembly module (src/core/session/search-memory.ts, wasm/skim.ts)
+// The skim's WebAssembly module (src/core/session/skim/search-memory.ts, wasm/skim.ts)
 // in the extension host's own runtime (Electron's or code-server's Node): it is
 // made there (WebAssembly with SIMD), and a big session read through it is
 // indexed as the exact read indexes it.
 import * as assert from "node:assert/strict";
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openSession, openSessionSync } from "../../../src/core/session/open-session";
-import { SEARCH_CHUNK_BYTES, searchBuffer, searchModuleStats } from "../../../src/core/session/search-memory";
+import { openSession, openSessionSync } from "../../../src/core/session/open/open-session";
+import { SEARCH_CHUNK_BYTES, searchBuffer, searchModuleStats } from "../../../src/core/session/skim/search-memory";
 import { scratchDir } from "./helpers";
 
 suite("Skim module @restricted: WebAssembly in the extension host's runtime", () => {

@@ -7,7 +7,7 @@
 import * as assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import { openSession } from "../../../src/core/session/open-session";
+import { openSession } from "../../../src/core/session/open/open-session";
 import type { SummaryPanelController } from "../../../src/extension/summary-panel/index";
 import { closeAllEditors, summaryPanelController, waitFor, writePanelSession, type PanelSession } from "./summary-panel-fixture";
 

@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SummaryPanelController } from "../../../src/extension/summary-panel/index";
-import { openSession } from "../../../src/core/session/open-session";
+import { openSession } from "../../../src/core/session/open/open-session";
 import type { SummaryFile } from "../../../src/webview/protocol";
 import { closeAllEditors, fileRow, OUR_MODEL, OUR_SUMMARY, summaryPanelController, waitFor, writePanelSession, type PanelSession } from "./summary-panel-fixture";
 

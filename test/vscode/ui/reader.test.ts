@@ -13,7 +13,7 @@ import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync 
 import { dirname, join } from "node:path";
 import type { Frame } from "playwright-core";
 import { exportSession } from "../../../src/core/export";
-import { sessionFromBytes } from "../../../src/core/session/open-session";
+import { sessionFromBytes } from "../../../src/core/session/open/open-session";
 import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";
 import { workbench } from "./context";

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import type { LoadedSession } from "../../../../src/core/session/open-session.js";
+import type { LoadedSession } from "../../../../src/core/session/open/open-session.js";
 
 export interface TreeShape {
   pos: number;

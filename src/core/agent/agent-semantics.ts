@@ -1,0 +1,72 @@
+// The session semantics of one pi version, as one object: every caller (CLI,
+// runners, extension) picks it once per session (`semanticsFor(version)`) and
+// asks it, instead of branching on the version itself. All functions take
+// plain root→leaf `SessionEntry[]` paths, as pi's own functions do, so each can
+// be compared with that pi version one to one.
+
+import type { PreparedBranchEntries } from "../branch/prepare-branch-entries.js";
+import type { BranchPreparationJson } from "../compaction/describe-branch-compaction.js";
+import type { CompactionPlan } from "../compaction/prepare-compaction.js";
+import type { PreparationJson } from "../compaction/describe-preparation.js";
+import type { ContextMessage } from "../context/context-message.js";
+import type { BranchReader } from "../context/branch-reader.js";
+import type { ContextModel, SessionContext } from "../context/build-session-context.js";
+import type { LlmMessage, SessionEntry, SystemMessage } from "../session/format/types.js";
+import type { CompactionSettings } from "../settings/compaction-settings.js";
+import type { LoadedSettings, LoadSettingsOptions } from "../settings/load-settings.js";
+import type { ResolvedSettings } from "../settings/resolve-settings.js";
+import type { ContextTokenRule } from "../tokens/context-token-rule.js";
+import type { ContextTokenEstimate } from "../tokens/context-tokens.js";
+import type { ContextUsage } from "../tokens/context-usage.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+
+export interface AgentSemantics {
+  readonly version: PiVersion;
+  /** pi's buildSessionContext on the branch `pathEntries` (root→leaf). */
+  buildSessionContext(pathEntries: readonly SessionEntry[]): SessionContext;
+  /** pi's convertToLlm: what the model is sent (1.5 passes system messages, 0.73 drops them). */
+  convertToLlm(messages: readonly ContextMessage[]): LlmMessage[];
+  /** pi's estimateTokens (chars / 4). */
+  estimateTokens(message: ContextMessage): number;
+  /**
+   * The token count pi's prepareCompaction reports as `tokensBefore`:
+   * 0.73 `estimateContextTokens(buildSessionContext(path).messages)`,
+   * 1.5 `estimateProjectedContextTokens(projection, path)`.
+   */
+  contextTokens(pathEntries: readonly SessionEntry[]): ContextTokenEstimate;
+  /** How full the context is, for a sidebar or status bar (pi's getContextUsage, with an estimate where pi says "unknown"). */
+  contextUsage(pathEntries: readonly SessionEntry[]): ContextUsage;
+  /** `contextUsage` split for live facts and the catalogue (updated from appended entries). */
+  readonly contextTokenRule: ContextTokenRule;
+  /** pi's prepareCompaction plus why a branch cannot be compacted. */
+  planCompaction(pathEntries: readonly SessionEntry[], settings: CompactionSettings): CompactionPlan;
+  /** The `prepare --json` document for a plan (serialised with this version's convertToLlm / serializeConversation). */
+  describePreparation(plan: CompactionPlan): PreparationJson;
+  /**
+   * `describePreparation(planCompaction(branch, settings))` on a branch read
+   * lazily: only the bodies the decisions need, then the summarised history in
+   * one pass in file order, never holding every parsed body.
+   */
+  describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson;
+  /** `buildSessionContext(branch).model`, parsing only the newest entries that decide it. */
+  branchModel(branch: BranchReader): ContextModel | null;
+  /** pi's prepareBranchEntries (`tokenBudget` 0 = no limit). */
+  prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget: number): PreparedBranchEntries;
+  /** pi's serializeConversation (1.5 leaves thinking out). */
+  serializeConversation(messages: readonly LlmMessage[]): string;
+  /**
+   * pi 1.5's getCurrentSystemMessage of the branch's projected context: what a
+   * compaction entry stores as `systemMessage` (the caller sets its timestamp).
+   * Always undefined for 0.73.
+   */
+  currentSystemMessage(pathEntries: readonly SessionEntry[]): SystemMessage | undefined;
+  /**
+   * The compaction settings pi uses with `model` ("provider/modelId"): 1.5 applies
+   * `compaction.modelOverrides[model]` and throws InvalidSettingError (pi 1.5's
+   * message) on a token value that is not a non-negative safe integer.
+   */
+  resolveCompactionSettings(
+    from: LoadSettingsOptions | LoadedSettings,
+    model?: string,
+  ): ResolvedSettings<CompactionSettings>;
+}

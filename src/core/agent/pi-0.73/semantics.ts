@@ -1,0 +1,35 @@
+// pi 0.73.1's semantics: the core's original modules, proven equal to pi 0.73.1
+// by test/unit/session/pi-differential.test.ts.
+
+import { prepareBranchEntries } from "../../branch/prepare-branch-entries.js";
+import { describeBranchCompaction } from "../../compaction/describe-branch-compaction.js";
+import { describePreparation } from "../../compaction/describe-preparation.js";
+import { planCompaction } from "../../compaction/prepare-compaction.js";
+import { serializeConversation } from "../../compaction/serialize-conversation.js";
+import { buildContextFromPath } from "../../context/build-session-context.js";
+import { branchModel } from "../../context/context-settings.js";
+import { convertToLlm } from "../../context/convert-to-llm.js";
+import { resolveCompactionSettings } from "../../settings/resolve-settings.js";
+import { estimateContextTokens } from "../../tokens/context-tokens.js";
+import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
+import { contextUsage } from "../../tokens/context-usage.js";
+import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import type { AgentSemantics } from "../agent-semantics.js";
+
+export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
+  version: "0.73",
+  buildSessionContext: buildContextFromPath,
+  convertToLlm,
+  estimateTokens,
+  contextTokens: (path) => estimateContextTokens(buildContextFromPath(path).messages),
+  contextUsage,
+  contextTokenRule: pi073ContextTokenRule,
+  planCompaction,
+  describePreparation: (plan) => describePreparation(plan),
+  describeBranchCompaction,
+  branchModel,
+  prepareBranchEntries,
+  serializeConversation,
+  currentSystemMessage: () => undefined,
+  resolveCompactionSettings: (from) => resolveCompactionSettings(from),
+} satisfies AgentSemantics);

@@ -1,0 +1,3 @@
+// File-system helpers (atomic writes).
+
+export { writeFileAtomic } from "./atomic-write.js";

@@ -1,0 +1,3 @@
+// Which agent's dialect a session holds (the entries that mark pi 1.x).
+
+export { findPi1xMarker, type Pi1xMarker, sessionPi1xMarker } from "./pi1x-markers.js";

@@ -1,0 +1,9 @@
+// What a session file is: entry shapes, ids, pi's key order, v1/v2 → v3 migration, which pi version's dialect.
+
+export { type EntryKind, type EntryMeta, type LineLocation, type Spend } from "./entry-meta.js";
+export { type EntryRecord, metaOfRecord, type RareFields, recordOf } from "./entry-record.js";
+export { deterministicEntryId, migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
+export { formatPiVersion, isPiVersion, parsePiVersion, PI_RELEASE, PI_VERSIONS, type PiVersion } from "./pi-version.js";
+export { asWritten, type BranchSummaryDraft, buildEntry, type CompactionDraft, type EntryDraft, serializeEntry, type WrittenEntry } from "./serialize-entry.js";
+export { newSessionId, sessionFileName } from "./session-id.js";
+export { type AgentMessage, type AssistantMessage, type BashExecutionMessage, type BranchSummaryEntry, type BranchSummaryMessage, type CompactionEntry, type CompactionSummaryMessage, type ContextEditEntry, CURRENT_SESSION_VERSION, type CustomEntry, type CustomMessage, type CustomMessageEntry, type ImageContent, isKnownEntryType, KNOWN_ENTRY_TYPES, type LabelEntry, type LlmMessage, type MessageEntry, type ModelChangeEntry, type SessionEntry, type SessionHeader, type SessionInfoEntry, type SystemMessage, type TextContent, type ToolResultMessage, type UnknownRoleMessage, type Usage } from "./types.js";

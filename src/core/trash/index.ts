@@ -1,0 +1,3 @@
+// Moving files to the trash.
+
+export { homeTrashDir, moveToFreedesktopTrash, TrashUnavailableError } from "./freedesktop-trash.js";
