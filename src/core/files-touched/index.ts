@@ -12,5 +12,6 @@ export {
   type FilesTouched,
   type FilesTouchedFile,
 } from "./collect";
-export { formatManifestBlock, appendManifest, stripManifest, MANIFEST_SEPARATOR, MANIFEST_HEADING, MANIFEST_LEGEND } from "./manifest";
+export { formatManifestBlock, appendManifest, foldNotice, stripManifest, MANIFEST_SEPARATOR, MANIFEST_HEADING, MANIFEST_LEGEND } from "./manifest";
 export type { FileAction, FileOp } from "./actions";
+export { foldRows, foldLevels, formatFoldRow, isFolded, maxFolderDepth, type FoldItem, type FoldLevel, type FoldRow } from "./fold-rows";

@@ -3,19 +3,28 @@
 // so summaries written by either read alike.
 
 import type { FilesTouched } from "./collect";
+import { foldRows, formatFoldRow, isFolded, type FoldLevel } from "./fold-rows";
 
 export const MANIFEST_SEPARATOR = "\n\n---\n\n";
 export const MANIFEST_HEADING = "## Files touched (cumulative)";
 export const MANIFEST_LEGEND = "R=read, W=write, E=edit, M=move/rename, D=delete";
 
-export function formatManifestBlock(filesTouched: Pick<FilesTouched, "files">): string {
-  const rows = filesTouched.files.map((f) => `${f.ops.padEnd(2, " ")} ${f.displayPath}`);
-  return [MANIFEST_HEADING, MANIFEST_LEGEND, "", "```text", ...(rows.length ? rows : ["(no tracked files)"]), "```"].join("\n");
+/** Says, in the summary itself, that rows stand for folders (never a silent drop). */
+export function foldNotice(files: number, rows: number): string {
+  return `Folded by folder to keep this summary within its budget: ${files} files in ${rows} rows (a folder row counts its files); every file is listed in this entry's details.`;
+}
+
+/** The block; `level` folds rows by folder (default: every file named). */
+export function formatManifestBlock(filesTouched: Pick<FilesTouched, "files">, level: FoldLevel = Number.POSITIVE_INFINITY): string {
+  const folded = foldRows(filesTouched.files, level);
+  const rows = folded.map((row) => formatFoldRow(row, true));
+  const notice = isFolded(folded) ? [foldNotice(filesTouched.files.length, folded.length)] : [];
+  return [MANIFEST_HEADING, MANIFEST_LEGEND, ...notice, "", "```text", ...(rows.length ? rows : ["(no tracked files)"]), "```"].join("\n");
 }
 
 /** `summary` + separator + manifest block. */
-export function appendManifest(summary: string, filesTouched: Pick<FilesTouched, "files">): string {
-  return `${summary}${MANIFEST_SEPARATOR}${formatManifestBlock(filesTouched)}`;
+export function appendManifest(summary: string, filesTouched: Pick<FilesTouched, "files">, level?: FoldLevel): string {
+  return `${summary}${MANIFEST_SEPARATOR}${formatManifestBlock(filesTouched, level)}`;
 }
 
 /** Removes a manifest tail this module appended, so a summary can be updated without stacking manifests. */

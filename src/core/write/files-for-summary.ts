@@ -5,6 +5,10 @@
 
 import type { SessionEntry } from "../session/format/types.js";
 import { collectFilesTouched, initFilesTouched, MANIFEST_LEGEND, type FilesTouched } from "../files-touched/index.js";
+import { boundedPromptRows, DEFAULT_SUMMARY_BUDGET_TOKENS } from "./bounded-summary.js";
+
+/** The <files-touched> list in a model's prompt is bounded too (half the summary's default budget). */
+export const PROMPT_FILES_BUDGET_TOKENS = DEFAULT_SUMMARY_BUDGET_TOKENS / 2;
 
 export interface FilesTouchedOptions {
   /** Append the manifest to compaction summaries (default true). */
@@ -21,8 +25,8 @@ export async function filesTouchedOf(entries: readonly SessionEntry[], cwd: stri
 }
 
 /** The block appended to a model's prompt text: what it must not contradict. */
-export function authoritativeFilesBlock(files: Pick<FilesTouched, "files">): string {
-  const rows = files.files.map((f) => `${f.ops.padEnd(2, " ")} ${f.displayPath}`);
+export function authoritativeFilesBlock(files: Pick<FilesTouched, "files">, budgetTokens = PROMPT_FILES_BUDGET_TOKENS): string {
+  const { rows, folded } = boundedPromptRows(files, budgetTokens);
   return [
     "",
     "",
@@ -30,6 +34,7 @@ export function authoritativeFilesBlock(files: Pick<FilesTouched, "files">): str
     "The files this part of the session touched, read from its tool calls by pi-sessions (not written by a model).",
     "This list is authoritative: do not contradict it, and do not say a file was changed unless it is listed here with W, E, M or D.",
     `Letters: ${MANIFEST_LEGEND}.`,
+    ...(folded ? [`Too many files to list one by one (${files.files.length}): a row ending in "/ (N files)" stands for that many files in that folder, with the letters of all of them.`] : []),
     ...(rows.length > 0 ? rows : ["(no files touched)"]),
     "</files-touched>",
   ].join("\n");

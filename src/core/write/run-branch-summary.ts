@@ -12,30 +12,15 @@
 
 import { randomUUID } from "node:crypto";
 import type { Diagnostic } from "../diagnostics.js";
-import {
-  branchSummaryTokenBudget,
-  buildBranchSummaryRequest,
-  collectEntriesForBranchSummary,
-  composeBranchSummary,
-  NO_CONTENT_SUMMARY,
-  resolveNavigationTarget,
-  type BranchSource,
-} from "../branch/index.js";
-import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
-import { appendManifest, type FilesTouched } from "../files-touched/index.js";
-import { semanticsFor } from "../agent/index.js";
+import { collectEntriesForBranchSummary, resolveNavigationTarget, type BranchSource } from "../branch/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
 import type { BranchSummaryDraft, EntryDraft } from "../session/format/serialize-entry.js";
-import type { BranchSummaryEntry, CustomEntry, LabelEntry, SessionEntry, Usage } from "../session/format/types.js";
-import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
-import { completeSummaryWithUsage } from "../summarize/call-model.js";
-import { buildDigest } from "../summarize/digest.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
-import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
+import type { BranchSummaryEntry, CustomEntry, LabelEntry } from "../session/format/types.js";
+import type { BranchSummarySettings } from "../settings/index.js";
+import { buildBranchSummaryText } from "./branch-summary-draft.js";
 import { diagnosticMessages, requireEntry, throwIfAborted, writerPiVersion, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
 import { persistLeafMove } from "./run-navigate.js";
-import { chooseSummarizer } from "./summarizer.js";
 
 /** `leafId` is the leaf being left. */
 export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummaryProposal> {
@@ -82,13 +67,6 @@ export interface BranchSummaryRunResult {
 interface Instructions {
   customInstructions?: string;
   replaceInstructions?: boolean;
-}
-
-/** A prompt file replaces pi's instructions; focus text still goes after it. Explicit replaceInstructions wins. */
-function withPromptFile(instructions: Instructions, promptText: string | undefined): Instructions {
-  if (!promptText || (instructions.replaceInstructions && instructions.customInstructions)) return instructions;
-  const focus = instructions.customInstructions ? `\n\nAdditional focus: ${instructions.customInstructions}` : "";
-  return { customInstructions: promptText + focus, replaceInstructions: true };
 }
 
 function progress(options: RunBranchSummaryOptions, phase: Parameters<ProgressListener>[0]["phase"], message: string): void {
@@ -157,7 +135,16 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     model = "hook";
     draft = { type: "branch_summary", fromId, summary: supplied.summary, details: supplied.details, fromHook: true };
   } else if (summarize && entries.length > 0) {
-    const made = await summarizeEntries({ ...options, piVersion }, entries, instructions, cwd, trustProject, warnings);
+    const made = await buildBranchSummaryText({
+      ...options,
+      piVersion,
+      pathEntries: session.pathTo(options.leafId ?? session.index.leafId),
+      entries,
+      instructions,
+      cwd: session.header?.cwd || cwd,
+      trustProject,
+      warnings,
+    });
     model = made.model;
     digest = made.digest;
     draft = { type: "branch_summary", fromId, summary: made.summary, details: made.details, ...(made.usage ? { usage: made.usage } : {}), fromHook: false };
@@ -221,82 +208,3 @@ function onceThen(first: string): () => string {
   };
 }
 
-async function summarizeEntries(
-  options: RunBranchSummaryOptions,
-  entries: readonly SessionEntry[],
-  instructions: Instructions,
-  cwd: string,
-  trustProject: boolean,
-  warnings: string[],
-): Promise<{ summary: string; details: unknown; model: string; digest: boolean; usage?: Usage }> {
-  const { session } = options;
-  const piVersion = options.piVersion ?? "0.73";
-  const semantics = semanticsFor(piVersion);
-  let settings = options.settings;
-  if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
-  const pathEntries = session.pathTo(options.leafId ?? session.index.leafId);
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
-  const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
-  const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
-  const lists = computeFileLists(prepared.fileOps);
-  const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
-  const filesCwd = session.header?.cwd || cwd;
-  const abandonedFiles: FilesTouched = await filesTouchedOf(entries, filesCwd);
-
-  let text: string;
-  let usage: Usage | undefined;
-  if (prepared.messages.length === 0) {
-    // pi writes this without calling the model (and without file blocks).
-    return { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, model: summarizer.label, digest: summarizer.kind === "digest" };
-  }
-  if (summarizer.kind === "digest") {
-    progress(options, "summarize", "Building the digest (no model)");
-    // The digest reads every abandoned entry, tool results included (pi's budgeted list leaves them out).
-    const messages = entries.map(getMessageFromEntry).filter((m): m is NonNullable<typeof m> => m !== undefined);
-    text = buildDigest({ messages, files: abandonedFiles.files });
-  } else {
-    const promptRef = options.promptFile === undefined ? pathRef(summarizer.resolved.config.branchSummaryPromptFile) : (options.promptFile ?? undefined);
-    const prompt = await readPromptFile(promptRef, trustProject, warnings);
-    const request = buildBranchSummaryRequest({ messages: prepared.messages, ...withPromptFile(instructions, prompt?.text), semantics });
-    progress(options, "summarize", `Summarising the abandoned branch with ${summarizer.label}`);
-    const answer = await completeSummaryWithUsage({
-      piVersion,
-      model: summarizer.resolved.model,
-      apiKey: summarizer.resolved.apiKey,
-      headers: summarizer.resolved.headers,
-      systemPrompt: request.systemPrompt,
-      userText: request.userText + authoritativeFilesBlock(abandonedFiles),
-      maxTokens: request.maxTokens,
-      // pi 1.5 reasons at the session's thinking level when the model reasons (#11444); 0.73 never did.
-      ...(piVersion === "1.5" ? { thinkingLevel: summarizer.resolved.thinkingLevel } : {}),
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
-    text = answer.text;
-    if (piVersion === "1.5") usage = answer.usage as unknown as Usage;
-  }
-  let summary = composeBranchSummary(text, lists);
-  if (filesOptions.branchSummary) summary = appendManifest(summary, abandonedFiles);
-  return {
-    summary,
-    details: {
-      readFiles: lists.readFiles,
-      modifiedFiles: lists.modifiedFiles,
-      model: summarizer.label,
-      piSessions: {
-        version: 1,
-        digest: summarizer.kind === "digest",
-        filesTouched: filesOptions.branchSummary ? filesTouchedDetails(abandonedFiles) : null,
-        ...(instructions.customInstructions && !instructions.replaceInstructions ? { instructions: instructions.customInstructions } : {}),
-      },
-    },
-    model: summarizer.label,
-    digest: summarizer.kind === "digest",
-    ...(usage ? { usage } : {}),
-  };
-}
-
-function pathRef(path: string | undefined): PromptFileRef | undefined {
-  return path ? { path, scope: "user" } : undefined;
-}

@@ -11,25 +11,16 @@
 
 import type { Diagnostic } from "../diagnostics.js";
 import { buildContextFromPath } from "../context/index.js";
-import { computeFileLists, formatFileOperations, mergeSplitTurnSummary, NO_PRIOR_HISTORY, summaryMaxTokens } from "../compaction/index.js";
-import type { CompactionPreparation, SummaryRequest } from "../compaction/index.js";
-import { appendManifest, type FilesTouched } from "../files-touched/index.js";
 import { semanticsFor, type AgentSemantics } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
 import type { CompactionSettings } from "../settings/index.js";
-import { completeSummaryWithUsage, type SummaryAnswer } from "../summarize/call-model.js";
 import { sessionModel } from "../context/session-model.js";
-import { combineUsage } from "./combine-usage.js";
-import { buildDigest } from "../summarize/digest.js";
 import { estimateTokens } from "../tokens/index.js";
-import { compactionCalls, compactionSpans } from "./compaction-calls.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
-import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
+import { buildCompactionDraft } from "./compaction-draft.js";
 import {
-  allOrAbort,
   diagnosticMessages,
   requireEntry,
   RunInputError,
@@ -39,13 +30,14 @@ import {
   type ProgressListener,
   type RunOutcome,
 } from "./run-common.js";
-import { chooseSummarizer, type Summarizer } from "./summarizer.js";
 
 export interface RunCompactionOptions extends SummaryRunOptions<CompactionProposal> {
   /** Default: resolved from the settings files. */
   settings?: CompactionSettings;
   /** Focus text, appended to pi's instructions as "Additional focus: …". */
   instructions?: string;
+  /** The session model's context window, when known: a result still over pi's threshold is reported. */
+  contextWindow?: number;
 }
 
 export interface CompactionProposal {
@@ -86,57 +78,6 @@ export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: 
   let tokens = 0;
   for (const message of buildContextFromPath([...pathEntries, entry]).messages) tokens += estimateTokens(message);
   return tokens;
-}
-
-interface SummaryText {
-  text: string;
-  thinkingLevel: string | null;
-  /** pi 1.5: the calls' usage, combined. */
-  usage?: EntryUsage;
-}
-
-async function modelSummary(
-  summarizer: Extract<Summarizer, { kind: "model" }>,
-  calls: { history?: SummaryRequest; turnPrefix?: SummaryRequest },
-  prep: CompactionPreparation,
-  options: RunCompactionOptions,
-): Promise<SummaryText> {
-  const { resolved } = summarizer;
-  const piVersion = options.piVersion ?? "0.73";
-  const run = (request: SummaryRequest) => (signal: AbortSignal | undefined) =>
-    completeSummaryWithUsage({
-      piVersion,
-      model: resolved.model,
-      apiKey: resolved.apiKey,
-      headers: resolved.headers,
-      systemPrompt: request.systemPrompt,
-      userText: request.userText,
-      maxTokens: summaryMaxTokens(prep.settings.reserveTokens, request.maxTokensFactor, resolved.model.maxTokens),
-      thinkingLevel: resolved.thinkingLevel,
-      signal,
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
-  if (piVersion === "1.5") {
-    // pi 1.5: history first, then the turn prefix; a split turn without history keeps the previous summary.
-    const history = calls.history ? await run(calls.history)(options.signal) : undefined;
-    const prefix = calls.turnPrefix ? await run(calls.turnPrefix)(options.signal) : undefined;
-    const historyText = history?.text ?? prep.previousSummary ?? NO_PRIOR_HISTORY;
-    const answers = [history, prefix].filter((a): a is SummaryAnswer => a !== undefined);
-    const usage = answers.length === 2 ? combineUsage(answers[0]!.usage, answers[1]!.usage) : answers[0]?.usage;
-    return {
-      text: prefix ? mergeSplitTurnSummary(historyText, prefix.text) : historyText,
-      thinkingLevel: resolved.thinkingLevel ?? null,
-      ...(usage ? { usage: usage as unknown as EntryUsage } : {}),
-    };
-  }
-  const jobs: ((signal: AbortSignal) => Promise<SummaryAnswer>)[] = [];
-  if (calls.history) jobs.push(run(calls.history));
-  if (calls.turnPrefix) jobs.push(run(calls.turnPrefix));
-  const answers = await allOrAbort(options.signal, jobs);
-  const history = calls.history ? answers[0]!.text : NO_PRIOR_HISTORY;
-  const text = calls.turnPrefix ? mergeSplitTurnSummary(history, answers[answers.length - 1]!.text) : history;
-  return { text, thinkingLevel: resolved.thinkingLevel ?? null };
 }
 
 function progress(options: RunCompactionOptions, phase: Parameters<ProgressListener>[0]["phase"], message: string): void {
@@ -195,63 +136,10 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
 
   if (!draft) {
-    const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
-    modelLabel = summarizer.label;
-    digest = summarizer.kind === "digest";
-    const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
-    const filesCwd = session.header?.cwd || cwd;
-    const spans = compactionSpans(pathEntries, prep, piVersion);
-    const historyFiles = await filesTouchedOf(spans.history, filesCwd);
-    const prefixFiles = await filesTouchedOf(spans.turnPrefix, filesCwd);
-    let summary: SummaryText;
-    if (summarizer.kind === "digest") {
-      progress(options, "summarize", "Building the digest (no model)");
-      const spanFiles = await filesTouchedOf([...spans.history, ...spans.turnPrefix], filesCwd);
-      summary = {
-        text: buildDigest({ messages: [...prep.messagesToSummarize, ...prep.turnPrefixMessages], previousSummary: prep.previousSummary, files: spanFiles.files }),
-        thinkingLevel: null,
-      };
-    } else {
-      const promptRef = options.promptFile === undefined ? configPromptRef(summarizer.resolved.config.compactionPromptFile) : (options.promptFile ?? undefined);
-      const prompt = await readPromptFile(promptRef, trustProject, warnings);
-      const calls = compactionCalls(prep, {
-        customInstructions: options.instructions,
-        promptText: prompt?.text,
-        historyFilesBlock: authoritativeFilesBlock(historyFiles),
-        turnPrefixFilesBlock: authoritativeFilesBlock(prefixFiles),
-        semantics,
-      });
-      const both = piVersion === "1.5" ? " (history, then the split-turn prefix)" : " (history and split-turn prefix in parallel)";
-      progress(options, "summarize", `Summarising with ${summarizer.label}${calls.turnPrefix ? both : ""}`);
-      summary = await modelSummary(summarizer, calls, prep, { ...options, piVersion });
-    }
-    const lists = computeFileLists(prep.fileOps);
-    let text = summary.text + formatFileOperations(lists.readFiles, lists.modifiedFiles);
-    let branchFiles: FilesTouched | undefined;
-    if (filesOptions.compaction) {
-      branchFiles = await filesTouchedOf(pathEntries, filesCwd);
-      text = appendManifest(text, branchFiles);
-    }
-    draft = {
-      type: "compaction",
-      summary: text,
-      firstKeptEntryId: prep.firstKeptEntryId,
-      tokensBefore: prep.tokensBefore,
-      details: {
-        readFiles: lists.readFiles,
-        modifiedFiles: lists.modifiedFiles,
-        model: modelLabel,
-        thinkingLevel: summary.thinkingLevel,
-        piSessions: {
-          version: 1,
-          digest,
-          filesTouched: branchFiles ? filesTouchedDetails(branchFiles) : null,
-          ...(options.instructions ? { instructions: options.instructions } : {}),
-        },
-      },
-      ...(summary.usage ? { usage: summary.usage } : {}),
-      fromHook: false,
-    };
+    const made = await buildCompactionDraft({ ...options, piVersion, pathEntries, prep, cwd, trustProject, warnings, onProgress: options.onProgress });
+    draft = made.draft;
+    modelLabel = made.model;
+    digest = made.digest;
   }
   if (piVersion === "1.5") {
     // pi 1.5's appendCompaction: the branch's current system message, first in every rebuilt context.
@@ -264,6 +152,8 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
   let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
+  const overThreshold = thresholdWarning(tokensAfter, options.contextWindow, prep.settings.reserveTokens);
+  if (overThreshold) warnings.push(overThreshold);
 
   if (options.confirm && !options.dryRun) {
     progress(options, "confirm", "Waiting for the summary to be confirmed");
@@ -308,6 +198,10 @@ function sessionModelLabel(pathEntries: readonly SessionEntry[]): string | undef
   return model ? `${model.provider}/${model.modelId}` : undefined;
 }
 
-function configPromptRef(path: string | undefined): PromptFileRef | undefined {
-  return path ? { path, scope: "user" } : undefined;
+/** Says when the context after a compaction would still be over pi's threshold (pi would compact again at once). */
+export function thresholdWarning(tokensAfter: number, contextWindow: number | undefined, reserveTokens: number): string | undefined {
+  if (!contextWindow || contextWindow <= 0) return undefined;
+  const threshold = contextWindow - reserveTokens;
+  if (tokensAfter <= threshold) return undefined;
+  return `WARNING: the context after this compaction (~${tokensAfter} tokens) is still above pi's compaction threshold (${contextWindow} − ${reserveTokens} = ${threshold}): it does not free enough of the context, and pi would compact again at once.`;
 }
