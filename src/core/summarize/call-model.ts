@@ -12,6 +12,7 @@
 import type { AssistantMessage, Context, SimpleStreamOptions, Usage } from "@mariozechner/pi-ai";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { clampMaxTokensToContext, summaryInputTokens } from "./clamp-max-tokens.js";
+import { withSummaryCallRules } from "./call-rules.js";
 import { uuidv7 } from "./uuidv7.js";
 import { describeModelCallFailure, classifyProviderError, ModelCallError } from "./model-call-error.js";
 import type { ModelCallErrorKind } from "./model-call-error.js";
@@ -122,7 +123,7 @@ export async function completeSummaryWithUsage(options: CompleteSummaryOptions):
 
     let response: AssistantMessage;
     try {
-      response = await piAi.completeSimple(options.model, context, callOptions);
+      response = await piAi.completeSimple(withSummaryCallRules(options.model), context, callOptions);
     } catch (error) {
       if (timedOut) return fail("timeout", `no complete answer within ${options.timeoutMs} ms`);
       if (options.signal?.aborted) return fail("aborted");

@@ -15,6 +15,7 @@ import type { SummaryModel } from "./model-registry.js";
 import { loadModelSetup, type ModelSetup, type ModelSetupOptions } from "./model-setup.js";
 import type { PiSessionsConfig, PresetTable } from "./pi-sessions-config.js";
 import { lookupPreset, mergePresets } from "./presets.js";
+import { unknownModelOfKnownProvider } from "./call-rules.js";
 import { sessionModel } from "../context/session-model.js";
 import { piAiThinkingLevel } from "./thinking-level.js";
 import type { ThinkingLevel } from "./thinking-level.js";
@@ -90,7 +91,15 @@ async function fromSession(ctx: Context, presetName?: string): Promise<ResolvedS
     );
   }
   const { provider, modelId } = session.model;
-  const model = ctx.setup.registry.find(provider, modelId);
+  let model = ctx.setup.registry.find(provider, modelId);
+  if (!model) {
+    model = unknownModelOfKnownProvider(ctx.setup.registry.models, provider, modelId);
+    if (model) {
+      ctx.warnings.push(
+        `The session's model "${provider}/${modelId}" is not in pi-ai's model list here: it is called through ${provider}'s API like its other models, with a ${model.contextWindow}-token window and ${model.maxTokens} output tokens.`,
+      );
+    }
+  }
   if (!model) {
     const matches = closeModelMatches(ctx.setup.registry.models, `${provider}/${modelId}`);
     throw new ModelConfigError(
