@@ -30,6 +30,17 @@ const entries = [
     plugins: [cliPiAiApart],
   },
   cliPiAiBundle(common, "dist/cli.js"),
+  // The pi extension: pi loads dist/pi-extension.js (a stub, copied below) with
+  // jiti; the stub loads this bundle with Node's own require.
+  {
+    ...common,
+    entryPoints: ["src/pi-extension/index.ts"],
+    outfile: "dist/pi-extension-main.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["@opentelemetry/api"],
+  },
 ];
 
 if (existsSync("src/extension/extension.ts")) {
@@ -90,6 +101,7 @@ mkdirSync("dist", { recursive: true });
 const require = createRequire(import.meta.url);
 copyFileSync(join(dirname(require.resolve("web-tree-sitter/web-tree-sitter.wasm")), "web-tree-sitter.wasm"), "dist/web-tree-sitter.wasm");
 copyFileSync("src/core/files-touched/tree-sitter-bash.wasm", "dist/tree-sitter-bash.wasm");
+copyFileSync("src/pi-extension/loader.cjs", "dist/pi-extension.js");
 if (watch) console.log("watch mode is not wired; rerun npm run build");
 
 /**

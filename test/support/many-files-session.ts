@@ -83,6 +83,7 @@ export function writeManyFilesSession(dir: string, fileCount: number, options: {
   const leafId = add({ role: "assistant", content: text("Everything is generated and compiles."), api: "openai-completions", provider, model, usage: usage(Math.ceil(chars / 4) + 500), stopReason: "stop" });
   const path = join(dir, `many-${fileCount}.jsonl`);
   writeFileSync(path, `${lines.join("\n")}\n`);
-  const bashFile = files.find((_, i) => i % 100 === 99)!;
+  // The last file of every batch is edited by `sed -i`.
+  const bashFile = files[files.length - 1]!;
   return { path, cwd, files, bashFile, leafId, forkFromId, sideLeafId };
 }

@@ -1,6 +1,7 @@
 // <agent-dir>/pi-sessions.json: our own settings beside pi's files.
 // { "presets": {NAME: {"model": "provider/id", "thinkingLevel"?: "off"|…|"xhigh"}},
-//   "defaultPreset"?: NAME, "compactionPromptFile"?: path, "branchSummaryPromptFile"?: path }
+//   "defaultPreset"?: NAME, "compactionPromptFile"?: path, "branchSummaryPromptFile"?: path,
+//   "filesTouched"?: {"compaction"?: boolean, "branchSummary"?: boolean} }
 // `//` comments and trailing commas are accepted as in models.json. Prompt
 // file paths are relative to the agent dir unless absolute (or "~/…").
 
@@ -27,6 +28,8 @@ export interface PiSessionsConfig {
   /** Absolute paths. */
   compactionPromptFile?: string;
   branchSummaryPromptFile?: string;
+  /** Whether the files-touched block is appended, per summary kind (default: both). */
+  filesTouched?: { compaction?: boolean; branchSummary?: boolean };
 }
 
 export function piSessionsConfigPath(agentDir: string): string {
@@ -81,5 +84,13 @@ export async function readPiSessionsConfig(agentDir: string): Promise<PiSessions
     defaultPreset: typeof raw.defaultPreset === "string" ? raw.defaultPreset.trim() : undefined,
     compactionPromptFile: resolvePromptPath(agentDir, raw.compactionPromptFile, "compactionPromptFile", file),
     branchSummaryPromptFile: resolvePromptPath(agentDir, raw.branchSummaryPromptFile, "branchSummaryPromptFile", file),
+    ...filesTouchedSwitch(raw.filesTouched, file),
   };
+}
+
+function filesTouchedSwitch(value: unknown, file: string): Pick<PiSessionsConfig, "filesTouched"> {
+  if (value === undefined) return {};
+  const ok = isPlainObject(value) && Object.entries(value).every(([k, v]) => (k === "compaction" || k === "branchSummary") && typeof v === "boolean");
+  if (!ok) throw new ModelConfigError("invalid-config", `${file}: "filesTouched" must be {"compaction"?: true|false, "branchSummary"?: true|false}`, { file });
+  return { filesTouched: value as { compaction?: boolean; branchSummary?: boolean } };
 }

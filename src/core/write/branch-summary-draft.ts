@@ -74,7 +74,8 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
   const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
   const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
   const lists = computeFileLists(prepared.fileOps);
-  const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
+  const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;
+  const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...configFiles, ...options.filesTouched };
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const abandonedFiles: FilesTouched = await filesTouchedOf(entries, cwd);
 

@@ -120,7 +120,8 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
   const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const digest = summarizer.kind === "digest";
-  const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...options.filesTouched };
+  const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;
+  const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...configFiles, ...options.filesTouched };
   const spans = compactionSpans(pathEntries, prep, piVersion);
   const historyFiles = await filesTouchedOf(spans.history, options.cwd);
   const prefixFiles = await filesTouchedOf(spans.turnPrefix, options.cwd);

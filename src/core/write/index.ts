@@ -1,5 +1,5 @@
 // Writing to sessions: the runners the CLI and the extension call.
-export { runCompaction, contextTokensAfter, type CompactionProposal, type CompactionRunResult, type RunCompactionOptions } from "./run-compaction.js";
+export { runCompaction, contextTokensAfter, thresholdWarning, type CompactionProposal, type CompactionRunResult, type RunCompactionOptions } from "./run-compaction.js";
 export { runBranchSummary, type BranchSummaryProposal, type BranchSummaryRunResult, type RunBranchSummaryOptions } from "./run-branch-summary.js";
 export { runNavigate, persistLeafMove, NAVIGATE_CUSTOM_TYPE, type NavigateData, type NavigateOptions, type NavigateResult } from "./run-navigate.js";
 export { undoCompaction, type UndoCompactionOptions, type UndoCompactionResult } from "./undo-compaction.js";
@@ -11,3 +11,6 @@ export { compactionCalls, compactionSpans } from "./compaction-calls.js";
 export { renameSession, sanitizeSessionName, type RenameOptions, type RenameResult } from "./rename-session.js";
 export { setLabel, type SetLabelOptions, type SetLabelResult } from "./set-label.js";
 export { forkSession, planFork, type ForkOptions, type ForkResult } from "./fork-session.js";
+export { buildCompactionDraft, NoSummaryModelError, type CompactionDraftOptions, type CompactionDraftResult } from "./compaction-draft.js";
+export { buildBranchSummaryText, type BranchSummaryText, type BranchSummaryTextOptions } from "./branch-summary-draft.js";
+export { boundSummary, summaryBudget, DEFAULT_SUMMARY_BUDGET_TOKENS, type BoundedSummary } from "./bounded-summary.js";

@@ -268,3 +268,32 @@ export async function ensurePi15(log: (line: string) => void = (line) => console
   if (found) return found;
   return withLock(root, async () => findPi15Install(root) ?? (await installInto(root, log)));
 }
+
+/** The jiti version pi 1.5.2's package.json asks for (it loads extensions with it). */
+export const PI15_JITI_VERSION = "2.7.0";
+
+/**
+ * pi 1.5.2 unpacked from its tarball loads no extension until `jiti` is
+ * installed beside it (a normal `npm i` brings it): `npm pack jiti` and extract
+ * it into `package/node_modules/jiti` (jiti has no dependencies), staged and
+ * renamed into place under the install lock. A no-op once there.
+ */
+export async function ensurePi15Jiti(install: Pi15Install, log: (line: string) => void = (line) => console.log(line)): Promise<void> {
+  const target = join(install.dir, "package", "node_modules", "jiti");
+  if (existsSync(join(target, "package.json"))) return;
+  const root = pi15CacheRoot();
+  await withLock(root, async () => {
+    if (existsSync(join(target, "package.json"))) return;
+    log(`pi15 oracle: npm pack jiti@${PI15_JITI_VERSION} into ${target}`);
+    const staging = await mkdtemp(join(root, ".jiti-staging-"));
+    try {
+      const packed = await npm(["pack", `jiti@${PI15_JITI_VERSION}`, "--pack-destination", staging, "--json"], staging);
+      const tarball = (JSON.parse(packed) as { filename: string }[])[0]!.filename;
+      await run("tar", ["xzf", join(staging, tarball), "-C", staging]);
+      await mkdir(join(install.dir, "package", "node_modules"), { recursive: true });
+      await rename(join(staging, "package"), target);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  });
+}
