@@ -22,7 +22,7 @@ export const ALLOWED_IN_VSIX: readonly RegExp[] = [
   /^media\/[\w.-]+\.(svg|png|css)$/,
 ];
 
-export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
+export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "dist/pi-extension.js", "dist/pi-extension-main.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
 
 /**
  * What is wrong with a .vsix file list: files it must not carry, files it lacks. `built`

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installExtension } from "../../../src/core/pi-extension-setup/index.js";
 import { buildPiExtension } from "../../support/built-pi-extension.js";
 import { writeManyFilesSession } from "../../support/many-files-session.js";
 import { LOOPBACK_MODELS, TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
@@ -62,7 +63,7 @@ async function startSuite(extraExtensions: string[] = []): Promise<Suite> {
     models: [...LOOPBACK_MODELS, { id: "broken", reasoning: false, contextWindow: 128000, maxTokens: 4096 }],
     files: {
       "settings.json": JSON.stringify({
-        extensions: [extensionJs, ...extraExtensions],
+        extensions: extraExtensions,
         // A threshold of 128000 − 124000 = 4000 tokens: one big answer crosses it.
         compaction: { enabled: true, reserveTokens: 124000, keepRecentTokens: 200 },
       }),
@@ -76,6 +77,8 @@ async function startSuite(extraExtensions: string[] = []): Promise<Suite> {
       }),
     },
   });
+  // The one-step setup (the CLI's and VS Code's) lists the extension, as a user would.
+  await installExtension("global", { agentDir: agent.agentDir, cwd: work }, extensionJs);
   return { server, agent, agentAnswers };
 }
 
