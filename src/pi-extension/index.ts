@@ -5,9 +5,9 @@
 // default export = the factory pi calls). No pi import: pi's objects are read
 // by shape, so one file works in both.
 
-import { defaultAgentDir } from "../core/session/discover.js";
-import type { SessionEntry } from "../core/session/types.js";
-import type { PiVersion } from "../core/pi-version/pi-version.js";
+import { defaultAgentDir } from "../core/discovery/discover.js";
+import type { SessionEntry } from "../core/session/format/types.js";
+import type { PiVersion } from "../core/session/format/pi-version.js";
 import { compactionForPi, treeSummaryForPi, type PiHookOutcome } from "../core/pi-hooks/index.js";
 import { EventLog } from "./event-log.js";
 import { piKeys } from "./pi-keys.js";

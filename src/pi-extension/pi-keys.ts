@@ -3,9 +3,9 @@
 // They win over our own reading of the same files. A provider pi has no key
 // for is left to our own resolution.
 
-import type { SessionEntry } from "../core/session/types.js";
+import type { SessionEntry } from "../core/session/format/types.js";
 import { readPiSessionsConfig } from "../core/summarize/pi-sessions-config.js";
-import { sessionModel } from "../core/summarize/session-model.js";
+import { sessionModel } from "../core/context/session-model.js";
 import type { PiContext } from "./pi-shapes.js";
 
 export async function piKeys(ctx: PiContext, agentDir: string, pathEntries: readonly SessionEntry[]): Promise<Record<string, string>> {

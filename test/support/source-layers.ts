@@ -27,12 +27,14 @@ export const SOURCE_FLOORS: readonly (readonly string[])[] = [
   // Sessions over time and in numbers.
   ["src/core/live", "src/core/discovery"],
   ["src/core/catalogue"],
-  ["src/core/search", "src/core/hooks", "src/core/export", "src/core/file-history"],
+  ["src/core/search", "src/core/hooks", "src/core/export", "src/core/file-history", "src/core/pi-extension-setup"],
   // The writers.
   ["src/core/write"],
+  // What pi's own hooks get from the writers (the pi extension's core).
+  ["src/core/pi-hooks"],
   // The faces.
   ["src/webview"],
-  ["src/extension", "src/cli"],
+  ["src/extension", "src/cli", "src/pi-extension"],
 ];
 
 /** The room of a path (relative to the repository, with `/`), or undefined when no room lists it. */

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { writeFileAtomic } from "../summarize/atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { withFileLock } from "../summarize/file-lock.js";
 
 export type SetupScope = "global" | "project";

@@ -7,9 +7,9 @@
 // session's model; if that fails too, pi's stock compaction runs (a
 // compaction is never lost); an abort is quiet.
 
-import { semanticsFor } from "../pi-version/index.js";
-import type { PiVersion } from "../pi-version/pi-version.js";
-import type { CompactionEntry, SessionEntry, Usage } from "../session/types.js";
+import { semanticsFor } from "../agent/index.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import type { CompactionEntry, SessionEntry, Usage } from "../session/format/types.js";
 import type { CompactionSettings } from "../settings/index.js";
 import { readPiSessionsConfig } from "../summarize/pi-sessions-config.js";
 import { buildCompactionDraft, contextTokensAfter, thresholdWarning, type SummarizerChoice } from "../write/index.js";

@@ -5,8 +5,8 @@
 // whole summary; pi still decides where the entry goes, its fromId and label.
 // Same failure policy as compactions: preset → session model → pi's own.
 
-import type { PiVersion } from "../pi-version/pi-version.js";
-import type { SessionEntry, Usage } from "../session/types.js";
+import type { PiVersion } from "../session/format/pi-version.js";
+import type { SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings } from "../settings/index.js";
 import { readPiSessionsConfig } from "../summarize/pi-sessions-config.js";
 import { buildBranchSummaryText, type SummarizerChoice } from "../write/index.js";

@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_HEADING } from "../../../src/core/files-touched/index.js";
-import { openSessionSync } from "../../../src/core/session/open-session.js";
+import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { runBranchSummary, runCompaction } from "../../../src/core/write/index.js";
 import { PROMPT_FILES_BUDGET_TOKENS } from "../../../src/core/write/files-for-summary.js";
 import { writeManyFilesSession, type ManyFilesSession } from "../../support/many-files-session.js";
