@@ -71,6 +71,8 @@ export interface SummaryPanelState {
   notice?: string;
   /** Which pi's session semantics the panel's session is read with. */
   piVersion?: "0.73" | "1.5";
+  /** Who wrote it when not this editor or the CLI, e.g. "in pi, by the pi-sessions extension (/compact)". */
+  origin?: string;
 }
 
 export type HostMessage =
@@ -156,7 +158,8 @@ export function isSummaryPanelState(x: unknown): x is SummaryPanelState {
     (x.mode === "view" || x.mode === "preview") &&
     typeof x.readOnly === "boolean" &&
     isOptionalString(x.notice, LIMITS.errorChars) &&
-    (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5")
+    (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5") &&
+    isOptionalString(x.origin, LIMITS.nameChars)
   );
 }
 

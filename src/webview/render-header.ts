@@ -86,6 +86,7 @@ export function renderHeader(state: SummaryPanelState, actions: HeaderActions, n
       }),
     ),
   );
+  if (state.origin) facts.append(...fact("Written", h("span", { className: "origin", text: state.origin })));
   facts.append(...whenFact(state.timestamp, now));
   if (state.piVersion) facts.append(...fact("pi", h("span", { className: "pi-version", text: `${state.piVersion} semantics` })));
   facts.append(...anchorFact(state, actions));

@@ -105,7 +105,20 @@ export function assemblePanelState(parts: StateParts, options: PanelStateOptions
   if (fromId) state.fromId = fromId;
   if (options.notice) state.notice = clip(options.notice, LIMITS.errorChars);
   if (parts.piVersion) state.piVersion = parts.piVersion;
+  if (facts.writtenInPi) state.origin = originText(facts.writtenInPi.reason);
   return state;
+}
+
+const PI_REASONS: Record<string, string> = {
+  manual: "/compact",
+  threshold: "auto-compaction at the threshold",
+  overflow: "auto-compaction after a context overflow",
+};
+
+/** A summary our pi extension wrote inside pi: by pi's own /compact, auto-compaction or /tree. */
+export function originText(reason: string | undefined): string {
+  const why = reason ? PI_REASONS[reason] ?? reason : undefined;
+  return clip(`in pi, by the pi-sessions extension${why ? ` (${why})` : ""}`, LIMITS.nameChars);
 }
 
 export function fileMarksContext(session: LoadedSession, env: PanelEnvironment): FileMarksContext {

@@ -28,6 +28,8 @@ export interface SummaryEntryFacts {
   recordedFiles?: RecordedFile[];
   /** pi's own `details.readFiles` / `details.modifiedFiles` (branch summaries written by pi). */
   piFileLists?: { readFiles: string[]; modifiedFiles: string[] };
+  /** Written inside pi by the pi-sessions pi extension (`details.piSessions.writer`), with pi's reason when it gave one. */
+  writtenInPi?: { reason?: string };
 }
 
 /** pi itself does not record which model wrote a summary. */
@@ -99,6 +101,10 @@ export function readSummaryEntry(entry: unknown): SummaryEntryFacts | undefined 
   }
   const files = recordedFiles(piSessions?.filesTouched);
   if (files) facts.recordedFiles = files;
+  if (piSessions?.writer === "pi-extension") {
+    const reason = nonEmptyString(piSessions.reason);
+    facts.writtenInPi = reason ? { reason } : {};
+  }
   const readFiles = stringList(details?.readFiles);
   const modifiedFiles = stringList(details?.modifiedFiles);
   if (readFiles || modifiedFiles) facts.piFileLists = { readFiles: readFiles ?? [], modifiedFiles: modifiedFiles ?? [] };

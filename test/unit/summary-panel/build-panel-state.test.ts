@@ -261,3 +261,20 @@ describe("which pi the panel's session is read as", () => {
     expect(isSummaryPanelState({ ...auto!.state, piVersion: "2.0" })).toBe(false);
   });
 });
+
+describe("a compaction our pi extension wrote inside pi", () => {
+  it("is marked as written in pi by the extension, with pi's reason; the model comes from details", async () => {
+    const details = { readFiles: [], modifiedFiles: [], model: "loopback-openai/small-output", thinkingLevel: null, piSessions: { version: 1, digest: false, filesTouched: [], writer: "pi-extension", reason: "threshold" } };
+    const id = fx.writer.appendCompaction("## Goal\nSet up.", fx.ids.u2!, 12_345, details, true);
+    const { state } = await stateOf(id);
+    expect(state.origin).toBe("in pi, by the pi-sessions extension (auto-compaction at the threshold)");
+    expect(state.model).toBe("loopback-openai/small-output");
+  });
+
+  it("pi 0.73 gives no reason: the mark says only who wrote it; other entries carry no mark", async () => {
+    const ours = fx.writer.appendCompaction("## Goal\nSet up.", fx.ids.u2!, 12_345, { model: "m/x", piSessions: { version: 1, writer: "pi-extension" } }, true);
+    expect((await stateOf(ours)).state.origin).toBe("in pi, by the pi-sessions extension");
+    const pis = fx.writer.appendCompaction("## Goal\nSet up.", fx.ids.u2!, 12_345);
+    expect((await stateOf(pis)).state.origin).toBeUndefined();
+  });
+});

@@ -163,6 +163,12 @@ describe("header", () => {
     ]);
   });
 
+  it("marks a summary our pi extension wrote inside pi (escaped text, after the model)", () => {
+    const { document } = show(panelState({ origin: "in pi, by the pi-sessions extension (/compact)" }));
+    expect(texts(document, ".facts dt")).toEqual(["Tokens", "Model", "Written", "When", "Kept from", "Entry"]);
+    expect(document.querySelector(".origin")?.textContent).toBe("in pi, by the pi-sessions extension (/compact)");
+  });
+
   it("names a digest summary and a branch summary's fromId; 'root' is not a link", () => {
     const { document } = show(
       panelState({
