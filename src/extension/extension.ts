@@ -15,6 +15,7 @@ import { warnOnSearchModuleFailure } from "../core/session/skim/search-memory";
 import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
+import { offerPiExtensionAfterCompaction, PI_EXTENSION_SETUP_COMMAND_ID, setUpPiExtension } from "./commands/pi-extension-setup";
 import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
 import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
 import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
@@ -212,6 +213,8 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   context.subscriptions.push(
     vscode.commands.registerCommand(REFRESH_COMMAND_ID, refresh),
     register(COMPACT_COMMAND_ID, compactSession),
+    register(PI_EXTENSION_SETUP_COMMAND_ID, setUpPiExtension),
+    didCompact.event(() => offerPiExtensionAfterCompaction(services)),
     register(NAVIGATE_COMMAND_ID, navigateToEntry),
     register(SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate),
     register(UNDO_COMMAND_ID, undoLastCompaction),
