@@ -19,6 +19,7 @@ import { fileTouchesBench } from "./file-touches-bench";
 import { formatTable, measure, type Row } from "./measure";
 import { openBench } from "./open-bench";
 import { prepareProcessBench } from "./prepare-bench";
+import { piHookBench } from "./pi-hook-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
@@ -33,6 +34,10 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === "catalogue-edit") {
     await catalogueEditBench(file);
+    return;
+  }
+  if (only === "pi-hook") {
+    await piHookBench(openSessionSync(file).pathTo(), RUNS);
     return;
   }
   if (only === "open") {
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
 
   await prepareProcessBench(file, RUNS);
   await filesTouchedBench(file, warmPath);
+  await piHookBench(warmPath, RUNS);
   await liveBench(file, RUNS);
   await catalogueEditBench(file);
   await catalogueBench(LARGE_FIXTURE);

@@ -47,13 +47,17 @@ interface Suite {
   agent: LoopbackAgentDir;
   /** Scripted answers to agent (not summary) requests, in order. */
   agentAnswers: ModelScenario[];
+  /** Fail every summary request of ours (they carry <files-touched>; pi's own do not). */
+  failOurs: boolean;
 }
 
 async function startSuite(extraExtensions: string[] = []): Promise<Suite> {
   const agentAnswers: ModelScenario[] = [];
+  const state = { failOurs: false };
   const server = await startModelServer({
     expectedKey: TEST_KEY,
     respond: (r) => {
+      if (state.failOurs && !isAgentRequest(r) && r.promptText.includes("<files-touched>")) return { kind: "http-error", status: 500, message: "loopback: failing pi-sessions' calls", retryAfterSeconds: 0 };
       if (modelOf(r) === "broken") return { kind: "http-error", status: 500, message: "loopback: this model is broken", retryAfterSeconds: 0 };
       if (isAgentRequest(r)) return agentAnswers.shift() ?? { kind: "stream", text: "ok", usage: { input: 100, output: 5 } };
       return { kind: "stream", text: `## Goal\nSUMMARY BY ${modelOf(r)}`, usage: { input: 300, output: 20 } };
@@ -79,7 +83,17 @@ async function startSuite(extraExtensions: string[] = []): Promise<Suite> {
   });
   // The one-step setup (the CLI's and VS Code's) lists the extension, as a user would.
   await installExtension("global", { agentDir: agent.agentDir, cwd: work }, extensionJs);
-  return { server, agent, agentAnswers };
+  return {
+    server,
+    agent,
+    agentAnswers,
+    get failOurs() {
+      return state.failOurs;
+    },
+    set failOurs(value: boolean) {
+      state.failOurs = value;
+    },
+  };
 }
 
 function newSession(name: string): { file: string; cwd: string; bashFile: string; files: string[] } {
@@ -181,6 +195,24 @@ function suiteFor(cli: PiCli, paths: () => { node: string; cliJs: string } | und
       expect(entry.summary).toContain("SUMMARY BY summarizer");
       expect(entry.details).toMatchObject({ model: "loopback-openai/summarizer", piSessions: { writer: "pi-extension" } });
     } finally {
+      await pi.close();
+    }
+  });
+
+  it("the preset and the session's model both fail: pi's own compaction runs, and a compaction is still written", async () => {
+    const session = newSession(`${cli}-stock`);
+    const pi = rpc(cli, suite, session, paths());
+    suite.failOurs = true;
+    try {
+      const response = await pi.call({ type: "compact", customInstructions: "-p deep" }, 120_000);
+      expect(response.success, JSON.stringify(response) + pi.stderr()).toBe(true);
+      const entry = lastOfType(session.file, "compaction");
+      expect(entry.summary).toContain("SUMMARY BY summarizer");
+      expect(entry.summary).not.toContain("## Files touched (cumulative)");
+      expect(entry.fromHook).not.toBe(true);
+      expect((entry.details as { piSessions?: unknown } | undefined)?.piSessions).toBeUndefined();
+    } finally {
+      suite.failOurs = false;
       await pi.close();
     }
   });
