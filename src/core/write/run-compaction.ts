@@ -18,6 +18,7 @@ import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
 import type { CompactionSettings } from "../settings/index.js";
 import { sessionModel } from "../context/session-model.js";
+import { loadModelRegistry } from "../summarize/model-registry.js";
 import { estimateTokens } from "../tokens/index.js";
 import { buildCompactionDraft } from "./compaction-draft.js";
 import {
@@ -152,7 +153,8 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
   let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
-  const overThreshold = thresholdWarning(tokensAfter, options.contextWindow, prep.settings.reserveTokens);
+  const contextWindow = options.contextWindow ?? (await sessionContextWindow(options.agentDir, pathEntries, piVersion));
+  const overThreshold = thresholdWarning(tokensAfter, contextWindow, prep.settings.reserveTokens);
   if (overThreshold) warnings.push(overThreshold);
 
   if (options.confirm && !options.dryRun) {
@@ -196,6 +198,18 @@ function isUsage(value: unknown): value is EntryUsage {
 function sessionModelLabel(pathEntries: readonly SessionEntry[]): string | undefined {
   const model = sessionModel(pathEntries).model;
   return model ? `${model.provider}/${model.modelId}` : undefined;
+}
+
+/** The session model's context window from the registry (pi-ai + models.json); undefined when unknown. */
+async function sessionContextWindow(agentDir: string, pathEntries: readonly SessionEntry[], piVersion: PiVersion): Promise<number | undefined> {
+  const model = sessionModel(pathEntries).model;
+  if (!model) return undefined;
+  try {
+    const window = (await loadModelRegistry({ agentDir, piVersion })).find(model.provider, model.modelId)?.contextWindow;
+    return typeof window === "number" && window > 0 ? window : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Says when the context after a compaction would still be over pi's threshold (pi would compact again at once). */

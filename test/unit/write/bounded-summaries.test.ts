@@ -134,3 +134,27 @@ it("a small session is not folded: every file named, no fold notice", async () =
   expect(s.files.every((f) => rows.has(f))).toBe(true);
   expect((result.entry!.details as { piSessions: { folded?: boolean } }).piSessions.folded).toBeUndefined();
 });
+
+it("a compaction that would leave the context over pi's threshold says so (the session model's window from the registry)", async () => {
+  // small-output: a 32,000-token window; keeping 40,000 tokens of recent messages cannot get under 32,000 − 16,384.
+  const s = writeManyFilesSession(tempDir("pi-sessions-bounded-"), 3000, { model: "small-output" });
+  const result = await runCompaction({
+    session: openSessionSync(s.path),
+    agentDir: agent.agentDir,
+    summarizer: { digest: true },
+    settings: { enabled: true, reserveTokens: BUDGET, keepRecentTokens: 40_000 },
+    leafId: s.leafId,
+    dryRun: true,
+  });
+  expect(result.tokensAfter!).toBeGreaterThan(32_000 - BUDGET);
+  expect(result.warnings.join("\n")).toContain("still above pi's compaction threshold (32000 − 16384 = 15616)");
+  const fits = await runCompaction({
+    session: openSessionSync(s.path),
+    agentDir: agent.agentDir,
+    summarizer: { digest: true },
+    settings: { enabled: true, reserveTokens: BUDGET, keepRecentTokens: 200 },
+    leafId: s.leafId,
+    dryRun: true,
+  });
+  expect(fits.warnings.join("\n")).not.toContain("threshold");
+});
