@@ -19,10 +19,12 @@ export const ALLOWED_IN_VSIX: readonly RegExp[] = [
   /^CHANGELOG\.md$/,
   /^LICENSE$/,
   /^dist\/(?!cli\.js$)[\w.-]+\.(js|css|wasm)$/,
+  // pi-ai apart, loaded by the pi extension (and the CLI) only when a summary calls a model.
+  /^dist\/cli-parts\/pi-ai\.js$/,
   /^media\/[\w.-]+\.(svg|png|css)$/,
 ];
 
-export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "dist/pi-extension.js", "dist/pi-extension-main.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
+export const REQUIRED_IN_VSIX: readonly string[] = ["package.json", "README.md", "LICENSE", "dist/extension.js", "dist/pi-extension.js", "dist/pi-extension-main.js", "dist/cli-parts/pi-ai.js", "media/pi-sessions.svg", "media/pi-sessions.png"];
 
 /**
  * What is wrong with a .vsix file list: files it must not carry, files it lacks. `built`
