@@ -60,8 +60,17 @@ export function foldLevels(items: readonly FoldItem[]): FoldLevel[] {
   return levels;
 }
 
-/** The rows at one fold level, in the order of each row's first file. */
-export function foldRows(items: readonly FoldItem[], level: FoldLevel): FoldRow[] {
+/** The folder row an item falls into at `level` (undefined: it is named), one level deeper inside an expanded folder. */
+export function foldKey(displayPath: string, level: number, expanded?: ReadonlySet<string>): string | undefined {
+  const parts = folderParts(displayPath);
+  if (parts.length <= level) return undefined;
+  const key = folderLabel(parts.slice(0, level));
+  if (!expanded?.has(key)) return key;
+  return parts.length <= level + 1 ? undefined : folderLabel(parts.slice(0, level + 1));
+}
+
+/** The rows at one fold level, in the order of each row's first file; folders in `expanded` are shown one level deeper. */
+export function foldRows(items: readonly FoldItem[], level: FoldLevel, expanded?: ReadonlySet<string>): FoldRow[] {
   if (level === "all") {
     if (items.length === 0) return [];
     const ops = items.reduce((acc, item) => unionOps(acc, item.ops), "");
@@ -70,12 +79,11 @@ export function foldRows(items: readonly FoldItem[], level: FoldLevel): FoldRow[
   const rows: FoldRow[] = [];
   const groups = new Map<string, { row: FoldRow; first: FoldItem }>();
   for (const item of items) {
-    const parts = folderParts(item.displayPath);
-    if (parts.length <= level) {
+    const key = foldKey(item.displayPath, level, expanded);
+    if (key === undefined) {
       rows.push({ label: item.displayPath, ops: item.ops, files: 1, folder: false });
       continue;
     }
-    const key = folderLabel(parts.slice(0, level));
     const group = groups.get(key);
     if (group) {
       group.row.ops = unionOps(group.row.ops, item.ops);

@@ -14,4 +14,4 @@ export {
 } from "./collect";
 export { formatManifestBlock, appendManifest, foldNotice, stripManifest, MANIFEST_SEPARATOR, MANIFEST_HEADING, MANIFEST_LEGEND } from "./manifest";
 export type { FileAction, FileOp } from "./actions";
-export { foldRows, foldLevels, formatFoldRow, isFolded, maxFolderDepth, type FoldItem, type FoldLevel, type FoldRow } from "./fold-rows";
+export { foldKey, foldRows, foldLevels, formatFoldRow, isFolded, maxFolderDepth, type FoldItem, type FoldLevel, type FoldRow } from "./fold-rows";

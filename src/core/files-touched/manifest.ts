@@ -15,16 +15,16 @@ export function foldNotice(files: number, rows: number): string {
 }
 
 /** The block; `level` folds rows by folder (default: every file named). */
-export function formatManifestBlock(filesTouched: Pick<FilesTouched, "files">, level: FoldLevel = Number.POSITIVE_INFINITY): string {
-  const folded = foldRows(filesTouched.files, level);
+export function formatManifestBlock(filesTouched: Pick<FilesTouched, "files">, level: FoldLevel = Number.POSITIVE_INFINITY, expanded?: ReadonlySet<string>): string {
+  const folded = foldRows(filesTouched.files, level, expanded);
   const rows = folded.map((row) => formatFoldRow(row, true));
   const notice = isFolded(folded) ? [foldNotice(filesTouched.files.length, folded.length)] : [];
   return [MANIFEST_HEADING, MANIFEST_LEGEND, ...notice, "", "```text", ...(rows.length ? rows : ["(no tracked files)"]), "```"].join("\n");
 }
 
 /** `summary` + separator + manifest block. */
-export function appendManifest(summary: string, filesTouched: Pick<FilesTouched, "files">, level?: FoldLevel): string {
-  return `${summary}${MANIFEST_SEPARATOR}${formatManifestBlock(filesTouched, level)}`;
+export function appendManifest(summary: string, filesTouched: Pick<FilesTouched, "files">, level?: FoldLevel, expanded?: ReadonlySet<string>): string {
+  return `${summary}${MANIFEST_SEPARATOR}${formatManifestBlock(filesTouched, level, expanded)}`;
 }
 
 /** Removes a manifest tail this module appended, so a summary can be updated without stacking manifests. */

@@ -7,7 +7,7 @@
 // text itself cut, with a marker. The full lists stay in the entry's details.
 
 import { formatFileOperations } from "../compaction/index.js";
-import { appendManifest, foldLevels, foldRows, formatFoldRow, isFolded, type FilesTouched, type FoldLevel } from "../files-touched/index.js";
+import { appendManifest, foldKey, foldLevels, foldRows, formatFoldRow, isFolded, type FilesTouched, type FoldItem, type FoldLevel } from "../files-touched/index.js";
 
 /** pi's default reserveTokens: the summary's budget when no setting says otherwise. */
 export const DEFAULT_SUMMARY_BUDGET_TOKENS = 16384;
@@ -46,17 +46,61 @@ export interface BoundedSummary {
   tokens: number;
 }
 
-function foldedList(paths: readonly string[], level: FoldLevel): string[] {
+function foldedList(paths: readonly string[], level: FoldLevel, expanded?: ReadonlySet<string>): string[] {
   return foldRows(
     paths.map((p) => ({ displayPath: p, ops: "" })),
     level,
+    expanded,
   ).map((row) => formatFoldRow(row, false));
 }
 
-function compose(input: BoundedSummaryInput, text: string, level: FoldLevel): string {
-  let summary = text + formatFileOperations(foldedList(input.readFiles, level), foldedList(input.modifiedFiles, level));
-  if (input.manifest) summary = appendManifest(summary, input.manifest, level);
+function compose(input: BoundedSummaryInput, text: string, level: FoldLevel, expanded?: ReadonlySet<string>): string {
+  let summary = text + formatFileOperations(foldedList(input.readFiles, level, expanded), foldedList(input.modifiedFiles, level, expanded));
+  if (input.manifest) summary = appendManifest(summary, input.manifest, level, expanded);
   return summary;
+}
+
+/** Characters the rows of `items` take, per folder at `level`, folded and one level deeper. */
+function rowCosts(items: readonly FoldItem[], level: number, withOps: boolean, costs: Map<string, { folded: number; expanded: number }>): void {
+  const byKey = new Map<string, FoldItem[]>();
+  for (const item of items) {
+    const key = foldKey(item.displayPath, level);
+    if (key === undefined) continue;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push(item);
+  }
+  for (const [key, list] of byKey) {
+    const length = (level: number): number => foldRows(list, level).reduce((n, row) => n + formatFoldRow(row, withOps).length + 1, 0);
+    const cost = costs.get(key) ?? { folded: 0, expanded: 0 };
+    cost.folded += length(level);
+    cost.expanded += length(level + 1);
+    costs.set(key, cost);
+  }
+}
+
+/**
+ * Having found the uniform level that fits, shows as many of its folders one level deeper as
+ * the budget still allows, cheapest first (a folder of three sub-folders before one of three
+ * hundred), so a fold keeps all the detail the budget has room for.
+ */
+function refine(input: BoundedSummaryInput, level: number, summary: string): { summary: string; expanded: Set<string> } {
+  const costs = new Map<string, { folded: number; expanded: number }>();
+  const plain = (paths: readonly string[]): FoldItem[] => paths.map((p) => ({ displayPath: p, ops: "" }));
+  rowCosts(plain(input.readFiles), level, false, costs);
+  rowCosts(plain(input.modifiedFiles), level, false, costs);
+  if (input.manifest) rowCosts(input.manifest.files, level, true, costs);
+  let room = input.budgetTokens * 4 - summary.length - 64;
+  const expanded = new Set<string>();
+  const candidates = [...costs].map(([key, c]) => ({ key, delta: c.expanded - c.folded })).sort((a, b) => a.delta - b.delta);
+  for (const { key, delta } of candidates) {
+    if (delta > room) break;
+    expanded.add(key);
+    room -= delta;
+  }
+  if (expanded.size === 0) return { summary, expanded };
+  const refined = compose(input, input.text, level, expanded);
+  return textTokens(refined) <= input.budgetTokens ? { summary: refined, expanded } : { summary, expanded: new Set() };
 }
 
 function levelsFor(input: BoundedSummaryInput): FoldLevel[] {
@@ -68,9 +112,11 @@ function levelsFor(input: BoundedSummaryInput): FoldLevel[] {
 export function boundSummary(input: BoundedSummaryInput): BoundedSummary {
   const levels = levelsFor(input);
   for (const level of levels) {
-    const summary = compose(input, input.text, level);
+    let summary = compose(input, input.text, level);
     if (textTokens(summary) <= input.budgetTokens) {
-      const folded = wasFolded(input, level);
+      let expanded: ReadonlySet<string> | undefined;
+      if (level !== levels[0] && level !== "all") ({ summary, expanded } = refine(input, level, summary));
+      const folded = wasFolded(input, level, expanded);
       return { summary, folded, textCut: false, tokens: textTokens(summary) };
     }
   }
@@ -82,9 +128,9 @@ export function boundSummary(input: BoundedSummaryInput): BoundedSummary {
   return { summary, folded: true, textCut: true, tokens: textTokens(summary) };
 }
 
-function wasFolded(input: BoundedSummaryInput, level: FoldLevel): boolean {
-  const anyFolded = (paths: readonly string[]): boolean => isFolded(foldRows(paths.map((p) => ({ displayPath: p, ops: "" })), level));
-  return anyFolded(input.readFiles) || anyFolded(input.modifiedFiles) || (input.manifest !== undefined && isFolded(foldRows(input.manifest.files, level)));
+function wasFolded(input: BoundedSummaryInput, level: FoldLevel, expanded?: ReadonlySet<string>): boolean {
+  const anyFolded = (paths: readonly string[]): boolean => isFolded(foldRows(paths.map((p) => ({ displayPath: p, ops: "" })), level, expanded));
+  return anyFolded(input.readFiles) || anyFolded(input.modifiedFiles) || (input.manifest !== undefined && isFolded(foldRows(input.manifest.files, level, expanded)));
 }
 
 /** The rows of a <files-touched> prompt list, folded until they fit `budgetTokens`. */
