@@ -40,6 +40,7 @@ export interface PiTreeEvent {
 }
 
 export interface PiApi {
+  on(event: "session_start", handler: () => Promise<void>): unknown;
   on(event: "session_before_compact", handler: (event: PiCompactEvent, ctx: PiContext) => Promise<unknown>): unknown;
   on(event: "session_before_tree", handler: (event: PiTreeEvent, ctx: PiContext) => Promise<unknown>): unknown;
 }

@@ -54,6 +54,7 @@ export async function compactionForPi(input: PiCompactionInput): Promise<PiHookO
     return { kind: "stock", reasons: [`pi cuts at ${input.preparation.firstKeptEntryId}, pi-sessions at ${ours.firstKeptEntryId}: pi's own compaction runs`], warnings: [] };
   }
   const prep = { ...ours, tokensBefore: input.preparation.tokensBefore };
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const leaf = input.branchEntries[input.branchEntries.length - 1];
 
   const config = await readPiSessionsConfig(input.agentDir).catch(() => undefined);

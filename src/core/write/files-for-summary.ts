@@ -21,6 +21,9 @@ export const DEFAULT_FILES_TOUCHED: FilesTouchedOptions = { compaction: true, br
 
 export async function filesTouchedOf(entries: readonly SessionEntry[], cwd: string): Promise<FilesTouched> {
   await initFilesTouched();
+  // A macrotask turn first: inside pi (the pi extension) each manifest is its own slice of
+  // pi's event loop, not one block with the rest of the compaction's work.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   return collectFilesTouched(entries, { cwd });
 }
 
