@@ -26,8 +26,9 @@ function report<T>(log: EventLog, ctx: PiContext, what: string, outcome: PiHookO
   if (outcome.kind === "aborted") return log.write({ what, outcome: "aborted" });
   log.write({ what, outcome: outcome.kind, ...(outcome.kind === "summary" ? { model: outcome.model, fellBack: outcome.fellBack } : { reasons: outcome.reasons }), warnings: outcome.warnings });
   if (!ctx.hasUI) return;
-  if (outcome.kind === "stock") ctx.ui?.notify?.(`pi-sessions: pi's own ${what} runs (${outcome.reasons.join("; ")})`, "warning");
-  else if (outcome.fellBack) ctx.ui?.notify?.(`pi-sessions: ${what} written by ${outcome.model} (the preset failed: fell back to the session's model)`, "warning");
+  if (outcome.kind === "stock") {
+    if (!outcome.reasons.every((r) => r.startsWith("nothing to"))) ctx.ui?.notify?.(`pi-sessions: pi's own ${what} runs (${outcome.reasons.join("; ")})`, "warning");
+  } else if (outcome.fellBack) ctx.ui?.notify?.(`pi-sessions: ${what} written by ${outcome.model} (the preset failed: fell back to the session's model)`, "warning");
 }
 
 export default function piSessionsExtension(pi: PiApi): void {
