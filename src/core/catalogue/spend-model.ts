@@ -1,0 +1,107 @@
+// The model an entry's spend is counted under, as pi 1.5.2's
+// getUsageCostBreakdown keys it: an assistant answer by
+// `${provider}/${responseModel ?? model}`, a usage entry by
+// `${provider}/${model}`; other spend has no model.
+//
+// An assistant line in pi's layout ends `…,"provider":"P","model":"M","usage":{…},…}`
+// with responseModel (when any) after the usage: those members are read from
+// the bytes near the usage (a string without escapes, between structural
+// quotes, can be taken as is). Any other shape parses the line.
+
+import type { SessionEntry } from "../session/format/types.js";
+import type { LoadedSession } from "../session/open/loaded-session.js";
+import { KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, type SpendSlotsBuilder } from "./spend-slots.js";
+import { asBuffer } from "../session/bytes/jsonl-reader.js";
+
+const USAGE = Buffer.from(',"usage":{', "latin1");
+const MODEL = Buffer.from(',"model":', "latin1");
+const PROVIDER = Buffer.from(',"provider":', "latin1");
+const RESPONSE_MODEL = Buffer.from(',"responseModel":', "latin1");
+const QUOTE = 0x22;
+
+/** pi's key (String() of each part, as its template literal makes it). */
+export function modelKey(provider: unknown, model: unknown): string {
+  return `${String(provider)}/${String(model)}`;
+}
+
+/** The key of an assistant entry's or usage entry's spend from its parsed body. */
+export function spendModelOfEntry(entry: SessionEntry): string | null {
+  const e = entry as { type: string; provider?: unknown; model?: unknown; message?: { role?: unknown; provider?: unknown; model?: unknown; responseModel?: unknown } };
+  if (e.type === "usage") return modelKey(e.provider, e.model);
+  const m = e.message;
+  if (e.type === "message" && m && m.role === "assistant") return modelKey(m.provider, m.responseModel ?? m.model);
+  return null;
+}
+
+/** Start of the plain string (printable ASCII, no escape) whose closing quote is at `close`, or -1. */
+function plainStart(b: Buffer, close: number, floor: number): number {
+  if (b[close] !== QUOTE) return -1;
+  for (let p = close - 1; p >= floor; p--) {
+    const c = b[p]!;
+    if (c === QUOTE) return p;
+    if (c < 0x20 || c > 0x7e || c === 0x5c) return -1;
+  }
+  return -1;
+}
+
+function endsWith(b: Buffer, at: number, what: Buffer, floor: number): boolean {
+  const from = at - what.length;
+  return from >= floor && b.compare(what, 0, what.length, from, at) === 0;
+}
+
+/**
+ * The key of an assistant line in pi's layout (bytes [start, end) of `bytes`), from the bytes alone;
+ * undefined when the line is laid out otherwise (the caller parses it).
+ */
+export function assistantModelFromLine(bytes: Uint8Array, start: number, end: number): string | undefined {
+  const b = asBuffer(bytes);
+  const u = b.lastIndexOf(USAGE, end - USAGE.length);
+  if (u < start) return undefined;
+  const modelOpen = plainStart(b, u - 1, start);
+  if (modelOpen < 0 || !endsWith(b, modelOpen, MODEL, start)) return undefined;
+  const beforeModel = modelOpen - MODEL.length;
+  const providerOpen = plainStart(b, beforeModel - 1, start);
+  if (providerOpen < 0 || !endsWith(b, providerOpen, PROVIDER, start)) return undefined;
+  const provider = b.toString("latin1", providerOpen + 1, beforeModel - 1);
+  let model = b.toString("latin1", modelOpen + 1, u - 1);
+  const r = b.indexOf(RESPONSE_MODEL, u + USAGE.length);
+  if (r >= 0 && r < end) {
+    const v = r + RESPONSE_MODEL.length;
+    if (b[v] === QUOTE) {
+      const close = b.indexOf(QUOTE, v + 1);
+      if (close < 0 || close >= end || plainStart(b, close, v) !== v) return undefined;
+      const after = b[close + 1];
+      if (after !== 0x2c && after !== 0x7d) return undefined;
+      model = b.toString("latin1", v + 1, close);
+    } else if (b.toString("latin1", v, v + 4) !== "null") {
+      return undefined;
+    }
+  }
+  return modelKey(provider, model);
+}
+
+/** Adds the spend of every entry of `session` to `into` (a full read's row, or the appended lines of one). */
+export function addSessionSpend(into: SpendSlotsBuilder, session: LoadedSession): void {
+  const index = session.index;
+  for (let i = 0; i < index.size; i++) {
+    const kind = spendKindOf(index.typeAt(i), index.roleAt(i));
+    if (kind < 0) continue;
+    const meta = index.at(i);
+    if (!meta.spend) continue;
+    let model: string | null = null;
+    if (kind === KIND_ASSISTANT || kind === KIND_USAGE) {
+      // As the streamed row reads it: an answer in pi's layout from its bytes, anything else parsed.
+      const line = kind === KIND_ASSISTANT && index.duplicateCount === 0 ? Buffer.from(session.rawLine(meta.id)) : undefined;
+      const fromBytes = line ? assistantModelFromLine(line, 0, line.length) : undefined;
+      if (fromBytes !== undefined) model = fromBytes;
+      else {
+        try {
+          model = spendModelOfEntry(session.entryAt(meta));
+        } catch {
+          model = modelKey(undefined, undefined); // a body that cannot be read (a skimmed line damaged in its middle)
+        }
+      }
+    }
+    into.add(slotOfTimestamp(meta.timestamp), kind, model, meta.spend);
+  }
+}
