@@ -18,7 +18,7 @@ import type { SessionEntry } from "../session/format/types.js";
 import { IdFilter } from "./id-filter.js";
 import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, projectedResumeOfPath, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
-import { SpendSlotsBuilder, type SpendSlots } from "./spend-slots.js";
+import { forkTime, SpendSlotsBuilder, type SpendSlots } from "./spend-slots.js";
 import { addSessionSpend } from "./spend-model.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
@@ -147,7 +147,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     cacheRead: spend.cacheRead,
     cacheWrite: spend.cacheWrite,
     cost: spend.cost,
-    spend: spendSlotsOf(session),
+    spend: spendSlotsOf(session, forkTime(header)),
     hasCompactions: hasCompaction(session),
     size,
     mtimeMs,
@@ -197,9 +197,9 @@ function hasEditAhead(session: LoadedSession): boolean {
   return targets.some((t) => !known.has(t));
 }
 
-function spendSlotsOf(session: LoadedSession, from?: SpendSlots): SpendSlots {
+function spendSlotsOf(session: LoadedSession, forkedAt: number, from?: SpendSlots): SpendSlots {
   const builder = new SpendSlotsBuilder(from);
-  addSessionSpend(builder, session);
+  addSessionSpend(builder, session, forkedAt);
   return builder.build();
 }
 
@@ -312,7 +312,7 @@ export function extendRow(
     cacheRead: previous.cacheRead + spend.cacheRead,
     cacheWrite: previous.cacheWrite + spend.cacheWrite,
     cost: previous.cost + spend.cost,
-    spend: spendSlotsOf(mini, previous.spend),
+    spend: spendSlotsOf(mini, previous.parentSession !== null ? resume.headerMs : Number.NaN, previous.spend),
     hasCompactions: previous.hasCompactions || metas.some((m) => m.type === "compaction"),
     size,
     mtimeMs,

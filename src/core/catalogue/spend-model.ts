@@ -10,7 +10,7 @@
 
 import type { SessionEntry } from "../session/format/types.js";
 import type { LoadedSession } from "../session/open/loaded-session.js";
-import { KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, type SpendSlotsBuilder } from "./spend-slots.js";
+import { cellKind, KIND_ASSISTANT, KIND_USAGE, slotOfMillis, spendKindOf, type SpendSlotsBuilder } from "./spend-slots.js";
 import { asBuffer } from "../session/bytes/jsonl-reader.js";
 
 const USAGE = Buffer.from(',"usage":{', "latin1");
@@ -80,8 +80,8 @@ export function assistantModelFromLine(bytes: Uint8Array, start: number, end: nu
   return modelKey(provider, model);
 }
 
-/** Adds the spend of every entry of `session` to `into` (a full read's row, or the appended lines of one). */
-export function addSessionSpend(into: SpendSlotsBuilder, session: LoadedSession): void {
+/** Adds the spend of every entry of `session` to `into` (a full read's row, or the appended lines of one); `forkedAt`: forkTime of the file's header. */
+export function addSessionSpend(into: SpendSlotsBuilder, session: LoadedSession, forkedAt: number): void {
   const index = session.index;
   for (let i = 0; i < index.size; i++) {
     const kind = spendKindOf(index.typeAt(i), index.roleAt(i));
@@ -102,6 +102,7 @@ export function addSessionSpend(into: SpendSlotsBuilder, session: LoadedSession)
         }
       }
     }
-    into.add(slotOfTimestamp(meta.timestamp), kind, model, meta.spend);
+    const ms = Date.parse(meta.timestamp);
+    into.add(slotOfMillis(ms), cellKind(kind, ms, forkedAt), model, meta.spend);
   }
 }

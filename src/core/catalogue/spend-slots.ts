@@ -22,7 +22,23 @@ export const KIND_TOOL_RESULT = 2;
 export const KIND_COMPACTION = 3;
 export const KIND_BRANCH_SUMMARY = 4;
 
-/** Numbers per cell: slot, kind, model (index into `models`, -1 for none), input, output, cacheRead, cacheWrite, cost. */
+/**
+ * Added to a cell's kind: spend a fork copied from the session it was forked from (pi writes the fork's
+ * header at the fork, and copies the entries with their own, earlier, timestamps): billed there, not here.
+ */
+export const INHERITED = 8;
+
+/** The cell kind of spend at `ms` in a file forked at `forkedAt` (NaN: not a fork). */
+export function cellKind(kind: number, ms: number, forkedAt: number): number {
+  return ms < forkedAt ? kind | INHERITED : kind;
+}
+
+/** The time pi forked the file at (its header's time when the header names a parentSession), else NaN. */
+export function forkTime(header: { timestamp?: unknown; parentSession?: unknown } | null): number {
+  return typeof header?.parentSession === "string" && typeof header.timestamp === "string" ? Date.parse(header.timestamp) : Number.NaN;
+}
+
+/** Numbers per cell: slot, kind (| INHERITED), model (index into `models`, -1 for none), input, output, cacheRead, cacheWrite, cost. */
 export const CELL_WIDTH = 8;
 
 export interface SpendSlots {
@@ -43,9 +59,8 @@ export function spendKindOf(type: string, role: string | undefined): number {
   return -1;
 }
 
-/** The slot of an ISO timestamp (UNDATED_SLOT when it is not a date). */
-export function slotOfTimestamp(timestamp: string): number {
-  const ms = Date.parse(timestamp);
+/** The slot of a time in ms (UNDATED_SLOT when it is not a date: Date.parse of a timestamp that is none). */
+export function slotOfMillis(ms: number): number {
   return Number.isFinite(ms) ? Math.floor(ms / SLOT_MS) : UNDATED_SLOT;
 }
 
@@ -104,7 +119,7 @@ export function validSpendSlots(v: unknown): SpendSlots | undefined {
     const slot = cells[at] as number;
     const kind = cells[at + 1] as number;
     const model = cells[at + 2] as number;
-    if (!Number.isInteger(slot) || slot < UNDATED_SLOT || !Number.isInteger(kind) || kind < 0 || kind >= SPEND_KINDS.length) return undefined;
+    if (!Number.isInteger(slot) || slot < UNDATED_SLOT || !Number.isInteger(kind) || kind < 0 || (kind & ~INHERITED) >= SPEND_KINDS.length) return undefined;
     if (!Number.isInteger(model) || model < -1 || model >= models.length) return undefined;
   }
   return { models: models as string[], cells: cells as number[] };

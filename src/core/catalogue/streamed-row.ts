@@ -35,7 +35,7 @@ import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
 import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
-import { KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, SpendSlotsBuilder } from "./spend-slots.js";
+import { cellKind, forkTime, KIND_ASSISTANT, KIND_USAGE, slotOfMillis, spendKindOf, SpendSlotsBuilder } from "./spend-slots.js";
 import { assistantModelFromLine, modelKey, spendModelOfEntry } from "./spend-model.js";
 
 const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
@@ -125,6 +125,8 @@ class RowSums {
   cacheWrite = 0;
   cost = 0;
   readonly slots = new SpendSlotsBuilder();
+  /** forkTime of the header (spend copied from the parent session is marked). */
+  forkedAt = Number.NaN;
   name: string | undefined;
   hasCompactions = false;
   firstUserMessage: string | null = null;
@@ -147,7 +149,8 @@ class RowSums {
         let model: string | null = null;
         if (kind === KIND_ASSISTANT) model = assistantModelFromLine(line.bytes, line.start, line.start + line.length) ?? modelOfBody(meta, body);
         else if (kind === KIND_USAGE) model = modelOfBody(meta, body);
-        this.slots.add(slotOfTimestamp(meta.timestamp), kind, model, s);
+        const ms = Date.parse(meta.timestamp);
+        this.slots.add(slotOfMillis(ms), cellKind(kind, ms, this.forkedAt), model, s);
       }
     }
     if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
@@ -246,6 +249,7 @@ class StreamedLines {
           header = JSON.parse(text.trim()) as SessionHeader;
         }
         this.header = header;
+        this.sums.forkedAt = forkTime(header);
         if (needsMigration(versionOfHeader(header))) this.giveUp = true;
         return;
       }
