@@ -14,5 +14,6 @@ import { forkCommand } from "./fork";
 import { searchCommand } from "./search";
 import { exportCommand } from "./export";
 import { watchCommand } from "./watch";
+import { usageCommand } from "./usage";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand, watchCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand, watchCommand, usageCommand];
