@@ -1,6 +1,7 @@
 // The Usage view's command: Pi Sessions: Show Usage (also in the Sessions view's title bar).
 import * as vscode from "vscode";
 import type { Services } from "../services";
+import { ok } from "../command-result";
 import { OPEN_READER_COMMAND_ID } from "../reader";
 import { SHOW_ALL_PROJECTS_COMMAND_ID, SHOW_WORKSPACE_SESSIONS_COMMAND_ID } from "../commands/sessions-view-commands";
 import { SHOW_USAGE_COMMAND_ID, UsagePanel, type UsageHost } from "./usage-panel";
@@ -25,5 +26,6 @@ export function registerUsage(services: Services): vscode.Disposable {
   };
   return vscode.commands.registerCommand(SHOW_USAGE_COMMAND_ID, () => {
     UsagePanel.show(host);
+    return ok({ shown: true });
   });
 }

@@ -51,6 +51,8 @@ export class UsagePanel implements vscode.Disposable {
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   readonly measures: UsageMeasure[] = [];
+  /** What the page asked for and was refused (logged; kept for the host tests). */
+  readonly refused: string[] = [];
   /** Reports the page said it drew (days). */
   readonly shown: number[] = [];
   private shownWaiters: (() => void)[] = [];
@@ -107,9 +109,11 @@ export class UsagePanel implements vscode.Disposable {
     void this.webviewPanel.webview.postMessage(message);
   }
 
-  private async receive(raw: unknown): Promise<void> {
+  /** A message from the page (validated here; public for the host tests, which stand in for the page). */
+  async receive(raw: unknown): Promise<void> {
     if (!isUsageWebviewMessage(raw)) {
       this.host.log.warn("usage view: ignored an invalid message from the page");
+      this.refused.push("invalid message");
       return;
     }
     switch (raw.type) {
@@ -131,7 +135,10 @@ export class UsagePanel implements vscode.Disposable {
       case "openSession":
         // Only a session this view listed (the page names it; the host decides).
         if (this.view?.topSessions.some((s) => s.path === raw.path)) await this.host.openSession(raw.path);
-        else this.host.log.warn("usage view: asked to open a session it did not show");
+        else {
+          this.host.log.warn("usage view: asked to open a session it did not show");
+          this.refused.push("a session it did not show");
+        }
         return;
       case "shown": {
         this.shown.push(raw.days);
