@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import type { CatalogueRow } from "../src/core/catalogue/catalogue-row";
-import { jsonlFilesIn } from "../src/core/session/discover";
+import { jsonlFilesIn } from "../src/core/discovery/discover";
 import { periodDays, usageReport } from "../src/core/usage";
 import { catalogueFolder } from "./catalogue-folder";
 
