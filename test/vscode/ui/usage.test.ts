@@ -70,7 +70,16 @@ suite("workbench: the Usage view", () => {
       writeFileSync(path, sessionText(wb.paths.workspaceDir, n, title));
       paths.push(path);
     });
-    wb.page.on("request", (request) => requests.push(request.url()));
+    // What webview documents asked for (the workbench's own traffic is not the page's).
+    wb.page.on("request", (request) => {
+      let frame;
+      try {
+        frame = request.frame();
+      } catch {
+        return; // a service worker's request: no frame
+      }
+      if (frame.name() === "active-frame" || /webview/.test(frame.url())) requests.push(request.url());
+    });
     await wb.openViewContainer("Pi Sessions");
     await wb.runCommand("Pi Sessions: Refresh");
     await wb.treeRow("Sessions", TITLES[0]!).first().waitFor({ timeout: STEP_MS });
