@@ -44,26 +44,35 @@ function plainStart(b: Buffer, close: number, floor: number): number {
   return -1;
 }
 
+/** `b` holds `what` at `from` (a loop: a native compare costs more than these few bytes). */
+function holds(b: Uint8Array, from: number, what: Uint8Array): boolean {
+  for (let i = 0; i < what.length; i++) if (b[from + i] !== what[i]) return false;
+  return true;
+}
+
 function endsWith(b: Buffer, at: number, what: Buffer, floor: number): boolean {
   const from = at - what.length;
-  return from >= floor && b.compare(what, 0, what.length, from, at) === 0;
+  return from >= floor && holds(b, from, what);
 }
 
 /**
  * The key of an assistant line in pi's layout (bytes [start, end) of `bytes`), from the bytes alone;
  * undefined when the line is laid out otherwise (the caller parses it).
  */
-export function assistantModelFromLine(bytes: Uint8Array, start: number, end: number): string | undefined {
-  const b = asBuffer(bytes);
-  const u = b.lastIndexOf(USAGE, end - USAGE.length);
+export function assistantModelFromLine(bytes: Uint8Array, lineStart: number, lineEnd: number): string | undefined {
+  // The line alone: every search stays within it (the chunk around it may be megabytes).
+  const b = asBuffer(bytes).subarray(lineStart, lineEnd);
+  const start = 0;
+  const end = b.length;
+  const u = b.lastIndexOf(USAGE);
   if (u < start) return undefined;
   const modelOpen = plainStart(b, u - 1, start);
   if (modelOpen < 0 || !endsWith(b, modelOpen, MODEL, start)) return undefined;
   const beforeModel = modelOpen - MODEL.length;
   const providerOpen = plainStart(b, beforeModel - 1, start);
   if (providerOpen < 0 || !endsWith(b, providerOpen, PROVIDER, start)) return undefined;
-  const provider = b.toString("latin1", providerOpen + 1, beforeModel - 1);
-  let model = b.toString("latin1", modelOpen + 1, u - 1);
+  let modelStart = modelOpen + 1;
+  let modelEnd = u - 1;
   const r = b.indexOf(RESPONSE_MODEL, u + USAGE.length);
   if (r >= 0 && r < end) {
     const v = r + RESPONSE_MODEL.length;
@@ -72,12 +81,26 @@ export function assistantModelFromLine(bytes: Uint8Array, start: number, end: nu
       if (close < 0 || close >= end || plainStart(b, close, v) !== v) return undefined;
       const after = b[close + 1];
       if (after !== 0x2c && after !== 0x7d) return undefined;
-      model = b.toString("latin1", v + 1, close);
+      modelStart = v + 1;
+      modelEnd = close;
     } else if (b.toString("latin1", v, v + 4) !== "null") {
       return undefined;
     }
   }
-  return modelKey(provider, model);
+  return keyOfRanges(b, providerOpen + 1, beforeModel - 1, modelStart, modelEnd);
+}
+
+/** The last key made from bytes, and its bytes: answer after answer names the same model (no new string). */
+let lastProvider = Buffer.alloc(0);
+let lastModel = Buffer.alloc(0);
+let lastKey = "";
+
+function keyOfRanges(b: Buffer, ps: number, pe: number, ms: number, me: number): string {
+  if (pe - ps === lastProvider.length && me - ms === lastModel.length && holds(b, ps, lastProvider) && holds(b, ms, lastModel)) return lastKey;
+  lastProvider = Buffer.from(b.subarray(ps, pe));
+  lastModel = Buffer.from(b.subarray(ms, me));
+  lastKey = modelKey(b.toString("latin1", ps, pe), b.toString("latin1", ms, me));
+  return lastKey;
 }
 
 /** Adds the spend of every entry of `session` to `into` (a full read's row, or the appended lines of one); `forkedAt`: forkTime of the file's header. */

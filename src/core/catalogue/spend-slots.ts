@@ -70,6 +70,11 @@ export class SpendSlotsBuilder {
   private readonly cells: number[];
   private readonly modelAt = new Map<string, number>();
   private readonly cellAt = new Map<string, number>();
+  /** The last cell added to (most answers fall into the cell of the one before). */
+  private lastSlot = Number.NaN;
+  private lastKind = -1;
+  private lastModel: string | null = null;
+  private lastAt = -1;
 
   constructor(from: SpendSlots = NO_SPEND_SLOTS) {
     this.models = from.models.slice();
@@ -79,6 +84,16 @@ export class SpendSlotsBuilder {
   }
 
   add(slot: number, kind: number, model: string | null, s: Spend): void {
+    const at = slot === this.lastSlot && kind === this.lastKind && model === this.lastModel ? this.lastAt : this.cellOf(slot, kind, model);
+    const c = this.cells;
+    c[at + 3]! += s.input;
+    c[at + 4]! += s.output;
+    c[at + 5]! += s.cacheRead;
+    c[at + 6]! += s.cacheWrite;
+    c[at + 7]! += s.cost;
+  }
+
+  private cellOf(slot: number, kind: number, model: string | null): number {
     let m = -1;
     if (model !== null) {
       m = this.modelAt.get(model) ?? -1;
@@ -95,12 +110,11 @@ export class SpendSlotsBuilder {
       this.cells.push(slot, kind, m, 0, 0, 0, 0, 0);
       this.cellAt.set(key, at);
     }
-    const c = this.cells;
-    c[at + 3]! += s.input;
-    c[at + 4]! += s.output;
-    c[at + 5]! += s.cacheRead;
-    c[at + 6]! += s.cacheWrite;
-    c[at + 7]! += s.cost;
+    this.lastSlot = slot;
+    this.lastKind = kind;
+    this.lastModel = model;
+    this.lastAt = at;
+    return at;
   }
 
   build(): SpendSlots {
