@@ -175,9 +175,12 @@ suite("workbench: the Usage view", () => {
       await frame.locator(".legend li").first().waitFor({ timeout: STEP_MS });
       const bodyClass = (await frame.locator("body").getAttribute("class")) ?? "";
       assert.match(bodyClass, name === "light" ? /vscode-light/ : name === "dark" ? /vscode-dark/ : /vscode-high-contrast/);
-      // The bars take the theme's chart colours (not the default black fill).
-      const fill = await frame.locator("rect.series-0").first().evaluate((r) => getComputedStyle(r).fill);
-      assert.notEqual(fill, "rgb(0, 0, 0)");
+      // Every part takes a colour of the theme (none left black: a chart colour the theme does not define falls back).
+      const fills = await frame.locator("rect.series").evaluateAll((rects) => [...new Set(rects.map((r) => getComputedStyle(r).fill))]);
+      assert.ok(fills.length >= 4, `${name}: ${fills.join(", ")}`);
+      for (const fill of fills) assert.ok(fill !== "rgb(0, 0, 0)" && fill !== "none", `${name}: a part drawn ${fill}`);
+      const swatches = await frame.locator(".legend .swatch").evaluateAll((list) => list.map((s) => getComputedStyle(s).backgroundColor));
+      for (const swatch of swatches) assert.ok(swatch !== "rgba(0, 0, 0, 0)" && swatch !== "rgb(0, 0, 0)", `${name}: a legend swatch ${swatch}`);
       const violations = await axeViolations(frame);
       assert.equal(violations.length, 0, `${name}: ${describeViolations(violations)}`);
       shots.push(await w.screenshot(`readme/usage-${name}`));
