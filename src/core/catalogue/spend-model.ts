@@ -10,13 +10,14 @@
 
 import type { SessionEntry } from "../session/format/types.js";
 import type { LoadedSession } from "../session/open/loaded-session.js";
-import { cellKind, KIND_ASSISTANT, KIND_USAGE, slotOfMillis, spendKindOf, type SpendSlotsBuilder } from "./spend-slots.js";
+import { cellKind, KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, type SpendSlotsBuilder } from "./spend-slots.js";
 import { asBuffer } from "../session/bytes/jsonl-reader.js";
 
 const USAGE = Buffer.from(',"usage":{', "latin1");
 const MODEL = Buffer.from(',"model":', "latin1");
 const PROVIDER = Buffer.from(',"provider":', "latin1");
 const RESPONSE_MODEL = Buffer.from(',"responseModel":', "latin1");
+const NULL = Buffer.from("null", "latin1");
 const QUOTE = 0x22;
 
 /** pi's key (String() of each part, as its template literal makes it). */
@@ -34,7 +35,7 @@ export function spendModelOfEntry(entry: SessionEntry): string | null {
 }
 
 /** Start of the plain string (printable ASCII, no escape) whose closing quote is at `close`, or -1. */
-function plainStart(b: Buffer, close: number, floor: number): number {
+function plainStart(b: Uint8Array, close: number, floor: number): number {
   if (b[close] !== QUOTE) return -1;
   for (let p = close - 1; p >= floor; p--) {
     const c = b[p]!;
@@ -50,7 +51,7 @@ function holds(b: Uint8Array, from: number, what: Uint8Array): boolean {
   return true;
 }
 
-function endsWith(b: Buffer, at: number, what: Buffer, floor: number): boolean {
+function endsWith(b: Uint8Array, at: number, what: Uint8Array, floor: number): boolean {
   const from = at - what.length;
   return from >= floor && holds(b, from, what);
 }
@@ -59,35 +60,49 @@ function endsWith(b: Buffer, at: number, what: Buffer, floor: number): boolean {
  * The key of an assistant line in pi's layout (bytes [start, end) of `bytes`), from the bytes alone;
  * undefined when the line is laid out otherwise (the caller parses it).
  */
-export function assistantModelFromLine(bytes: Uint8Array, lineStart: number, lineEnd: number): string | undefined {
-  // The line alone: every search stays within it (the chunk around it may be megabytes).
-  const b = asBuffer(bytes).subarray(lineStart, lineEnd);
-  const start = 0;
-  const end = b.length;
-  const u = b.lastIndexOf(USAGE);
-  if (u < start) return undefined;
-  const modelOpen = plainStart(b, u - 1, start);
-  if (modelOpen < 0 || !endsWith(b, modelOpen, MODEL, start)) return undefined;
+export function assistantModelFromLine(bytes: Uint8Array, start: number, end: number): string | undefined {
+  const u = lastIndexIn(bytes, USAGE, start, end);
+  if (u < 0) return undefined;
+  const modelOpen = plainStart(bytes, u - 1, start);
+  if (modelOpen < 0 || !endsWith(bytes, modelOpen, MODEL, start)) return undefined;
   const beforeModel = modelOpen - MODEL.length;
-  const providerOpen = plainStart(b, beforeModel - 1, start);
-  if (providerOpen < 0 || !endsWith(b, providerOpen, PROVIDER, start)) return undefined;
+  const providerOpen = plainStart(bytes, beforeModel - 1, start);
+  if (providerOpen < 0 || !endsWith(bytes, providerOpen, PROVIDER, start)) return undefined;
   let modelStart = modelOpen + 1;
   let modelEnd = u - 1;
-  const r = b.indexOf(RESPONSE_MODEL, u + USAGE.length);
-  if (r >= 0 && r < end) {
+  const r = indexIn(bytes, RESPONSE_MODEL, u + USAGE.length, end);
+  if (r >= 0) {
     const v = r + RESPONSE_MODEL.length;
-    if (b[v] === QUOTE) {
-      const close = b.indexOf(QUOTE, v + 1);
-      if (close < 0 || close >= end || plainStart(b, close, v) !== v) return undefined;
-      const after = b[close + 1];
+    if (bytes[v] === QUOTE) {
+      let close = v + 1;
+      while (close < end && bytes[close] !== QUOTE) close++;
+      if (close >= end || plainStart(bytes, close, v) !== v) return undefined;
+      const after = bytes[close + 1];
       if (after !== 0x2c && after !== 0x7d) return undefined;
       modelStart = v + 1;
       modelEnd = close;
-    } else if (b.toString("latin1", v, v + 4) !== "null") {
+    } else if (!holds(bytes, v, NULL) || v + NULL.length > end) {
       return undefined;
     }
   }
-  return keyOfRanges(b, providerOpen + 1, beforeModel - 1, modelStart, modelEnd);
+  return keyOfRanges(bytes, providerOpen + 1, beforeModel - 1, modelStart, modelEnd);
+}
+
+/**
+ * The last `what` in [start, end), -1 for none: a plain loop from the end (the usage sits a few
+ * hundred bytes from a line's end; a native search needs a view of the line made first).
+ */
+function lastIndexIn(b: Uint8Array, what: Uint8Array, start: number, end: number): number {
+  const first = what[0];
+  for (let p = end - what.length; p >= start; p--) if (b[p] === first && holds(b, p, what)) return p;
+  return -1;
+}
+
+/** The first `what` in [from, end), -1 for none (the few bytes after the usage). */
+function indexIn(b: Uint8Array, what: Uint8Array, from: number, end: number): number {
+  const first = what[0];
+  for (let p = from, last = end - what.length; p <= last; p++) if (b[p] === first && b[p + 1] === what[1] && holds(b, p, what)) return p;
+  return -1;
 }
 
 /** The last key made from bytes, and its bytes: answer after answer names the same model (no new string). */
@@ -95,11 +110,12 @@ let lastProvider = Buffer.alloc(0);
 let lastModel = Buffer.alloc(0);
 let lastKey = "";
 
-function keyOfRanges(b: Buffer, ps: number, pe: number, ms: number, me: number): string {
+function keyOfRanges(b: Uint8Array, ps: number, pe: number, ms: number, me: number): string {
   if (pe - ps === lastProvider.length && me - ms === lastModel.length && holds(b, ps, lastProvider) && holds(b, ms, lastModel)) return lastKey;
-  lastProvider = Buffer.from(b.subarray(ps, pe));
-  lastModel = Buffer.from(b.subarray(ms, me));
-  lastKey = modelKey(b.toString("latin1", ps, pe), b.toString("latin1", ms, me));
+  const buffer = asBuffer(b);
+  lastProvider = Buffer.from(buffer.subarray(ps, pe));
+  lastModel = Buffer.from(buffer.subarray(ms, me));
+  lastKey = modelKey(buffer.toString("latin1", ps, pe), buffer.toString("latin1", ms, me));
   return lastKey;
 }
 
@@ -125,7 +141,7 @@ export function addSessionSpend(into: SpendSlotsBuilder, session: LoadedSession,
         }
       }
     }
-    const ms = Date.parse(meta.timestamp);
-    into.add(slotOfMillis(ms), cellKind(kind, ms, forkedAt), model, meta.spend);
+    const cell = Number.isNaN(forkedAt) ? kind : cellKind(kind, Date.parse(meta.timestamp), forkedAt);
+    into.add(slotOfTimestamp(meta.timestamp), cell, model, meta.spend);
   }
 }

@@ -64,6 +64,41 @@ export function slotOfMillis(ms: number): number {
   return Number.isFinite(ms) ? Math.floor(ms / SLOT_MS) : UNDATED_SLOT;
 }
 
+function digits2(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/** The day of the last timestamp read (answers come day after day: one Date.parse per day, not per answer). */
+let lastDay = "";
+let lastDaySlot = 0;
+
+/**
+ * slotOfMillis(Date.parse(timestamp)), without a Date.parse per entry for pi's form
+ * (`toISOString`: YYYY-MM-DDTHH:MM:SS.sssZ): its day read once, its hour and minute counted.
+ */
+export function slotOfTimestamp(timestamp: string): number {
+  const t = timestamp;
+  if (t.length === 24 && t.charCodeAt(10) === 84 && t.charCodeAt(13) === 58 && t.charCodeAt(16) === 58 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
+    const h = digits2(t, 11);
+    const m = digits2(t, 14);
+    const sec = digits2(t, 17);
+    const ms = digits2(t, 20);
+    const ms3 = t.charCodeAt(22) - 48;
+    if (h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60 && ms >= 0 && ms3 >= 0 && ms3 <= 9) {
+      if (!(lastDay.length === 10 && t.startsWith(lastDay))) {
+        const day = Date.parse(`${t.slice(0, 10)}T00:00:00.000Z`);
+        if (!Number.isFinite(day)) return slotOfMillis(Date.parse(t));
+        lastDay = t.slice(0, 10);
+        lastDaySlot = day / SLOT_MS;
+      }
+      return lastDaySlot + h * 4 + Math.floor(m / 15);
+    }
+  }
+  return slotOfMillis(Date.parse(t));
+}
+
 /** Accumulates cells; starts from a row's cells when extending it over appended lines. */
 export class SpendSlotsBuilder {
   private readonly models: string[];

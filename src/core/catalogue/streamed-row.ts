@@ -35,7 +35,7 @@ import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
 import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
-import { cellKind, forkTime, KIND_ASSISTANT, KIND_USAGE, slotOfMillis, spendKindOf, SpendSlotsBuilder } from "./spend-slots.js";
+import { cellKind, forkTime, KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, SpendSlotsBuilder } from "./spend-slots.js";
 import { assistantModelFromLine, modelKey, spendModelOfEntry } from "./spend-model.js";
 
 const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
@@ -149,8 +149,9 @@ class RowSums {
         let model: string | null = null;
         if (kind === KIND_ASSISTANT) model = assistantModelFromLine(line.bytes, line.start, line.start + line.length) ?? modelOfBody(meta, body);
         else if (kind === KIND_USAGE) model = modelOfBody(meta, body);
-        const ms = Date.parse(meta.timestamp);
-        this.slots.add(slotOfMillis(ms), cellKind(kind, ms, this.forkedAt), model, s);
+        // A fork's copied spend is told by its time (rare: only a file with a parentSession needs it).
+        const cell = Number.isNaN(this.forkedAt) ? kind : cellKind(kind, Date.parse(meta.timestamp), this.forkedAt);
+        this.slots.add(slotOfTimestamp(meta.timestamp), cell, model, s);
       }
     }
     if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
