@@ -93,6 +93,14 @@ if (existsSync("src/webview/main.ts")) {
     format: "esm",
     target: "es2022",
   });
+  entries.push({
+    ...common,
+    entryPoints: ["src/webview/usage/main.ts"],
+    outfile: "dist/usage.js",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+  });
 }
 
 await Promise.all(entries.map((options) => build(options)));

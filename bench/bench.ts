@@ -20,12 +20,17 @@ import { formatTable, measure, type Row } from "./measure";
 import { openBench } from "./open-bench";
 import { prepareProcessBench } from "./prepare-bench";
 import { piHookBench } from "./pi-hook-bench";
+import { usageBench } from "./usage-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === "usage") {
+    await usageBench(LARGE_FIXTURE);
+    return;
+  }
   const piCompaction = await import(pathToFileURL(resolve("node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/compaction.js")).href);
   const file = join(tmpdir(), `pi-sessions-bench-${TARGET_BYTES}.jsonl`);
   if (!existsSync(file)) buildBigSession(LARGE_FIXTURE, file, TARGET_BYTES);
@@ -119,6 +124,7 @@ async function main(): Promise<void> {
   await liveBench(file, RUNS);
   await catalogueEditBench(file);
   await catalogueBench(LARGE_FIXTURE);
+  await usageBench(LARGE_FIXTURE);
   await fileTouchesBench(LARGE_FIXTURE);
 }
 

@@ -37,6 +37,7 @@ import { SessionsModel } from "./sessions-model";
 import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
 import { SessionStatusBar } from "./status-bar";
 import { registerReader } from "./reader";
+import { registerUsage } from "./usage";
 import { registerExport } from "./commands/export-session";
 import { registerSummaryPanel } from "./summary-panel";
 import { panelPresenter } from "./summary-presenter";
@@ -237,6 +238,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       return result;
     }),
     registerFileSessionCommands(services),
+    registerUsage(services),
     ...registerSessionActions(services),
     vscode.commands.registerCommand(INTERNALS_COMMAND_ID, () =>
       internals({ services, watcher, statusBar, notice, panel, reader, loadModelWindows: loadWindows }),

@@ -9,6 +9,7 @@ import type { Services } from "./services";
 import type { SessionWatcher } from "./session-watcher";
 import type { SessionStatusBar } from "./status-bar";
 import type { SummaryPanelController } from "./summary-panel";
+import { UsagePanel } from "./usage";
 
 export const INTERNALS_COMMAND_ID = "_piSessions.internals";
 
@@ -22,8 +23,10 @@ export interface Internals {
   reader: ReaderController;
   /** Loads the model registry now (the Sessions view does this when it becomes visible). */
   loadModelWindows(): Promise<void>;
+  /** The Usage view, when one is open. */
+  usagePanel(): UsagePanel | undefined;
 }
 
-export function internals(parts: Omit<Internals, "piAiRequested">): Internals {
-  return { piAiRequested: isPiAiRequested, ...parts };
+export function internals(parts: Omit<Internals, "piAiRequested" | "usagePanel">): Internals {
+  return { piAiRequested: isPiAiRequested, usagePanel: () => UsagePanel.shownPanel, ...parts };
 }

@@ -209,6 +209,29 @@ export class SessionsModel implements vscode.Disposable {
     this.scheduleSave();
   }
 
+  /**
+   * The catalogue rows of every listed session (what the Usage view sums), looking first when nothing was
+   * listed yet. A session opened here is followed by the store, not its row: its row is brought up to date
+   * from the catalogue (the bytes appended since it was recorded); so is one with no row yet.
+   */
+  async usageRows(): Promise<CatalogueRow[]> {
+    await this.sessionGroups();
+    const catalogue = await this.options.catalogue?.();
+    const out: CatalogueRow[] = [];
+    for (const path of this.listedPaths()) {
+      let row = this.rows.get(path);
+      if (catalogue && (!row || this.store.holds(path))) {
+        try {
+          row = (await catalogue.refresh(path, this.options.bulkReader?.())) ?? undefined;
+        } catch {
+          row = undefined;
+        }
+      }
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
   /** The catalogue rows come from (none without one). */
   async catalogue(): Promise<SessionCatalogue | undefined> {
     return this.options.catalogue?.();

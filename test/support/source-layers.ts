@@ -27,7 +27,7 @@ export const SOURCE_FLOORS: readonly (readonly string[])[] = [
   // Sessions over time and in numbers.
   ["src/core/live", "src/core/discovery"],
   ["src/core/catalogue"],
-  ["src/core/search", "src/core/hooks", "src/core/export", "src/core/file-history", "src/core/pi-extension-setup"],
+  ["src/core/search", "src/core/hooks", "src/core/export", "src/core/file-history", "src/core/pi-extension-setup", "src/core/usage"],
   // The writers.
   ["src/core/write"],
   // What pi's own hooks get from the writers (the pi extension's core).

@@ -15,5 +15,6 @@ import { searchCommand } from "./search";
 import { exportCommand } from "./export";
 import { watchCommand } from "./watch";
 import { piExtensionCommand } from "./pi-extension";
+import { usageCommand } from "./usage";
 
-export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand, watchCommand, piExtensionCommand];
+export const COMMANDS: Command[] = [listCommand, treeCommand, contextCommand, prepareCommand, filesCommand, compactCommand, branchSummaryCommand, navigateCommand, migrateCommand, renameCommand, labelCommand, forkCommand, searchCommand, exportCommand, watchCommand, usageCommand, piExtensionCommand];

@@ -5,10 +5,14 @@
 import type { CatalogueRow, RowResume } from "./catalogue-row.js";
 import { IdFilter } from "./id-filter.js";
 import { validProjectedResume } from "./projected-resume.js";
+import { validSpendSlots } from "./spend-slots.js";
 
 export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
-/** 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline. */
-export const CATALOGUE_VERSION = 3;
+/**
+ * 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline.
+ * 4: rows carry `spend` (by 15-minute slot, kind and model: spend-slots.ts).
+ */
+export const CATALOGUE_VERSION = 4;
 
 /** What the row was computed from: the file's size, mtime and the hash of its last ≤ 4 KiB. */
 export interface RecordKey {
@@ -44,6 +48,7 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
   if (typeof r.hasCompactions !== "boolean") return false;
   if (r.pi1xMarker !== null && !(isObj(r.pi1xMarker) && isStr(r.pi1xMarker.entryId) && isNum(r.pi1xMarker.line) && isStr(r.pi1xMarker.what))) return false;
   if (r.model !== null && !(isObj(r.model) && isStr(r.model.provider) && isStr(r.model.modelId))) return false;
+  if (!validSpendSlots(r.spend)) return false;
   return NUMBER_FIELDS.every((f) => isNum(r[f]));
 }
 
@@ -86,6 +91,7 @@ export function validRecord(rec: unknown): CatalogueRecord | undefined {
     row.path = rec.path;
     row.cwd = intern(row.cwd);
     if (row.model) row.model = { ...row.model, provider: intern(row.model.provider), modelId: intern(row.model.modelId) };
+    row.spend.models = row.spend.models.map(intern);
     return { path: rec.path, key: rec.key, kind: "session", row, resume };
   }
   return undefined;

@@ -122,7 +122,7 @@ const GONE = Buffer.from(',"kind":"gone"}');
 async function appendStart(handle: FileHandle, file: string, ruleName: string): Promise<string> {
   const st = await handle.stat();
   if (st.size === 0) {
-    await removeVersion2Files(file);
+    await removeEarlierVersions(file);
     return lineOf(headerValue(ruleName));
   }
   const last = Buffer.alloc(1);
@@ -167,12 +167,13 @@ export async function appendRecords(file: string, ruleName: string, records: rea
   }
 }
 
-/** The files of the catalogue before the log (version 2: the rows, and the id filters beside them), replaced by it. */
-async function removeVersion2Files(file: string): Promise<void> {
+/** The files of earlier catalogue versions this log replaces (version 2: the rows and the id filters beside them; 3: a log without spend slots). */
+async function removeEarlierVersions(file: string): Promise<void> {
   const rows = file.replace(/catalogue-v\d+-(.*)\.jsonl$/, "catalogue-v2-$1.json");
   if (rows === file) return;
   await rm(rows, { force: true });
   await rm(rows.replace(/\.json$/, ".ids.json"), { force: true });
+  await rm(file.replace(/catalogue-v\d+-(.*)\.jsonl$/, "catalogue-v3-$1.jsonl"), { force: true });
 }
 
 export interface LoadedLog {

@@ -18,6 +18,8 @@ import type { SessionEntry } from "../session/format/types.js";
 import { IdFilter } from "./id-filter.js";
 import { editTarget, keepsProjection, ProjectedTail, projectedResumeOf, projectedResumeOfPath, type ProjectedResume } from "./projected-resume.js";
 import type { ContextTokenSource } from "../tokens/context-usage.js";
+import { forkTime, SpendSlotsBuilder, type SpendSlots } from "./spend-slots.js";
+import { addSessionSpend } from "./spend-model.js";
 
 /** Longest first request a row keeps (a preview, not the message). */
 export const FIRST_REQUEST_CHARS = 2000;
@@ -55,6 +57,8 @@ export interface CatalogueRow {
   cacheRead: number;
   cacheWrite: number;
   cost: number;
+  /** The same spend by 15-minute slot, kind and model (spend-slots.ts): what usage by day, model and project sums. */
+  spend: SpendSlots;
   /** The file holds a compaction entry. */
   hasCompactions: boolean;
   size: number;
@@ -143,6 +147,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     cacheRead: spend.cacheRead,
     cacheWrite: spend.cacheWrite,
     cost: spend.cost,
+    spend: spendSlotsOf(session, forkTime(header)),
     hasCompactions: hasCompaction(session),
     size,
     mtimeMs,
@@ -190,6 +195,12 @@ function hasEditAhead(session: LoadedSession): boolean {
   const known = new Set<string>();
   for (let i = 0; i < index.size; i++) known.add(index.idAt(i));
   return targets.some((t) => !known.has(t));
+}
+
+function spendSlotsOf(session: LoadedSession, forkedAt: number, from?: SpendSlots): SpendSlots {
+  const builder = new SpendSlotsBuilder(from);
+  addSessionSpend(builder, session, forkedAt);
+  return builder.build();
 }
 
 function hasCompaction(session: LoadedSession): boolean {
@@ -301,6 +312,7 @@ export function extendRow(
     cacheRead: previous.cacheRead + spend.cacheRead,
     cacheWrite: previous.cacheWrite + spend.cacheWrite,
     cost: previous.cost + spend.cost,
+    spend: spendSlotsOf(mini, previous.parentSession !== null ? resume.headerMs : Number.NaN, previous.spend),
     hasCompactions: previous.hasCompactions || metas.some((m) => m.type === "compaction"),
     size,
     mtimeMs,

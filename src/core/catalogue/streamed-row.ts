@@ -35,6 +35,8 @@ import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
 import { editTarget, keepsProjection, projectedResumeOf, projectedResumeOfPath } from "./projected-resume.js";
+import { cellKind, forkTime, KIND_ASSISTANT, KIND_USAGE, slotOfTimestamp, spendKindOf, SpendSlotsBuilder } from "./spend-slots.js";
+import { assistantModelFromLine, modelKey, spendModelOfEntry } from "./spend-model.js";
 
 const CHUNK_BYTES = SEARCH_CHUNK_BYTES;
 /** Reused by every streamed row (one runs at a time; nothing keeps a view of it): a chunk of the search memory when one is free. */
@@ -105,6 +107,14 @@ class ReusedReads implements ByteSource {
   }
 }
 
+function modelOfBody(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): string | null {
+  try {
+    return spendModelOfEntry(body(meta));
+  } catch {
+    return modelKey(undefined, undefined); // as addSessionSpend keys a body it cannot read
+  }
+}
+
 /** The session-wide sums of a row, accumulated line by line (as SessionIndex.add does). */
 class RowSums {
   messages = 0;
@@ -114,6 +124,9 @@ class RowSums {
   cacheRead = 0;
   cacheWrite = 0;
   cost = 0;
+  readonly slots = new SpendSlotsBuilder();
+  /** forkTime of the header (spend copied from the parent session is marked). */
+  forkedAt = Number.NaN;
   name: string | undefined;
   hasCompactions = false;
   firstUserMessage: string | null = null;
@@ -121,7 +134,7 @@ class RowSums {
   /** Targets of the file's context edits (read while their line is in the chunk). */
   readonly editTargets: string[] = [];
 
-  add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): void {
+  add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry, line: JsonlLine): void {
     if (meta.type === "message") this.messages++;
     if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
     const s = meta.spend;
@@ -131,6 +144,15 @@ class RowSums {
       this.cacheRead += s.cacheRead;
       this.cacheWrite += s.cacheWrite;
       this.cost += s.cost;
+      const kind = spendKindOf(meta.type, meta.role);
+      if (kind >= 0) {
+        let model: string | null = null;
+        if (kind === KIND_ASSISTANT) model = assistantModelFromLine(line.bytes, line.start, line.start + line.length) ?? modelOfBody(meta, body);
+        else if (kind === KIND_USAGE) model = modelOfBody(meta, body);
+        // A fork's copied spend is told by its time (rare: only a file with a parentSession needs it).
+        const cell = Number.isNaN(this.forkedAt) ? kind : cellKind(kind, Date.parse(meta.timestamp), this.forkedAt);
+        this.slots.add(slotOfTimestamp(meta.timestamp), cell, model, s);
+      }
     }
     if (meta.type === "session_info") this.name = meta.name?.trim() || undefined;
     if (meta.type === "compaction") this.hasCompactions = true;
@@ -228,6 +250,7 @@ class StreamedLines {
           header = JSON.parse(text.trim()) as SessionHeader;
         }
         this.header = header;
+        this.sums.forkedAt = forkTime(header);
         if (needsMigration(versionOfHeader(header))) this.giveUp = true;
         return;
       }
@@ -248,7 +271,7 @@ class StreamedLines {
       return;
     }
     this.current.line = l;
-    this.sums.add(meta, this.body);
+    this.sums.add(meta, this.body, l);
     this.current.line = null;
   }
 }
@@ -331,6 +354,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     cacheRead: sums.cacheRead,
     cacheWrite: sums.cacheWrite,
     cost: sums.cost,
+    spend: sums.slots.build(),
     hasCompactions: sums.hasCompactions,
     size: key.size,
     mtimeMs: key.mtimeMs,

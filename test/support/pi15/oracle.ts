@@ -33,6 +33,12 @@ export interface Pi15Preparation {
   serializedTurnPrefix: string;
   settings: CompactionSettings;
 }
+export interface Pi15UsageStats {
+  /** Answers and usage entries without a usage (pi's functions would throw; left out of what they were given). */
+  withoutUsage: number;
+  stats: { tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }; cost: number; assistantMessages: number };
+  breakdown: { key: string; cost: number; tokens: number }[];
+}
 export interface CompactionSettings { enabled: boolean; reserveTokens: number; keepRecentTokens: number }
 export interface TokenEstimate { tokens: number; usageTokens: number; trailingTokens: number; lastUsageIndex: number | null }
 export interface CutPoint { firstKeptEntryIndex: number; turnStartIndex: number; isSplitTurn: boolean }
@@ -186,6 +192,11 @@ export class Pi15Oracle {
   /** The file re-opened by pi 1.5.2's SessionManager.open (on a copy): entries, tree, leaf and context. */
   loadBack(file: string): Promise<Pi15LoadBack> {
     return this.request("loadBack", { file });
+  }
+
+  /** pi 1.5.2's /session numbers of a file (AgentSession.getSessionStats) and its getUsageCostBreakdown. */
+  usageStats(file: string): Promise<Pi15UsageStats> {
+    return this.request("usageStats", { file });
   }
 
   /**

@@ -6,9 +6,10 @@
 // into arrays. Session files are always opened from a temporary copy: pi 1.5's
 // loader appends a missing trailing newline to the file it opens.
 
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createInterface } from "node:readline";
 import { generateRandomSession15, type Pi15SessionManagerClass } from "./random-session-1.5.js";
 
@@ -49,6 +50,38 @@ interface Pi {
   serializeConversation(messages: Message[]): string;
   collectEntriesForBranchSummary(session: unknown, oldLeafId: string | null, targetId: string): { entries: Entry[]; commonAncestorId: string | null };
   prepareBranchEntries(entries: Entry[], budget: number): { messages: Message[]; fileOps: FileOps; totalTokens: number };
+  AgentSession: { prototype: { getSessionStats(this: unknown): Record<string, unknown> } };
+}
+
+type UsageCostBreakdown = (entries: Entry[]) => { key: string; cost: number; tokens: number }[];
+
+/** pi 1.5.2's getUsageCostBreakdown (usage-totals.js), from the bundle chunk that defines it. */
+async function usageCostBreakdown(chunk: string): Promise<UsageCostBreakdown> {
+  const dir = dirname(chunk);
+  const file = readdirSync(dir).find((f) => f.endsWith(".js") && readFileSync(join(dir, f), "utf8").includes("function getUsageCostBreakdown("));
+  if (!file) throw new Error("no chunk of pi 1.5.2 defines getUsageCostBreakdown");
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { getUsageCostBreakdown?: UsageCostBreakdown };
+  if (!mod.getUsageCostBreakdown) throw new Error(`${file} does not export getUsageCostBreakdown`);
+  return mod.getUsageCostBreakdown;
+}
+
+/**
+ * What pi 1.5.2's /session reports of a file: AgentSession.getSessionStats (its own method, on the
+ * SessionManager of a copy; context usage, which needs a model, left out) and its cost per model.
+ */
+function usageStats(pi: Pi, breakdown: UsageCostBreakdown, args: { file: string }): Json {
+  return openCopy(pi, args.file, (sm) => {
+    const header = sm.getHeader() as { id?: string };
+    // pi reads usage.input of an answer (or usage entry) without usage, and throws: such an entry is left
+    // out of what pi's functions are given (we count it as 0), and the answer says how many were.
+    const all = sm.getEntries();
+    const counted = all.filter((e) => {
+      const m = e.message as { role?: string; usage?: unknown } | undefined;
+      return !((e.type === "message" && m?.role === "assistant" && !m.usage) || (e.type === "usage" && !e.usage));
+    });
+    const stats = pi.AgentSession.prototype.getSessionStats.call({ sessionManager: { getEntries: () => counted }, sessionFile: args.file, sessionId: header.id, getContextUsage: () => undefined });
+    return { stats, breakdown: breakdown(counted), withoutUsage: all.length - counted.length };
+  });
 }
 
 const lists = (ops: FileOps) => ({ read: [...ops.read], written: [...ops.written], edited: [...ops.edited] });
@@ -197,10 +230,12 @@ async function main(): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   const pi = (await import(chunk)) as Pi;
+  const breakdown = await usageCostBreakdown(chunk);
   const ops: Record<string, (args: never) => Json> = {
     ping: () => ({ pid: process.pid, node: process.version }),
     answers: (args: AnswersArgs) => answers(pi, args),
     loadBack: (args: { file: string }) => loadBack(pi, args),
+    usageStats: (args: { file: string }) => usageStats(pi, breakdown, args),
     appendAs: (args: { entries: unknown[]; leafId?: string | null; method: string; args: unknown[] }) => appendAs(pi, args),
     compactionSettings: (args: { cwd: string; agentDir: string; models: (string | null)[] }) => compactionSettings(pi, args),
     generate: (args: { seed: number; dir: string; steps?: number }) =>
