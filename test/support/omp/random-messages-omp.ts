@@ -4,7 +4,7 @@
 import { makeText, randomUsage } from "../random-messages.js";
 import type { SeededRandom } from "../seeded-random.js";
 
-export { makeText } from "../random-messages.js";
+export { makeText, randomUsage } from "../random-messages.js";
 
 /** PNGs (base64) for large images and snapcompact frames; omp moves payloads ≥ 1024 chars into its blob store. */
 export interface Frames {

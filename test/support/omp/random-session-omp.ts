@@ -19,7 +19,7 @@
 // session_init, branches (several leaves), and pi 0.73 / pi 1.5 files resumed
 // (appended to) by omp.
 
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createSeededRandom, type SeededRandom } from "../seeded-random.js";
 import type { Entry, Omp, OmpSessionManager } from "./omp-modules.js";
@@ -31,6 +31,7 @@ import {
   hookMessage,
   makeText,
   pythonExecutionMessage,
+  randomUsage,
   toolCalls,
   toolResultMessage,
   userMessage,
@@ -53,9 +54,11 @@ export interface GeneratedOmpSession {
   seed: number;
   /** The pi file resumed, if any. */
   resumed: string | null;
-  /** Every entry id omp wrote, in order. */
+  /** Every entry id in the file, in order. */
   ids: string[];
-  /** Leaves worth asking about: every tip of the tree plus a few random entries. */
+  /** The file's leaf (its last entry: the leaf omp resumes at). */
+  leafId: string;
+  /** Leaves worth asking about: the file's leaf first, every other tip of the tree, a few random entries. */
   leaves: string[];
   /** How often each feature was written (to check coverage over many seeds). */
   features: Record<string, number>;
@@ -102,6 +105,7 @@ export async function generateOmpSession(omp: Omp, args: GenerateArgs): Promise<
   const rng = createSeededRandom(args.seed);
   const idRng = createSeededRandom(args.seed ^ 0x5eed);
   return withSeededUuids(idRng, async () => {
+    mkdirSync(args.dir, { recursive: true });
     const pngs = (args.pngs ?? []).map((file) => readFileSync(file).toString("base64"));
     const resumeFrom = args.piFiles?.length && rng.chance(0.2) ? rng.pick(args.piFiles) : null;
     let sm: OmpSessionManager;
@@ -136,7 +140,16 @@ export async function generateOmpSession(omp: Omp, args: GenerateArgs): Promise<
     const parents = new Set(entries.map((e) => e.parentId));
     const tips = entries.filter((e) => !parents.has(e.id)).map((e) => e.id);
     const extra = entries.length ? Array.from({ length: 3 }, () => rng.pick(entries).id) : [];
-    return { path, seed: args.seed, resumed: resumeFrom, ids: entries.map((e) => e.id), leaves: [...new Set([...tips, ...extra])], features: state.features };
+    const leafId = entries[entries.length - 1]!.id;
+    return {
+      path,
+      seed: args.seed,
+      resumed: resumeFrom,
+      ids: entries.map((e) => e.id),
+      leafId,
+      leaves: [...new Set([leafId, ...tips, ...extra])],
+      features: state.features,
+    };
   });
 }
 
@@ -248,7 +261,7 @@ function metadataEntry(state: GenState): void {
 function modelUsage(state: GenState): void {
   const { rng, sm } = state;
   const id = sm.appendModelUsage(
-    { purpose: "auto-thinking", api: "openai-completions", provider: "openai", model: "gpt-5", usage: { input: rng.int(1, 900), output: rng.int(1, 90), cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: "stop" },
+    { purpose: "auto-thinking", api: "openai-completions", provider: "openai", model: "gpt-5", usage: randomUsage(rng), stopReason: "stop" },
     { sessionId: (sm as unknown as { getSessionId(): string }).getSessionId(), parentId: sm.getLeafId() },
   );
   record(state, id, "model_usage");
