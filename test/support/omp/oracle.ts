@@ -10,7 +10,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import type { OmpAnswersArgs } from "./answers.js";
@@ -214,22 +214,22 @@ export class OmpOracle {
 
   /** omp's answers for one file: load, open, context/LLM/tokens/threshold/preparations per leaf, branch preparations. */
   answers(args: OmpAnswersArgs): Promise<OmpAnswers> {
-    return this.request("answers", args);
+    return this.request("answers", { ...args, file: resolve(args.file) });
   }
 
   /** The file re-opened by omp's SessionManager.open (on a copy): header, title, entries, tree, leaf, context. */
   loadBack(file: string): Promise<OmpLoadBack | { error: string; invalidHeader: boolean }> {
-    return this.request("loadBack", { file });
+    return this.request("loadBack", { file: resolve(file) });
   }
 
   /** omp's compaction and branch-summary settings read from `<agentDir>/config.yml` and `<cwd>/.omp/config.yml`. */
   settings(cwd: string, agentDir: string = this.agentDir): Promise<OmpSettingsAnswer> {
-    return this.request("settings", { cwd, agentDir });
+    return this.request("settings", { cwd: resolve(cwd), agentDir: resolve(agentDir) });
   }
 
   /** A random session written by omp's own SessionManager into `args.dir` (blobs go to this oracle's agent dir). */
   generate(args: GenerateArgs): Promise<GeneratedOmpSession> {
-    return this.request("generate", args);
+    return this.request("generate", { ...args, dir: resolve(args.dir) });
   }
 
   close(): void {

@@ -15,7 +15,7 @@ import { OMP_LOOPBACK_PROVIDER, runOmpCli } from "../../support/omp/run-omp-cli.
 const KEY = "sk-omp-loopback-0123456789";
 
 /** The text of a message (string content or text parts), on the wire or from the oracle. */
-function textOf(message: { content?: unknown }): string {
+function textOf(message: Record<string, unknown>): string {
   const c = message.content;
   if (typeof c === "string") return c;
   if (Array.isArray(c)) return c.map((p: { type?: string; text?: string }) => (p.type === "text" ? (p.text ?? "") : "")).join("");
