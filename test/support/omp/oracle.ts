@@ -183,13 +183,16 @@ export class OmpOracle {
     });
   }
 
-  /** Starts a worker; `blobsFrom` folders are copied into the agent dir's blob store. */
-  static async start(options: { home?: string; blobsFrom?: string[] } = {}): Promise<OmpOracle> {
+  /**
+   * Starts a worker. `agentDir`: an existing omp agent dir to read blobs and config.yml from (default
+   * `<home>/.omp/agent`); `blobsFrom` folders are copied into the agent dir's blob store.
+   */
+  static async start(options: { home?: string; agentDir?: string; blobsFrom?: string[] } = {}): Promise<OmpOracle> {
     const install = await ompInstall();
     const provided = providedByGlobalSetup();
     const worker = provided && "worker" in provided ? provided.worker : await buildOmpWorker();
     const home = options.home ?? fastTempDir("omp-oracle-home-");
-    const agentDir = join(home, ".omp", "agent");
+    const agentDir = options.agentDir ? resolve(options.agentDir) : join(home, ".omp", "agent");
     mkdirSync(join(agentDir, "blobs"), { recursive: true });
     mkdirSync(join(home, "tmp"), { recursive: true });
     for (const dir of options.blobsFrom ?? []) cpSync(dir, join(agentDir, "blobs"), { recursive: true });
@@ -243,7 +246,7 @@ export class OmpOracle {
  * A describe block whose tests get a started oracle (`get()`): skipped only
  * with the explicit opt-out, otherwise a missing omp fails every test.
  */
-export function describeOmp(name: string, body: (get: () => OmpOracle) => void, options: { blobsFrom?: string[] } = {}): void {
+export function describeOmp(name: string, body: (get: () => OmpOracle) => void, options: { agentDir?: string; blobsFrom?: string[] } = {}): void {
   const skip = ompSkipReason();
   if (skip) {
     describe.skip(`${name} (omp 18.3.4 oracle skipped: ${skip})`, () => body(() => undefined as never));
