@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/discovery/discover";
+import { defaultOmpDirs, type AgentName } from "../core/agent";
 import { openSession, type LoadedSession } from "../core/session/open/open-session";
 import { openSessionInMemory } from "../core/session/open/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
@@ -38,6 +39,9 @@ export async function loadSession(ctx: CommandContext, file: string, options: { 
   if (!session.header && session.index.size === 0) {
     // Not a session at all: one error line first; why each line failed only with --verbose.
     const details = boolFlag(ctx.args, "verbose") ? diagnosticLines(session) : [];
+    if (session.titleSlot) {
+      throw new CliError(`${file}:1: only omp's title slot, no session header: omp would start a new session here (replacing the file); nothing to read`, EXIT_BAD_INPUT, details);
+    }
     throw new CliError(`${file}:1: not a pi session file (no session header and no entries)`, EXIT_BAD_INPUT, details);
   }
   reportDiagnostics(ctx, session);
@@ -64,9 +68,11 @@ export function resolveLeaf(ctx: CommandContext, session: LoadedSession, flag = 
   return id;
 }
 
-export function resolveAgentDir(ctx: CommandContext): string {
+/** `--agent-dir`, else the agent's default (pi: $PI_CODING_AGENT_DIR or ~/.pi/agent; omp: ~/.omp/agent or omp's overrides). */
+export function resolveAgentDir(ctx: CommandContext, agent: AgentName = "pi"): string {
   const flag = stringFlag(ctx.args, "agent-dir");
-  return flag ? resolve(ctx.io.processCwd, flag) : defaultAgentDir(ctx.io.env);
+  if (flag) return resolve(ctx.io.processCwd, flag);
+  return agent === "omp" ? defaultOmpDirs(ctx.io.env).agentDir : defaultAgentDir(ctx.io.env);
 }
 
 /** --cwd, else the session header's cwd where it names an existing directory, else the process cwd. */

@@ -79,4 +79,13 @@ export interface AgentSemantics {
    * then an estimate). Absent: always.
    */
   tokenCountsExact?(model: ContextModel | null): boolean;
+  /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
+  sessionName(facts: SessionNameFacts): string | null;
+}
+
+export interface SessionNameFacts {
+  /** The latest `session_info` name on file (pi's). */
+  sessionInfoName: string | undefined;
+  titleSlot: { title: string } | null;
+  header: object | null;
 }

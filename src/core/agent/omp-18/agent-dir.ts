@@ -14,7 +14,7 @@ export interface OmpDirs {
   blobsDir: string;
 }
 
-export function defaultOmpDirs(env: Readonly<Record<string, string | undefined>> = process.env, home: string = homedir()): OmpDirs {
+export function defaultOmpDirs(env: Readonly<Record<string, string | undefined>> = process.env, home: string = env.HOME || homedir()): OmpDirs {
   const configRoot = join(home, env.PI_CONFIG_DIR || ".omp");
   const profile = env.OMP_PROFILE || env.PI_PROFILE || undefined;
   if (profile) {

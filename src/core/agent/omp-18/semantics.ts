@@ -102,6 +102,11 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
       return resolveOmpCompactionSettings(from);
     },
     tokenCountsExact: (model) => !hasNativeTokenizer(model),
+    // omp's title: the slot's (empty = none), else the header's; pi's session_info is not read.
+    sessionName: (facts) => {
+      const title = (facts.header as { title?: unknown } | null)?.title;
+      return facts.titleSlot?.title || (typeof title === "string" && title ? title : null);
+    },
   };
   return Object.freeze(semantics);
 }

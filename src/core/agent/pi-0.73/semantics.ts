@@ -32,6 +32,7 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   branchModel,
   prepareBranchEntries,
   serializeConversation,
+  sessionName: (facts) => facts.sessionInfoName ?? null,
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
 } satisfies AgentSemantics);

@@ -37,6 +37,7 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   branchModel,
   prepareBranchEntries,
   serializeConversation,
+  sessionName: (facts) => facts.sessionInfoName ?? null,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
   resolveCompactionSettings: resolveModelCompactionSettings,
 } satisfies AgentSemantics);
