@@ -79,6 +79,10 @@ export interface AgentSemantics {
    * then an estimate). Absent: always.
    */
   tokenCountsExact?(model: ContextModel | null): boolean;
+  /** The context size above which this agent compacts on its own (pi: window − reserveTokens; omp: at least 15 % of the window free, or its threshold settings). */
+  compactionThreshold(contextWindow: number, settings: CompactionSettings): number;
+  /** Whether this agent would compact at `contextTokens` (its settings' `enabled` and its threshold). */
+  shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
   /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
   sessionName(facts: SessionNameFacts): string | null;
 }
