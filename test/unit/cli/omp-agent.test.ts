@@ -196,6 +196,23 @@ describe("bad input in omp files: explained in one line, never a crash, never wr
     });
   }
 
+  it("in omp's words: a first line that is no header under omp's folder, a truncated last line", async () => {
+    const dir = join(home, ".omp", "agent", "sessions", "-words");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "no-header.jsonl");
+    writeFileSync(file, readFileSync(fixture("omp-simple"), "utf8").split("\n").slice(2).join("\n"));
+    const before = sha(file);
+    const run = await cli(["tree", file, "--json"], { env });
+    expect(run.code).toBe(0);
+    expect(run.json().agent).toBe("omp");
+    expect(run.stderr).toContain("omp would refuse to resume this file");
+    expect(run.stderr).not.toContain("overwrite");
+    const cut = join(tmp, "cut.jsonl");
+    writeFileSync(cut, readFileSync(fixture("omp-simple"), "utf8").slice(0, -40));
+    expect((await cli(["tree", cut, "--json"], { env })).stderr).toContain("omp would glue the next entry it appends onto this line");
+    expect(sha(file)).toBe(before);
+  });
+
   it("a missing blob: omp's notice in place of the frames", async () => {
     const doc = (await cli(["context", fixture("omp-snapcompact"), "--json", "--agent-dir", join(tmp, "no-blobs")], { env })).json();
     expect(doc.messages[0].content.map((b: { type: string }) => b.type)).toEqual(["text", "text", "text"]);

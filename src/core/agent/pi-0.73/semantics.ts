@@ -34,6 +34,7 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   prepareBranchEntries,
   serializeConversation,
   sessionName: (facts) => facts.sessionInfoName ?? null,
+  explainDiagnostic: (d) => d,
   compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
   shouldCompact,
   currentSystemMessage: () => undefined,

@@ -39,6 +39,7 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   prepareBranchEntries,
   serializeConversation,
   sessionName: (facts) => facts.sessionInfoName ?? null,
+  explainDiagnostic: (d) => d,
   compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
   shouldCompact,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
