@@ -3,7 +3,8 @@
 // (shared/spec/cli.md, "Which agent" and "Which pi"). Every command asks this
 // once per session.
 
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import {
   chooseAgent,
   defaultOmpDirs,
@@ -52,17 +53,26 @@ export function agentFlag(ctx: CommandContext): AgentName | undefined {
   return text;
 }
 
-/** omp's blob store: `<--agent-dir>/blobs`, else omp's own (its env overrides). */
-function ompBlobsDir(ctx: CommandContext): string {
+/**
+ * omp's blob store: `<--agent-dir>/blobs`; else the one beside the sessions
+ * root the file lies in (`<root>/sessions/<folder>/<file>` → `<root>/blobs`, a
+ * profile's or an XDG data folder's); else omp's own (its env overrides).
+ */
+function ompBlobsDir(ctx: CommandContext, sessionPath: string | undefined): string {
   const flag = stringFlag(ctx.args, "agent-dir");
-  return flag ? join(resolve(ctx.io.processCwd, flag), "blobs") : defaultOmpDirs(ctx.io.env).blobsDir;
+  if (flag) return join(resolve(ctx.io.processCwd, flag), "blobs");
+  if (sessionPath) {
+    const root = dirname(dirname(dirname(sessionPath)));
+    if (basename(dirname(dirname(sessionPath))) === "sessions" && existsSync(join(root, "blobs"))) return join(root, "blobs");
+  }
+  return defaultOmpDirs(ctx.io.env).blobsDir;
 }
 
 /** The semantics for `session` (or, without one, for sessions that hold no marker). */
 export function sessionSemantics(ctx: CommandContext, session?: LoadedSession): SessionSemantics {
   const agentChoice = chooseAgent({ explicitAgent: agentFlag(ctx), explicit: piVersionFlag(ctx), session, path: session?.path, env: ctx.io.env });
   const omp = agentChoice.agent.agent === "omp";
-  const semantics = semanticsFor(agentChoice.agent, omp ? { ompBlobsDir: ompBlobsDir(ctx) } : {});
+  const semantics = semanticsFor(agentChoice.agent, omp ? { ompBlobsDir: ompBlobsDir(ctx, session?.path) } : {});
   const choice: PiVersionChoice = agentChoice.pi ?? { version: semantics.version, source: "default", reason: `omp: ${agentChoice.reason}` };
   const agent = agentChoice.agent.agent;
   return { semantics, agentChoice, choice, piVersion: semantics.version, agent, tags: omp ? { agent } : { agent, piVersion: semantics.version } };

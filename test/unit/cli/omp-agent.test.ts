@@ -219,6 +219,19 @@ describe("bad input in omp files: explained in one line, never a crash, never wr
     expect(doc.messages[0].content[2].text).toContain("5 archived image frames unavailable here");
   });
 
+  it("frames from the blob store beside the sessions root the file lies in (a profile's)", async () => {
+    const root = join(home, ".omp", "profiles", "work", "agent");
+    mkdirSync(join(root, "sessions", "-proj"), { recursive: true });
+    const file = join(root, "sessions", "-proj", "snap.jsonl");
+    copyFileSync(fixture("omp-snapcompact"), file);
+    mkdirSync(join(root, "blobs"));
+    for (const blob of ["83a6492afe373eee8884e612cec4e7b1e09a92960df70ae675428458df7354e8", "b1139a8558d34a1b09587b09c70ca210f111f200cdd2a0c52c2093bb626319e3", "b38b1278ae938234b44cbf1fdc09b100092c9048415dde25293bb44d0f81c4d5", "36d060466137d2f8e9e667aab982e94dd33df107afda5cabf9e94592711fcaa3", "9ca1a1abacfd1420766bc3ef2a57d269df875f134ad9619149de9261ea6b6c5d"]) {
+      copyFileSync(join(OMP_FIXTURES_DIR, "blobs", blob), join(root, "blobs", blob));
+    }
+    const doc = (await cli(["context", file, "--json"], { env })).json();
+    expect(digestImages(doc.messages)).toEqual(readOmpExpectedLlm("omp-snapcompact"));
+  });
+
   it("writers refuse omp sessions (exit 3), the file unchanged", async () => {
     const file = join(tmp, "omp-write.jsonl");
     copyFileSync(fixture("omp-simple"), file);
