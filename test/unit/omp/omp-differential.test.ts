@@ -53,7 +53,10 @@ interface Mismatch {
   omps: unknown;
 }
 
+let comparisons = 0;
+
 function check(out: Mismatch[], seed: number, leaf: string | undefined, what: string, ours: unknown, omps: unknown): void {
+  comparisons++;
   try {
     expect(ours).toEqual(omps);
   } catch {
@@ -192,7 +195,7 @@ describeOmp("omp 18.3.4 differential: our omp semantics against omp's own code o
     for (const item of items) compareItem(item, semantics, mismatches, counts);
     const shown = mismatches.slice(0, 8).map((m) => `seed ${m.seed} ${m.leaf ?? ""} ${m.what}:\n ours ${JSON.stringify(m.ours)?.slice(0, 600)}\n omp  ${JSON.stringify(m.omps)?.slice(0, 600)}`);
     const kinds = [...new Set(mismatches.map((m) => m.what))];
-    console.log(`omp differential: ${items.length} sessions, ${counts.leaves} leaves, ${counts.preparations} compactable preparations, ${counts.branches} branch pairs; ${mismatches.length} mismatches`);
+    console.log(`omp differential: ${items.length} sessions, ${counts.leaves} leaves, ${counts.preparations} compactable preparations, ${counts.branches} branch pairs; ${comparisons} comparisons, ${mismatches.length} mismatches`);
     expect({ mismatches: mismatches.length, kinds, shown }).toEqual({ mismatches: 0, kinds: [], shown: [] });
     expect(counts.leaves).toBeGreaterThan(1000);
     expect(counts.preparations).toBeGreaterThan(200);
