@@ -5,7 +5,7 @@ import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
@@ -26,7 +26,7 @@ export const branchSummaryCommand: Command = {
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session);
     resolveLeaf(ctx, session, "target");
-    const { piVersion } = sessionSemantics(ctx, session);
+    const { piVersion } = writeSemantics(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     const resolved = resolveBranchSummarySettings({ agentDir, cwd, overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } } });
@@ -68,6 +68,7 @@ export const branchSummaryCommand: Command = {
         abandonedEntries: result.abandonedEntries,
         model: result.model,
         digest: result.digest,
+        agent: "pi",
         piVersion: result.piVersion,
         warnings: result.warnings,
       });

@@ -5,7 +5,7 @@ import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
@@ -22,7 +22,7 @@ export const compactCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
-    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    const { semantics, piVersion } = writeSemantics(ctx, session);
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
     const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
     let resolved;
@@ -69,6 +69,7 @@ export const compactCommand: Command = {
         outcome: result.outcome,
         leafId: result.leafId,
         digest: result.digest,
+        agent: "pi",
         piVersion: result.piVersion,
         warnings: result.warnings,
       });

@@ -7,6 +7,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
+import { writeSemantics } from "../session-semantics";
 
 export const forkCommand: Command = {
   name: "fork",
@@ -17,6 +18,8 @@ export const forkCommand: Command = {
   async run(ctx) {
     const file = requireFileArg(ctx);
     const session = await loadSession(ctx, file);
+    // pi's writes only: an omp session is refused until the writers follow omp's rules.
+    writeSemantics(ctx, session);
     const cwdFlag = stringFlag(ctx.args, "cwd");
     const cwd = cwdFlag !== undefined ? resolve(ctx.io.processCwd, cwdFlag) : undefined;
     if (cwd !== undefined && !(existsSync(cwd) && statSync(cwd).isDirectory())) throw new CliError(`--cwd ${cwdFlag}: not a directory`, EXIT_BAD_INPUT);
@@ -37,6 +40,7 @@ export const forkCommand: Command = {
     }
     if (ctx.json) {
       printJson(ctx, {
+        agent: "pi",
         written: result.written,
         path: result.path,
         id: result.header.id,

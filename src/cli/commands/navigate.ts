@@ -4,7 +4,7 @@ import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { withInterrupt } from "./summary-flags";
 
 export const navigateCommand: Command = {
@@ -28,7 +28,7 @@ export const navigateCommand: Command = {
     if (undo && stringFlag(ctx.args, "label") !== undefined) throw new UsageError("--label goes with --target");
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session) ?? undefined;
-    const { piVersion } = sessionSemantics(ctx, session);
+    const { piVersion } = writeSemantics(ctx, session);
     const dryRun = boolFlag(ctx.args, "dry-run");
     const label = stringFlag(ctx.args, "label");
     let result: NavigateResult & { compactionId?: string };
@@ -48,6 +48,7 @@ export const navigateCommand: Command = {
         oldLeafId: result.oldLeafId,
         editorText: result.editorText ?? null,
         labelEntry: result.labelEntry,
+        agent: "pi",
         piVersion: result.piVersion,
         ...(result.compactionId ? { undoneCompactionId: result.compactionId } : {}),
       });

@@ -6,6 +6,7 @@ import { UsageError } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession } from "../session-input";
 import { toCliError } from "./summary-flags";
+import { writeSemantics } from "../session-semantics";
 
 export const renameCommand: Command = {
   name: "rename",
@@ -17,6 +18,8 @@ export const renameCommand: Command = {
     if (!file || name === undefined) throw new UsageError("'rename' needs a session FILE and a NAME");
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote a NAME with spaces)`);
     const session = await loadSession(ctx, resolve(ctx.io.processCwd, file));
+    // pi's writes only: an omp session is refused until the writers follow omp's rules.
+    writeSemantics(ctx, session);
     let result;
     try {
       result = renameSession({ session, name, dryRun: boolFlag(ctx.args, "dry-run") });
@@ -24,7 +27,7 @@ export const renameCommand: Command = {
       throw toCliError(error);
     }
     if (ctx.json) {
-      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName });
+      printJson(ctx, { agent: "pi", written: result.written, entry: result.entry, name: result.name, previousName: result.previousName });
       return 0;
     }
     printLines(ctx, [result.written ? `session named "${result.name}" (entry ${result.entry.id})` : `dry run: would name the session "${result.name}"; nothing written`]);

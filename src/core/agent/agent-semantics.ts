@@ -19,8 +19,13 @@ import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { ContextTokenEstimate } from "../tokens/context-tokens.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { AgentVersion } from "../session/format/agent-version.js";
 
 export interface AgentSemantics {
+  /** Which agent and version these semantics are exact with. */
+  readonly agent: AgentVersion;
+  /** The pi version whose rules apply (for omp, whose format descends from pi 0.7x: "0.73"). */
   readonly version: PiVersion;
   /** pi's buildSessionContext on the branch `pathEntries` (root→leaf). */
   buildSessionContext(pathEntries: readonly SessionEntry[]): SessionContext;
@@ -69,4 +74,25 @@ export interface AgentSemantics {
     from: LoadSettingsOptions | LoadedSettings,
     model?: string,
   ): ResolvedSettings<CompactionSettings>;
+  /**
+   * Whether this agent's own token counts equal ours for `model` (omp counts
+   * Claude, Qwen, DeepSeek, Kimi and GLM models with native tokenizers; ours is
+   * then an estimate). Absent: always.
+   */
+  tokenCountsExact?(model: ContextModel | null): boolean;
+  /** The context size above which this agent compacts on its own (pi: window − reserveTokens; omp: at least 15 % of the window free, or its threshold settings). */
+  compactionThreshold(contextWindow: number, settings: CompactionSettings): number;
+  /** Whether this agent would compact at `contextTokens` (its settings' `enabled` and its threshold). */
+  shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
+  /** A reader diagnostic in this agent's words (the reader words them for pi). */
+  explainDiagnostic(d: Diagnostic): Diagnostic;
+  /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
+  sessionName(facts: SessionNameFacts): string | null;
+}
+
+export interface SessionNameFacts {
+  /** The latest `session_info` name on file (pi's). */
+  sessionInfoName: string | undefined;
+  titleSlot: { title: string } | null;
+  header: object | null;
 }

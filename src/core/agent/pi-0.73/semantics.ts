@@ -15,8 +15,11 @@ import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "../../tokens/context-usage.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { shouldCompact } from "../../tokens/should-compact.js";
+import { PI_0_73 } from "../../session/format/agent-version.js";
 
 export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
+  agent: PI_0_73,
   version: "0.73",
   buildSessionContext: buildContextFromPath,
   convertToLlm,
@@ -30,6 +33,10 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   branchModel,
   prepareBranchEntries,
   serializeConversation,
+  sessionName: (facts) => facts.sessionInfoName ?? null,
+  explainDiagnostic: (d) => d,
+  compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
+  shouldCompact,
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
 } satisfies AgentSemantics);

@@ -21,7 +21,8 @@ export type WriteRefusalReason =
   | "needs-migration"
   | "not-a-file"
   | "parent-cycle"
-  | "bom-for-pi-1.5";
+  | "bom-for-pi-1.5"
+  | "omp-title-slot";
 
 
 /** Writing was refused and nothing was written (CLI exit 3). */
@@ -133,6 +134,14 @@ function checkReadState(session: LoadedSession): string {
     throw new WriteRefusedError(
       "missing-header",
       `${path}:1: the first line is not a session header; pi treats this file as empty, so nothing is appended to it`,
+      path,
+    );
+  }
+  if (session.titleSlot) {
+    // Line 1 is omp's title slot: pi reads no header here, and omp's writes follow omp's own rules.
+    throw new WriteRefusedError(
+      "omp-title-slot",
+      `${path}:1: omp's title slot: this is an omp session (pi treats it as empty); nothing was appended with pi's rules`,
       path,
     );
   }
