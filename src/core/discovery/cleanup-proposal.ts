@@ -7,8 +7,8 @@ export interface CleanupInput {
   path: string;
   /** Bytes on disk. */
   size: number;
-  /** Last activity (pi's modified date). */
-  modified: Date;
+  /** Last activity: the newest of its entries' timestamps and the file's mtime (last-activity.ts). */
+  lastActivity: Date;
   /** user + assistant messages in the whole file. */
   conversationMessages: number;
 }
@@ -37,7 +37,7 @@ export function proposeCleanup(inputs: readonly CleanupInput[], criteria: Cleanu
   const activeWithin = criteria.activeWithinMs ?? 10 * 60 * 1000;
   const proposals: CleanupProposal[] = [];
   for (const input of inputs) {
-    const age = criteria.now.getTime() - input.modified.getTime();
+    const age = criteria.now.getTime() - input.lastActivity.getTime();
     if (age < activeWithin) continue;
     const reasons: CleanupReason[] = [];
     if (criteria.empty && input.conversationMessages === 0) reasons.push("empty");

@@ -7,6 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
+import { lastActivityMs } from "../../core/discovery/last-activity";
 import { formatBytes, proposeCleanup, totalBytes, trashConfirmation, type CleanupCriteria, type CleanupProposal } from "../../core/discovery/cleanup-proposal";
 import { moveToFreedesktopTrash, TrashUnavailableError } from "../../core/trash/freedesktop-trash";
 import { notDone, ok, type CommandResult } from "../command-result";
@@ -23,6 +24,14 @@ type SizedFile = { path: string; size: number };
 export interface TrashOutcome {
   moved: { path: string; via: "vscode" | "freedesktop"; to?: string }[];
   totalBytes: number;
+}
+
+function statOrUndefined(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function sizeOf(path: string): number {
@@ -140,7 +149,10 @@ async function cleanupInputs(services: Services) {
       // user + assistant ones, so nothing with a conversation is called empty); one never read, never empty.
       conversationMessages = facts?.messageCount ?? Number.POSITIVE_INFINITY;
     }
-    return { path, size: sizeOf(path), modified: facts?.modified ?? new Date(), conversationMessages };
+    // The file as it is now: a write since its facts were made (ours or pi's) is activity too.
+    const stat = statOrUndefined(path);
+    const lastActivity = new Date(Math.max(facts?.lastActivity.getTime() ?? Date.now(), lastActivityMs(0, stat?.mtimeMs ?? 0)));
+    return { path, size: stat?.size ?? 0, lastActivity, conversationMessages };
   });
 }
 

@@ -299,7 +299,7 @@ function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeI
 export function sessionColumns(facts: SessionFacts): string[] {
   const parts = [`${facts.entryCount} entries`, tokensText(facts)];
   parts.push(`Σ ${compactNumber(facts.totals.tokens)} ${costText(facts.totals.cost)}`);
-  parts.push(sizeText(facts.sizeBytes), agoText(facts.modified));
+  parts.push(sizeText(facts.sizeBytes), agoText(facts.lastActivity));
   return parts;
 }
 
@@ -313,7 +313,7 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     facts.threshold !== undefined
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
-    `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.modified.toLocaleString()}`,
+    `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.lastActivity.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
     ...(facts.piVersion ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`] : []),

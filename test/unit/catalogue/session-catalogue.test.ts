@@ -200,7 +200,7 @@ describe("SessionCatalogue", () => {
     expect(garbage.progress).toMatchObject({ read: 5, cached: 0 });
     expect(byPath(garbage.rows)).toEqual(byPath(damaged.rows));
     // A file that is not this catalogue's log is replaced, not appended to.
-    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(logLine({ format: "pi-sessions-catalogue", version: 3, rule: "pi-0.73" }));
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(logLine({ format: "pi-sessions-catalogue", version: 4, rule: "pi-0.73" }));
     expect((await listed(cache, files)).progress).toMatchObject({ read: 0, cached: 5 });
   });
 
