@@ -22,7 +22,8 @@ import { registerSessionActions } from "./commands/session-actions";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
 import { SEARCH_COMMAND_ID, searchSessions } from "./commands/search";
-import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { CONTEXT_DOCUMENT_SCHEME, SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { ReadOnlyDocuments } from "./read-only-documents";
 import { registerSessionsViewCommands } from "./commands/sessions-view-commands";
 import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
@@ -207,6 +208,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     entriesTree.refresh();
   };
 
+  const contextDocuments = new ReadOnlyDocuments(CONTEXT_DOCUMENT_SCHEME);
   const register = (id: string, run: (services: Services, raw: unknown) => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, (raw: unknown) => run(services, raw));
   context.subscriptions.push(
@@ -215,7 +217,8 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     register(NAVIGATE_COMMAND_ID, navigateToEntry),
     register(SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate),
     register(UNDO_COMMAND_ID, undoLastCompaction),
-    register(SHOW_CONTEXT_COMMAND_ID, showContext),
+    contextDocuments,
+    vscode.commands.registerCommand(SHOW_CONTEXT_COMMAND_ID, (raw: unknown) => showContext(services, contextDocuments, raw)),
     register(SHOW_SUMMARY_COMMAND_ID, showSummary),
     register(SET_API_KEY_COMMAND_ID, setApiKey),
     register(SELECT_PRESET_COMMAND_ID, selectPreset),

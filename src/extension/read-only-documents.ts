@@ -1,21 +1,39 @@
-// Read-only documents for the diff editor: a file's content before and after a
-// session's changes, as replayed from the session (never the file on disk).
+// The virtual documents the extension opens (a file before/after a session's
+// changes, Show Context's markdown): read-only by construction (a content
+// provider's documents cannot be edited, saved or marked unsaved), and given a
+// language only where that is safe. A language feeds checkers (TypeScript's,
+// JSON's, any installed linter) that would fill the Problems panel with errors
+// about text that is not a file: a fragment (an edit's replaced text, the list
+// of a session's changes) is opened as plain text; whole content keeps the
+// language its name gives (coloured, like the file), on a scheme no checker
+// treats as a project file.
 import * as vscode from "vscode";
 
-export const CHANGE_DOCUMENT_SCHEME = "pi-sessions-change";
+export type DocumentLanguage =
+  /** The language of `name` (whole content of such a file). */
+  | "by-name"
+  /** Plain text: fragments, anything a checker would misread. */
+  | "plain";
+
 const KEPT = 64;
 
-export class ChangeDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
   private counter = 0;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(CHANGE_DOCUMENT_SCHEME, this);
+  private readonly registration: vscode.Disposable;
 
-  /** A URI whose document shows `content`; the path ends with the file's name so the language is detected. */
-  uriFor(fileName: string, side: string, content: string): vscode.Uri {
+  constructor(readonly scheme: string) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(scheme, this);
+  }
+
+  /** A URI whose document shows `content`, named `name` (under `side`: "before", "after", "context"…). */
+  uriFor(name: string, side: string, content: string, language: DocumentLanguage): vscode.Uri {
     const key = `${++this.counter}`;
     this.contents.set(key, content);
     if (this.contents.size > KEPT) this.contents.delete(this.contents.keys().next().value!);
-    return vscode.Uri.from({ scheme: CHANGE_DOCUMENT_SCHEME, path: `/${key}/${side}/${fileName}` });
+    // The language is detected from the path's last extension: `.txt` makes any name plain text.
+    const file = language === "plain" ? `${name}.txt` : name;
+    return vscode.Uri.from({ scheme: this.scheme, path: `/${key}/${side}/${file}` });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { fileChangeSteps, reconstructFileVersions, sessionDiff, type FileChangeStep, type SessionDiff, type SessionDiffSource, type StepVersions } from "../../core/file-history";
 import { recordedCwd } from "../../core/session/open/session-info";
 import { notDone, ok, type CommandResult } from "../command-result";
-import { revealEntry } from "../commands/entry-actions";
+import { openEntry } from "../commands/entry-actions";
 import type { Services } from "../services";
 import type { ReadOnlyDocuments } from "../read-only-documents";
 import { fileCommandArgs } from "./file-target";
@@ -118,7 +118,7 @@ export async function sessionChangesToFile(services: Services, index: FileTouchI
   const step = versions.steps[choice];
   if (!step) return notDone("not-applicable", "No such change.");
   if (step.kind === "other") {
-    await revealEntry(services, sessionPath, step.entryId);
+    await openEntry(services, sessionPath, step.entryId);
     return shown("entry");
   }
   const before = step.before ?? (step.kind === "edit" ? step.edits.map((e) => e.oldText).join("\n⋯\n") : "");
