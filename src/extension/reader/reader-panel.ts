@@ -51,6 +51,11 @@ export class ReaderPanel implements ReaderMessageTarget {
   private sessionNow: LoadedSession | undefined;
   private loading: Promise<void>;
   private focusId: string | undefined;
+
+  /** The entry the reader was last asked to show (opened at, or scrolled to). */
+  get shownEntry(): string | undefined {
+    return this.focusId;
+  }
   /** The file's last entries, shown until the index is built (a session not read yet). */
   private provisional: TailBlocks | undefined;
   /** First block index the page has (what an earlier page ends before). */
@@ -140,6 +145,7 @@ export class ReaderPanel implements ReaderMessageTarget {
       this.loadedStart = from;
     }
     this.post({ type: "reveal", entryId });
+    this.focusId = entryId;
     return true;
   }
 
