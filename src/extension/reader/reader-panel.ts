@@ -168,7 +168,7 @@ export class ReaderPanel implements ReaderMessageTarget {
         return;
       }
       this.current = { ...this.current, leafId: this.pager.leafId };
-      if (extension.appended.length > 0) this.post({ type: "append", blocks: extension.appended, total: this.pager.total });
+      if (extension.appended.length > 0) this.post({ type: "append", blocks: extension.appended, total: this.pager.total, inFile: session.index.size });
       if (extension.changed.length > 0) this.post({ type: "changed", blocks: extension.changed });
     });
   }
@@ -234,7 +234,7 @@ export class ReaderPanel implements ReaderMessageTarget {
       const page = pager.pageBefore(end);
       const blocks = end < pager.total ? [...page.blocks, ...pager.blocks(end, pager.total)] : page.blocks;
       this.loadedStart = page.start;
-      this.post({ type: "init", state: this.current, blocks: blocks.slice(0, READER_LIMITS.blocksPerMessage), start: page.start, total: pager.total, ...(focusAt >= 0 ? { focusId: this.focusId } : {}) });
+      this.post({ type: "init", state: this.current, blocks: blocks.slice(0, READER_LIMITS.blocksPerMessage), start: page.start, total: pager.total, ...(this.sessionNow ? { inFile: this.sessionNow.index.size } : {}), ...(focusAt >= 0 ? { focusId: this.focusId } : {}) });
     });
   }
 

@@ -313,7 +313,8 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     facts.threshold !== undefined
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
-    `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.lastActivity.toLocaleString()}`,
+    `- ${facts.entryCount} entries in the file, every branch (${facts.messageCount} messages); the reader counts the current branch's`,
+    `- last activity ${facts.lastActivity.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
     ...(facts.piVersion ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`] : []),
