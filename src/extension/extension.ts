@@ -15,7 +15,7 @@ import { warnOnSearchModuleFailure } from "../core/session/skim/search-memory";
 import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
-import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
+import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID, SHOW_LAST_CONTENT_COMMAND_ID } from "./file-sessions";
 import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
 import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
 import { registerSessionActions } from "./commands/session-actions";
@@ -95,6 +95,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
     showChanges: async (sessionPath, path) => {
       await vscode.commands.executeCommand(SESSION_CHANGES_TO_FILE_COMMAND_ID, { sessionPath, path });
+    },
+    showLastContent: async (sessionPath, path) => {
+      await vscode.commands.executeCommand(SHOW_LAST_CONTENT_COMMAND_ID, { sessionPath, path });
     },
     isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),

@@ -1,5 +1,5 @@
 // The files-touched manifest as a table. Rows open their file (a preview tab
-// unless Ctrl/Cmd/Alt is held); deleted files cannot be opened; open files
+// unless Ctrl/Cmd/Alt is held); a deleted file's row shows its last content the session holds; open files
 // are marked and the marks follow `tabsChanged` without rebuilding the table.
 import { button, h, screenReaderText } from "./dom";
 import { FILE_OPS, isChangedFile, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
@@ -124,18 +124,18 @@ export class FileManifest {
     const row = h("tr", { className: "file-row" }, opsBadges(file.ops), path, status);
     if (file.outside) row.classList.add("is-outside");
     if (file.deleted) {
+      // Deleted: the host shows its last content as the session holds it, or says why there is none.
       row.classList.add("is-deleted");
-      row.setAttribute("aria-disabled", "true");
-    } else {
-      row.tabIndex = 0;
-      row.dataset.focusKey = `file:${file.path}`;
-      row.addEventListener("click", (event) => this.actions.openFile(file.path, wantsPreview(event)));
-      row.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter" && event.key !== " ") return;
-        event.preventDefault();
-        this.actions.openFile(file.path, wantsPreview(event));
-      });
+      row.setAttribute("title", `${showBidiControls(file.displayPath)} was deleted: open its last content as the session holds it`);
     }
+    row.tabIndex = 0;
+    row.dataset.focusKey = `file:${file.path}`;
+    row.addEventListener("click", (event) => this.actions.openFile(file.path, wantsPreview(event)));
+    row.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      this.actions.openFile(file.path, wantsPreview(event));
+    });
     const entry: ManifestRow = { file, row, openMark };
     this.applyOpenMark(entry);
     this.rows.push(entry);

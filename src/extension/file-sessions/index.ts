@@ -6,8 +6,9 @@ import { ReadOnlyDocuments } from "../read-only-documents";
 import { FileTouchIndex } from "./file-touch-index";
 import { SESSION_CHANGES_TO_FILE_COMMAND_ID, sessionChangesToFile } from "./session-changes-to-file";
 import { SESSIONS_TOUCHING_FILE_COMMAND_ID, sessionsTouchingFile } from "./sessions-touching-file";
+import { SHOW_LAST_CONTENT_COMMAND_ID, showLastContent } from "./last-content";
 
-export { SESSION_CHANGES_TO_FILE_COMMAND_ID, SESSIONS_TOUCHING_FILE_COMMAND_ID };
+export { SESSION_CHANGES_TO_FILE_COMMAND_ID, SESSIONS_TOUCHING_FILE_COMMAND_ID, SHOW_LAST_CONTENT_COMMAND_ID };
 
 /** A file's content before and after a session's changes, as replayed from the session (never the file on disk). */
 export const CHANGE_DOCUMENT_SCHEME = "pi-sessions-change";
@@ -20,5 +21,6 @@ export function registerFileSessionCommands(services: Services): vscode.Disposab
     documents,
     vscode.commands.registerCommand(SESSIONS_TOUCHING_FILE_COMMAND_ID, (raw: unknown) => sessionsTouchingFile(services, index, raw)),
     vscode.commands.registerCommand(SESSION_CHANGES_TO_FILE_COMMAND_ID, (raw: unknown) => sessionChangesToFile(services, index, documents, raw)),
+    vscode.commands.registerCommand(SHOW_LAST_CONTENT_COMMAND_ID, (raw: unknown) => showLastContent(services, documents, raw)),
   );
 }

@@ -44,6 +44,7 @@ export class PanelController implements SummaryPanelController, vscode.Disposabl
       log: deps.log,
       revealEntry: (sessionPath, entryId) => deps.revealEntry(sessionPath, entryId),
       showChanges: (sessionPath, path) => deps.showChanges(sessionPath, path),
+      showLastContent: (sessionPath, path) => deps.showLastContent(sessionPath, path),
       confirmOutside: (files) => (this.confirmOverride ?? askBeforeOpening)(files),
       panelClosed: (panel) => this.forget(panel),
     };
