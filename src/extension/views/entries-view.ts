@@ -9,6 +9,7 @@ import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";
 import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entries-model";
+import { markdownText } from "../markdown-text";
 import { entryIcon } from "./entry-icons";
 import { fileSize, TAIL_FIRST_BYTES, tailSession } from "./tail-session";
 
@@ -332,15 +333,15 @@ function entryTooltip(node: Extract<EntryNode, { kind: "entry" }>, model: Entrie
   const edit = contextEditOf(session, model, node.entryId);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
-  if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
+  if (label) tooltip.appendMarkdown(`label: **${markdownText(showBidiControls(label))}**\n\n`);
   tooltip.appendMarkdown(`line ${meta.line}${meta.timestamp ? ` · ${meta.timestamp}` : ""}\n\n`);
-  if (entry) tooltip.appendText(showBidiControls(entryPreview(entry, 400)));
+  if (entry) tooltip.appendMarkdown(markdownText(showBidiControls(entryPreview(entry, 400))));
   if (edit) {
     tooltip.appendMarkdown(`\n\n---\n\ncontext edit \`${edit.editId}\`: `);
     if (edit.replacement === null) tooltip.appendMarkdown("the model no longer sees this entry (pi 1.x, e.g. a retried or recovered attempt)");
     else {
       tooltip.appendMarkdown("the model sees instead:\n\n");
-      tooltip.appendText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400)));
+      tooltip.appendMarkdown(markdownText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400))));
     }
   }
   return tooltip;
