@@ -4,6 +4,7 @@
 import { button, h, screenReaderText } from "./dom";
 import { FILE_OPS, isChangedFile, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
 import { showBidiControls } from "../core/text/bidi-controls";
+import { counted } from "../core/text/counted";
 
 export interface ManifestActions {
   openFile(path: string, preview: boolean): void;
@@ -65,7 +66,7 @@ export class FileManifest {
     }
     const body = h("tbody");
     for (const file of files) body.append(this.createRow(file));
-    const count = files.length === 1 ? "1 file" : `${files.length} files`;
+    const count = counted(files.length, "file");
     const table = h(
       "table",
       { className: "manifest", attrs: { "aria-label": "Files touched by the session" } },

@@ -6,6 +6,7 @@ import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "../errors";
 import { printJson, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { counted } from "../../core/text/counted";
 
 export const exportCommand: Command = {
   name: "export",
@@ -37,7 +38,7 @@ export const exportCommand: Command = {
       throw new CliError(`${path}: ${code === "EEXIST" ? "already exists (not overwritten)" : error instanceof Error ? error.message : String(error)}`, EXIT_BAD_INPUT);
     }
     if (ctx.json) printJson(ctx, { file: path, format, leafId, entries: result.entries, secrets: result.secrets, redacted: redact });
-    else warn(ctx, `wrote ${path} (${result.entries} entries, ${format})`);
+    else warn(ctx, `wrote ${path} (${counted(result.entries, "entry")}, ${format})`);
     return 0;
   },
 };

@@ -7,6 +7,7 @@ import { formatDiagnosticLocation } from "../../core/diagnostics";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { sessionSemantics } from "../session-semantics";
 import { sessionBranchReader } from "../../core/context/branch-reader";
+import { counted } from "../../core/text/counted";
 
 export const prepareCommand: Command = {
   name: "prepare",
@@ -49,7 +50,7 @@ export const prepareCommand: Command = {
       lines.push(`not compactable: ${described.reason}`);
     } else {
       lines.push(
-        `would summarise ${described.messagesToSummarize} messages${described.isSplitTurn ? ` + a split-turn prefix of ${described.turnPrefixMessages}` : ""}`,
+        `would summarise ${counted(described.messagesToSummarize, "message")}${described.isSplitTurn ? ` + a split-turn prefix of ${described.turnPrefixMessages}` : ""}`,
         `keep from entry ${described.firstKeptEntryId}; tokens before ~${described.tokensBefore}`,
         `previous summary: ${described.previousSummary === null ? "none (initial summary)" : `${described.previousSummary.length} chars (update summary)`}`,
         `pi's file lists: ${described.readFiles.length} read, ${described.modifiedFiles.length} modified`,

@@ -11,6 +11,7 @@ import { imageDataUri, isReaderImage } from "../reader/reader-image";
 import { splitBidiControls } from "../text/bidi-controls";
 import { escapeHtml } from "../text/escape-html";
 import type { BranchExport } from "./branch-export";
+import { counted } from "../text/counted.js";
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d1d9e0; --code: #f6f8fa; --user: #0969da; --asst: #1a7f37; --tool: #8250df; --sum: #bc4c00; --warn: #9a6700; --err: #cf222e; }
@@ -131,7 +132,7 @@ export function renderHtml(branch: BranchExport, exportedAt: Date): string {
   const facts = [
     branch.sessionPath ? `Session: ${htmlText(branch.sessionPath)}` : "",
     branch.cwd ? `Working directory: ${htmlText(branch.cwd)}` : "",
-    `Branch: ${branch.blocks.length} entries, leaf ${htmlText(branch.leafId ?? "(none)")}`,
+    `Branch: ${counted(branch.blocks.length, "entry")}, leaf ${htmlText(branch.leafId ?? "(none)")}`,
     `Exported: ${exportedAt.toISOString()}${branch.redacted ? " (secrets redacted)" : ""}`,
   ].filter(Boolean);
   return `<!DOCTYPE html>

@@ -13,6 +13,7 @@ import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHost
 import { panelDocument } from "../panel-document";
 import { toolCallFile } from "./reader-files";
 import { routeReaderMessage, type ReaderMessageTarget, type ReaderRouteResult, type ToolCallFile } from "./reader-router";
+import { counted } from "../../core/text/counted";
 
 export const READER_VIEW_TYPE = "piSessions.reader";
 
@@ -263,7 +264,7 @@ export class ReaderPanel implements ReaderMessageTarget {
     for (const waiter of this.shownWaiters.splice(0)) waiter();
     if (this.firstShownMs !== undefined) return;
     this.firstShownMs = performance.now() - this.openedAt;
-    this.host.log.info(`reader: ${blocks} entries of ${this.sessionPath} shown ${this.firstShownMs.toFixed(0)} ms after opening`);
+    this.host.log.info(`reader: ${counted(blocks, "entry")} of ${this.sessionPath} shown ${this.firstShownMs.toFixed(0)} ms after opening`);
   }
 
   hasEntry(entryId: string): boolean {

@@ -12,6 +12,7 @@ import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode, type Nod
 import { markdownText } from "../markdown-text";
 import { entryIcon } from "./entry-icons";
 import { fileSize, TAIL_FIRST_BYTES, tailSession } from "./tail-session";
+import { counted } from "../../core/text/counted";
 
 export const ENTRIES_VIEW_ID = "piSessions.entries";
 
@@ -225,7 +226,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     if (node.kind === "cycle") {
       const item = new vscode.TreeItem("Entries in a parent cycle", vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.key;
-      item.description = `${session.index.unreachable.length} entries no root reaches`;
+      item.description = `${counted(session.index.unreachable.length, "entry")} no root reaches`;
       item.iconPath = new vscode.ThemeIcon("warning");
       return item;
     }
@@ -306,7 +307,7 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const edit = contextEditOf(session, model, node.entryId);
   if (edit) marks.push(edit.replacement === null ? "omitted by a context edit" : "replaced by a context edit");
   const branches = model.childCount(node.entryId);
-  if (branches > 1) marks.push(`${branches} branches`);
+  if (branches > 1) marks.push(counted(branches, "branch"));
   else if (hasChildren) marks.push("turn");
   marks.push(entryKind(meta));
   item.description = showBidiControls(marks.join(" · "));
