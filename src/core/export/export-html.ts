@@ -50,7 +50,7 @@ h1 { font-size: 1.4em; margin: 0.5rem 0; }
 pre { margin: 0.3rem 0; padding: 0.4rem 0.6rem; background: var(--code); border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, monospace; }
 .tool-call { margin: 0.4rem 0; }
 .tool-name { font-weight: 600; font-family: ui-monospace, monospace; }
-.path { font-family: ui-monospace, monospace; color: var(--user); }
+.path { font: 0.9em ui-monospace, monospace; color: var(--fg); background: var(--code); border-radius: 3px; padding: 0 0.25em; }
 summary { cursor: pointer; color: var(--muted); overflow-wrap: anywhere; }
 .bidi { color: var(--warn); border: 1px solid var(--warn); border-radius: 3px; padding: 0 0.15em; font: 0.85em ui-monospace, monospace; }
 `;

@@ -301,9 +301,13 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const message = (entry as { message?: { isError?: unknown; stopReason?: unknown } } | undefined)?.message;
   const isError = message?.isError === true || message?.stopReason === "error";
   const label = session.index.labelOf(node.entryId);
+  if (label) {
+    // First, highlighted: after a 100-character preview (in the description) it was cut off at the default sidebar width.
+    const shown = showBidiControls(label);
+    item.label = { label: `${shown} · ${String(item.label)}`, highlights: [[0, shown.length]] };
+  }
   const marks: string[] = [];
   if (isLeaf) marks.push("● leaf");
-  if (label) marks.push(`[${label}]`);
   const edit = contextEditOf(session, model, node.entryId);
   if (edit) marks.push(edit.replacement === null ? "omitted by a context edit" : "replaced by a context edit");
   const branches = model.childCount(node.entryId);

@@ -159,7 +159,7 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
     internals.services.entriesTree.show(path);
     const model = (await internals.services.entriesTree.current())!;
     const item = await internals.services.entriesTree.getTreeItem(model.entryNode("u2000001"));
-    assert.match(String(item.description), /\[try --format\]/);
+    assert.match((item.label as vscode.TreeItemLabel).label, /^try --format · /);
     assert.match(String(item.contextValue), /\blabelled\b/);
     let pi = piOpen(path);
     assert.equal(pi.name, "Renamed in the editor");
