@@ -111,7 +111,7 @@ describe.each(HOSTILE)("hostile corpus in the HTML export: $name", ({ text, visi
 
 describe("the HTML export's styles", () => {
   it("paths (not links) are styled as code, never in a link-like blue", () => {
-    const html = exportHtml([header(), user("u1", "Read it"), assistant("a1", "u1", "Reading.", [{ id: "c1", name: "read", arguments: { path: "src/a.ts" } }])], "a1");
+    const html = exportHtml([header(), user("u1", null, "Read it"), assistant("a1", "u1", "Reading.", [{ id: "c1", name: "read", arguments: { path: "src/a.ts" } }])], "a1");
     const css = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const rules = [...css.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map((m) => ({ selector: m[1]!.trim(), body: m[2]! }));
     // --user is the blue of the user's messages, the colour of links: only borders may use it.
