@@ -1,6 +1,6 @@
 // "Show Context": what the model sees from a leaf (pi's buildSessionContext +
 // convertToLlm), as a markdown document. Pure (no vscode).
-import { choosePiVersion, semanticsFor, type PiSemantics } from "../core/agent";
+import { choosePiVersion, semanticsFor, type AgentSemantics } from "../core/agent";
 import type { LoadedSession } from "../core/session/open/open-session";
 import type { LlmMessage } from "../core/session/format/types";
 import { counted } from "../core/text/counted";

@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { fileChangeSteps, lastContentOf, reconstructFileVersions } from "../../core/file-history";
-import { recordedCwd } from "../../core/session/session-info";
+import { recordedCwd } from "../../core/session/open/session-info";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { ReadOnlyDocuments } from "../read-only-documents";
 import type { Services } from "../services";

@@ -1,7 +1,7 @@
 // Which codicon (and colour) an entry kind gets in the Entries view: every kind
 // pi and pi 1.5 write has its own; "question" is left for kinds no pi writes.
 // No vscode here (entry-icons.ts makes the ThemeIcon), so it is unit-tested.
-import type { EntryKind } from "../../core/session/entry-meta";
+import type { EntryKind } from "../../core/session/format/entry-meta";
 
 export interface IconId {
   id: string;

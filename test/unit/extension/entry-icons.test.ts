@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { entryIconId, UNKNOWN_ICON } from "../../../src/extension/views/entry-icon-ids.js";
 
-const types = readFileSync(new URL("../../../src/core/session/types.ts", import.meta.url), "utf8");
+const types = readFileSync(new URL("../../../src/core/session/format/types.ts", import.meta.url), "utf8");
 /** The `type: "…"` of every entry interface, and the `role: "…"` of every message interface. */
 const entryTypes = [...types.matchAll(/^\s+type: "([a-z_]+)";$/gm)].map((m) => m[1]!).filter((t) => !["text", "image", "thinking", "toolCall", "session"].includes(t));
 const roles = [...types.matchAll(/^\s+role: "([A-Za-z]+)";$/gm)].map((m) => m[1]!);
