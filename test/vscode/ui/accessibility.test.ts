@@ -67,10 +67,9 @@ async function focused(frame: Frame): Promise<string> {
   });
 }
 
-/** Presses Tab up to `max` times from the frame's first focusable element, collecting what gets the focus. */
-async function tabThrough(wb: Workbench, frame: Frame, max: number): Promise<string[]> {
-  await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await frame.locator("body").focus();
+/** Clicks `start` (plain text at the top, to put the keyboard in the webview), then presses Tab up to `max` times, collecting what gets the focus. */
+async function tabThrough(wb: Workbench, frame: Frame, start: string, max: number): Promise<string[]> {
+  await frame.locator(start).first().click();
   const seen: string[] = [];
   for (let i = 0; i < max; i++) {
     await wb.page.keyboard.press("Tab");
@@ -174,7 +173,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     await wb.page.keyboard.press("Control+Alt+Shift+F8");
     const panel = await summaryFrame(wb);
     await fileRow(panel, "hello.ts").waitFor({ timeout: STEP_MS });
-    const stops = await tabThrough(wb, panel, 14);
+    const stops = await tabThrough(wb, panel, "header.panel-header h1", 16);
     const rows = stops.filter((s) => s.startsWith("tr.file-row"));
     assert.equal(rows.length, 3, `every manifest row is a Tab stop: ${stops.join(" → ")}`);
     assert.ok(rows.some((r) => /old\.ts/.test(r)), "the deleted file's row too");
@@ -187,7 +186,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     await wb.runCommand("View: Close All Editors");
     await wb.clickTreeRow("Sessions", READER_TITLE);
     const reader = await readerFrame(wb);
-    const readerStops = await tabThrough(wb, reader, 12);
+    const readerStops = await tabThrough(wb, reader, ".reader-header .session-title", 12);
     assert.ok(readerStops.filter((s) => s.startsWith("button.block-kind")).length >= 3, `the entries' kind buttons are Tab stops: ${readerStops.join(" → ")}`);
     assert.ok(readerStops.some((s) => s.startsWith("summary")), `a folded part opens from the keyboard: ${readerStops.join(" → ")}`);
     for (let i = 0; i < 30 && !(await focused(reader)).startsWith("button.block-kind"); i++) await wb.page.keyboard.press("Tab");
