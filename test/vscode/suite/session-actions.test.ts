@@ -249,6 +249,8 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
   test("Clean Up (dry run) proposes an empty session with the total size; an active session never", async () => {
     const empty = join(piDir(), `2020-01-01T00-00-00-000Z_${"0".repeat(8)}-0000-4000-8000-${String(++counter).padStart(12, "0")}.jsonl`);
     writeFileSync(empty, `${JSON.stringify({ type: "session", version: 3, id: basename(empty).slice(25, -6), timestamp: "2020-01-01T00:00:00.000Z", cwd: workspaceDir() })}\n`);
+    // Last written in 2020 (a file written now is active: pi may be running in it).
+    utimesSync(empty, new Date("2020-01-01T00:00:00.000Z"), new Date("2020-01-01T00:00:00.000Z"));
     // Just as empty, but started a moment ago: pi may be running in it.
     const now = new Date().toISOString();
     const active = join(piDir(), `${now.replace(/[:.]/g, "-")}_${"1".repeat(8)}-0000-4000-8000-${String(++counter).padStart(12, "0")}.jsonl`);
