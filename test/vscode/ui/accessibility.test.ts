@@ -177,7 +177,8 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     const rows = stops.filter((s) => s.startsWith("tr.file-row"));
     assert.equal(rows.length, 3, `every manifest row is a Tab stop: ${stops.join(" → ")}`);
     assert.ok(rows.some((r) => /old\.ts/.test(r)), "the deleted file's row too");
-    // Back to the hello.ts row by keyboard, and Enter opens it.
+    // From the top again, by keyboard to the hello.ts row, and Enter opens it.
+    await panel.locator("header.panel-header h1").first().click();
     for (let i = 0; i < 20 && !/^tr\.file-row.*hello\.ts/.test(await focused(panel)); i++) await wb.page.keyboard.press("Tab");
     assert.match(await focused(panel), /^tr\.file-row.*hello\.ts/);
     await wb.page.keyboard.press("Enter");
@@ -189,7 +190,9 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     const readerStops = await tabThrough(wb, reader, ".reader-header .session-title", 12);
     assert.ok(readerStops.filter((s) => s.startsWith("button.block-kind")).length >= 3, `the entries' kind buttons are Tab stops: ${readerStops.join(" → ")}`);
     assert.ok(readerStops.some((s) => s.startsWith("summary")), `a folded part opens from the keyboard: ${readerStops.join(" → ")}`);
+    await reader.locator(".reader-header .session-title").first().click();
     for (let i = 0; i < 30 && !(await focused(reader)).startsWith("button.block-kind"); i++) await wb.page.keyboard.press("Tab");
+    assert.match(await focused(reader), /^button\.block-kind/);
     await wb.page.keyboard.press("Enter");
     await wb.page.waitForFunction(() => document.querySelectorAll(".monaco-list-row[aria-selected='true']").length > 0, undefined, { timeout: STEP_MS });
   });
