@@ -193,7 +193,10 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     await reader.locator(".reader-header .session-title").first().click();
     for (let i = 0; i < 30 && !(await focused(reader)).startsWith("button.block-kind"); i++) await wb.page.keyboard.press("Tab");
     assert.match(await focused(reader), /^button\.block-kind/);
+    const entryId = await reader.evaluate(() => (document.activeElement?.closest("article") as HTMLElement | null)?.dataset.entryId);
+    assert.ok(entryId);
     await wb.page.keyboard.press("Enter");
-    await wb.page.waitForFunction(() => document.querySelectorAll(".monaco-list-row[aria-selected='true']").length > 0, undefined, { timeout: STEP_MS });
+    // Selected in the Entries view, which marks it in the reader in turn.
+    await reader.locator(`article.is-revealed[data-entry-id="${entryId}"]`).waitFor({ timeout: STEP_MS });
   });
 });
