@@ -35,8 +35,12 @@ type Step = FileChangeStep & StepVersions;
 
 export function sessionDiff(versions: FileVersions, current: string | undefined): SessionDiff {
   const steps = versions.steps;
-  if (versions.before !== undefined && versions.after !== undefined) {
-    return { before: versions.before, after: versions.after, source: "session", description: "before ↔ after" };
+  // versions.after may be today's file taken as is (file-changes.ts): here only what the session itself holds,
+  // or today's file where the replay backwards through the session's edits reached the start.
+  const sessionAfter = replayFrom(undefined, steps);
+  const afterHeld = versions.after !== undefined && (versions.after === sessionAfter || !versions.createdBySession);
+  if (versions.before !== undefined && afterHeld) {
+    return { before: versions.before, after: versions.after!, source: "session", description: "before ↔ after" };
   }
   // Today's file as the start is checked by the edits applying to it: only when an edit comes first.
   const firstChange = steps.find((s) => s.kind !== "other" || /[WEMD]/.test(s.ops));
@@ -44,8 +48,6 @@ export function sessionDiff(versions: FileVersions, current: string | undefined)
   if (fromDisk !== undefined && fromDisk !== current) {
     return { before: current!, after: fromDisk, source: "disk-before", description: "today's file ↔ with the session's changes" };
   }
-  // versions.after may be today's file taken as is (file-changes.ts): here only what the session itself holds.
-  const sessionAfter = replayFrom(undefined, steps);
   if (sessionAfter !== undefined) {
     const notice = "Pi Sessions: the file's content before this session's first write is not in the session; after: the file as the session left it.";
     return { before: `# ${notice}\n`, after: `# ${notice}\n${sessionAfter}`, source: "changes", description: "the file as the session left it (before not in the session)", notice };

@@ -60,4 +60,11 @@ describe("sessionDiff", () => {
     expect(d.after.endsWith(RESULT)).toBe(true);
     expect(d.notice).toMatch(/not in the session/);
   });
+
+  it("created by a write, then changed by bash: never the write against today's file", () => {
+    const d = diffFor([write("w1", START), bash("b1")], "unrelated\n");
+    expect(d.source).toBe("changes");
+    expect(d.after).toContain(START);
+    expect(d.after).not.toContain("unrelated");
+  });
 });
