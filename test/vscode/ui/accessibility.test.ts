@@ -138,6 +138,10 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       const box = await folded.boundingBox();
       assert.ok(box && box.height < 60, `a collapsed summary is one line high, not a box: ${box?.height} px`);
       problems.push(...(await axeViolations(reader)).map((p) => `reader: ${p}`));
+      if (workbenchClass === "vs") {
+        await reader.locator(".edit-badge").first().scrollIntoViewIfNeeded();
+        await wb.screenshot("readme/reader-context-edit");
+      }
 
       // The summary panel viewing a compaction.
       await wb.runCommand("View: Close All Editors");

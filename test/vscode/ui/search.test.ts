@@ -50,6 +50,7 @@ suite("workbench: Search Sessions from the palette", () => {
     const reader = await wb.webviewFrame();
     const revealed = reader.locator('article.block.is-revealed[data-entry-id="a1b2c3d4"]');
     await revealed.waitFor({ state: "visible", timeout: 20_000 });
+    await wb.screenshot("readme/search-opens-reader");
     assert.equal(await wb.page.locator(".tabs-container .tab.active", { hasText: "Rename greeting" }).count(), 1, "the reader is the active editor");
     await wb.expandView("Entries");
     const selected = wb.view("Entries").locator(".monaco-list-row.selected");
