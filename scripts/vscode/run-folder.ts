@@ -90,6 +90,18 @@ async function placeSessions(fixture: string, sessionDir: string, workspaceDir: 
   }
 }
 
+/** Session files copied with the workspace: last written when pi wrote their newest entry (see placeSessions). */
+async function ageSessionFiles(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await ageSessionFiles(path);
+    else if (entry.name.endsWith(".jsonl")) {
+      const newest = newestTimestamp(await readFile(path, "utf8"));
+      if (newest !== undefined) await utimes(path, new Date(newest), new Date(newest));
+    }
+  }
+}
+
 /** The newest entry timestamp (ms) among the lines that parse, or undefined. */
 function newestTimestamp(text: string): number | undefined {
   let newest: number | undefined;
@@ -112,6 +124,7 @@ export async function createRunFolder(options: RunFolderOptions): Promise<RunFol
   const extensionsDir = join(dir, "extensions");
   try {
     await cp(options.workspaceFixture, workspaceDir, { recursive: true });
+    await ageSessionFiles(workspaceDir);
     for (const sub of [agentDir, extensionsDir, join(dir, "home"), join(dir, "tmp")]) await mkdir(sub, { recursive: true });
     if (options.sessionsFixture) await placeSessions(options.sessionsFixture, join(agentDir, "sessions", piSessionFolderName(workspaceDir)), workspaceDir);
     await writeUserSettings(userDataDir, { ...DEFAULT_USER_SETTINGS, ...options.settings });
