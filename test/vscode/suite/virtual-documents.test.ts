@@ -33,7 +33,8 @@ function diffTab(): vscode.TabInputTextDiff | undefined {
   return input instanceof vscode.TabInputTextDiff ? input : undefined;
 }
 
-suite("Virtual documents @restricted: read-only, never unsaved, no diagnostics", () => {
+// Trusted only: Restricted Mode runs no TypeScript checker at all, so it could not show one is kept away.
+suite("Virtual documents: read-only, never unsaved, no diagnostics", () => {
   const sessionPath = () => join(piDir(), `2026-01-22T10-00-00-000Z_${SESSION_ID}.jsonl`);
   const target = () => join(workspaceDir(), "broken.ts");
 

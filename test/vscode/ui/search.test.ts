@@ -66,7 +66,7 @@ suite("workbench: Search Sessions from the palette", () => {
     const row = widget.locator(".monaco-list-row", { hasText: "Rename greeting" }).first();
     await row.waitFor({ state: "visible", timeout: 30_000 });
     // The row's detail ends with its entry's id.
-    const entryId = /([0-9a-f]{8})\s*$/.exec((await row.textContent()) ?? "")?.[1];
+    const entryId = /· ([0-9a-f]{8})/.exec((await row.textContent()) ?? "")?.[1];
     assert.ok(entryId, `an entry id in ${await row.textContent()}`);
     await row.click();
     const reader = await wb.webviewFrame();
