@@ -17,11 +17,11 @@ const ROLES: Record<string, IconId> = {
   // pi 1.5's system prompt (and its later deltas).
   system: { id: "book" },
   branchSummary: { id: "git-merge", color: "charts.blue" },
-  compactionSummary: { id: "fold", color: "charts.purple" },
+  compactionSummary: { id: "archive", color: "charts.purple" },
 };
 
 const TYPES: Record<string, IconId> = {
-  compaction: { id: "fold", color: "charts.purple" },
+  compaction: { id: "archive", color: "charts.purple" },
   branch_summary: { id: "git-merge", color: "charts.blue" },
   model_change: { id: "symbol-enum" },
   thinking_level_change: { id: "lightbulb" },

@@ -23,4 +23,9 @@ describe("inline row actions", () => {
     expect(actions.map((a) => a.command)).toEqual(["piSessions.compactSession", "piSessions.openReader", "piSessions.openInPi"]);
     expect(WRITES).not.toContain(actions.at(-1)!.command);
   });
+
+  it("Compact's icon is not one that reads as a close ✕ (the fold codicon does, at row size)", () => {
+    const commands = (manifest as unknown as { contributes: { commands: { command: string; icon?: string }[] } }).contributes.commands;
+    for (const c of commands.filter((c) => c.command === "piSessions.compactSession" || c.command === "piSessions.compactUpToHere")) expect(c.icon, c.command).not.toBe("$(fold)");
+  });
 });
