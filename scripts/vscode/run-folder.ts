@@ -1,7 +1,7 @@
 // The scratch folder of one VS Code launch: a copy of the workspace fixture (runs never
 // touch committed files), a pi agent folder holding the fixture sessions, user data with
 // settings.json, an empty extensions folder, HOME and TMPDIR.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -81,8 +81,39 @@ async function placeSessions(fixture: string, sessionDir: string, workspaceDir: 
     }
     const isHeader = typeof header === "object" && header !== null && (header as { type?: unknown }).type === "session";
     const rewritten = isHeader ? JSON.stringify({ ...(header as object), cwd: workspaceDir }) + text.slice(firstLine.length) : text;
-    await writeFile(join(sessionDir, name), rewritten);
+    const path = join(sessionDir, name);
+    await writeFile(path, rewritten);
+    // Last written when pi wrote its newest entry, as a session pi left behind (a copy made now would
+    // look active: a session's last activity counts the file's mtime).
+    const newest = newestTimestamp(rewritten);
+    if (newest !== undefined) await utimes(path, new Date(newest), new Date(newest));
   }
+}
+
+/** Session files copied with the workspace: last written when pi wrote their newest entry (see placeSessions). */
+async function ageSessionFiles(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await ageSessionFiles(path);
+    else if (entry.name.endsWith(".jsonl")) {
+      const newest = newestTimestamp(await readFile(path, "utf8"));
+      if (newest !== undefined) await utimes(path, new Date(newest), new Date(newest));
+    }
+  }
+}
+
+/** The newest entry timestamp (ms) among the lines that parse, or undefined. */
+function newestTimestamp(text: string): number | undefined {
+  let newest: number | undefined;
+  for (const line of text.split("\n")) {
+    try {
+      const ms = Date.parse((JSON.parse(line) as { timestamp?: unknown }).timestamp as string);
+      if (!Number.isNaN(ms) && (newest === undefined || ms > newest)) newest = ms;
+    } catch {
+      // not a line of JSON: fixtures include damaged files on purpose
+    }
+  }
+  return newest;
 }
 
 export async function createRunFolder(options: RunFolderOptions): Promise<RunFolder> {
@@ -93,6 +124,7 @@ export async function createRunFolder(options: RunFolderOptions): Promise<RunFol
   const extensionsDir = join(dir, "extensions");
   try {
     await cp(options.workspaceFixture, workspaceDir, { recursive: true });
+    await ageSessionFiles(workspaceDir);
     for (const sub of [agentDir, extensionsDir, join(dir, "home"), join(dir, "tmp")]) await mkdir(sub, { recursive: true });
     if (options.sessionsFixture) await placeSessions(options.sessionsFixture, join(agentDir, "sessions", piSessionFolderName(workspaceDir)), workspaceDir);
     await writeUserSettings(userDataDir, { ...DEFAULT_USER_SETTINGS, ...options.settings });

@@ -3,6 +3,7 @@
 import { choosePiVersion, semanticsFor, type AgentSemantics } from "../core/agent";
 import type { LoadedSession } from "../core/session/open/open-session";
 import type { LlmMessage } from "../core/session/format/types";
+import { counted } from "../core/text/counted";
 
 function blockText(block: unknown): string {
   if (typeof block !== "object" || block === null) return "";
@@ -59,7 +60,7 @@ export function contextDocument(
   const lines = [
     `# Context at ${leafId ?? "(empty)"}`,
     "",
-    `What the model sees on the branch ending at this entry of \`${session.path ?? "session"}\`: ${messages.length} messages, ~${usage.tokens.toLocaleString("en-US")} tokens (${how}); model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"}, thinking ${context.thinkingLevel}; read as pi ${semantics.version}.`,
+    `What the model sees on the branch ending at this entry of \`${session.path ?? "session"}\`: ${counted(messages.length, "message")}, ~${usage.tokens.toLocaleString("en-US")} tokens (${how}); model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"}, thinking ${context.thinkingLevel}; read as pi ${semantics.version}.`,
     "",
   ];
   // Per-message estimates only when convertToLlm kept one message per context message.

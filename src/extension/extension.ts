@@ -16,14 +16,15 @@ import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
 import { COMPACT_COMMAND_ID, compactSession } from "./commands/compact";
 import { offerPiExtensionAfterCompaction, PI_EXTENSION_SETUP_COMMAND_ID, setUpPiExtension } from "./commands/pi-extension-setup";
-import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID } from "./file-sessions";
+import { registerFileSessionCommands, SESSION_CHANGES_TO_FILE_COMMAND_ID, SHOW_LAST_CONTENT_COMMAND_ID } from "./file-sessions";
 import { copyEntryJson, filterEntries, goToLeaf, openRawLine, openSession, revealEntry } from "./commands/entry-actions";
 import { MIGRATE_COMMAND_ID, migrateSession } from "./commands/migrate";
 import { registerSessionActions } from "./commands/session-actions";
 import { NAVIGATE_COMMAND_ID, navigateToEntry, SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate } from "./commands/navigate";
 import { SELECT_PRESET_COMMAND_ID, SET_API_KEY_COMMAND_ID, selectPreset, setApiKey } from "./commands/settings-commands";
 import { SEARCH_COMMAND_ID, searchSessions } from "./commands/search";
-import { SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { CONTEXT_DOCUMENT_SCHEME, SHOW_CONTEXT_COMMAND_ID, SHOW_SUMMARY_COMMAND_ID, showContext, showSummary } from "./commands/show";
+import { ReadOnlyDocuments } from "./read-only-documents";
 import { registerSessionsViewCommands } from "./commands/sessions-view-commands";
 import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
@@ -96,6 +97,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
     showChanges: async (sessionPath, path) => {
       await vscode.commands.executeCommand(SESSION_CHANGES_TO_FILE_COMMAND_ID, { sessionPath, path });
+    },
+    showLastContent: async (sessionPath, path) => {
+      await vscode.commands.executeCommand(SHOW_LAST_CONTENT_COMMAND_ID, { sessionPath, path });
     },
     isTrusted,
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
@@ -209,6 +213,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     entriesTree.refresh();
   };
 
+  const contextDocuments = new ReadOnlyDocuments(CONTEXT_DOCUMENT_SCHEME);
   const register = (id: string, run: (services: Services, raw: unknown) => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, (raw: unknown) => run(services, raw));
   context.subscriptions.push(
@@ -219,7 +224,8 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     register(NAVIGATE_COMMAND_ID, navigateToEntry),
     register(SUMMARIZE_AND_NAVIGATE_COMMAND_ID, summarizeBranchAndNavigate),
     register(UNDO_COMMAND_ID, undoLastCompaction),
-    register(SHOW_CONTEXT_COMMAND_ID, showContext),
+    contextDocuments,
+    vscode.commands.registerCommand(SHOW_CONTEXT_COMMAND_ID, (raw: unknown) => showContext(services, contextDocuments, raw)),
     register(SHOW_SUMMARY_COMMAND_ID, showSummary),
     register(SET_API_KEY_COMMAND_ID, setApiKey),
     register(SELECT_PRESET_COMMAND_ID, selectPreset),

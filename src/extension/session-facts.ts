@@ -3,7 +3,8 @@
 // No vscode here: plain data from the core.
 import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open/open-session";
-import { firstUserMessageText, recordedCwd, sessionModifiedDate } from "../core/session/open/session-info";
+import { firstUserMessageText, recordedCwd } from "../core/session/open/session-info";
+import { lastActivityMs } from "../core/discovery/last-activity";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { BranchFacts } from "../core/live/live-facts";
@@ -32,7 +33,8 @@ export interface SessionFacts {
   needsMigration: boolean;
   headerMissing: boolean;
   problems: number;
-  modified: Date;
+  /** The newest of its entries' timestamps (ours included) and the file's mtime (core lastActivityMs). */
+  lastActivity: Date;
   /** `message` entries in the file (pi's session list counts these). */
   messageCount: number;
   /** Size on disk when last read. */
@@ -115,7 +117,7 @@ export function sessionFacts(
     get problems(): number {
       return (memo.problems ??= session.diagnostics.length);
     },
-    modified: sessionModifiedDate(session, () => stat?.mtime ?? new Date(0)),
+    lastActivity: new Date(lastActivityMs(session.index.newestEntryTime, stat?.mtime.getTime() ?? 0)),
     messageCount: branch.messageCount,
     sizeBytes: stat?.size ?? 0,
     totals: { tokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite, cost: spend.cost },
@@ -210,7 +212,7 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
     needsMigration: false,
     headerMissing: false,
     problems: 0,
-    modified: new Date(row.modified),
+    lastActivity: new Date(lastActivityMs(row.newestEntry, row.mtimeMs)),
     messageCount: row.messages,
     sizeBytes: row.size,
     totals: { tokens: row.totalTokens, cost: row.cost },

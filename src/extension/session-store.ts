@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { openSession, refreshSession, type LoadedSession, type OpenOptions } from "../core/session/open/open-session";
 import type { FileChange } from "../core/session/bytes/fingerprint";
 import { Session } from "../core/session/open/loaded-session";
+import { counted } from "../core/text/counted";
 
 export interface SessionChange {
   path: string;
@@ -86,7 +87,7 @@ export class SessionStore implements vscode.Disposable {
       this.stats[result.change]++;
       if (result.change === "rewritten") this.countSnapshot(result.session);
       if (result.change === "unchanged") return current;
-      this.log.debug(`${path}: ${result.change}, ${result.session.index.size} entries`);
+      this.log.debug(`${path}: ${result.change}, ${counted(result.session.index.size, "entry")}`);
       this.sessions.set(path, result.session);
       this.changed.fire({ path, change: result.change, session: result.session });
       return result.session;

@@ -393,7 +393,7 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   sortNewestFirst(paths: readonly string[]): string[] {
-    const time = (path: string): number => this.factsOf(path)?.modified.getTime() ?? 0;
+    const time = (path: string): number => this.factsOf(path)?.lastActivity.getTime() ?? 0;
     return [...paths].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
   }
 

@@ -41,11 +41,12 @@ export interface ReaderState {
 
 export type ReaderHostMessage =
   /** The newest page (after ready, a filter change, or a branch switch). */
-  | { type: "init"; state: ReaderState; blocks: ReaderBlock[]; start: number; total: number; focusId?: string }
+  /** total: entries of the shown branch (after the filter); inFile: entries of the whole file (every branch). */
+  | { type: "init"; state: ReaderState; blocks: ReaderBlock[]; start: number; total: number; inFile?: number; focusId?: string }
   /** An earlier page: these blocks go before the first shown one. */
   | { type: "earlier"; blocks: ReaderBlock[]; start: number }
   /** pi wrote new entries on the shown branch. */
-  | { type: "append"; blocks: ReaderBlock[]; total: number }
+  | { type: "append"; blocks: ReaderBlock[]; total: number; inFile?: number }
   /** Earlier blocks whose label or context edit changed (replaced in place, nothing else re-rendered). */
   | { type: "changed"; blocks: ReaderBlock[] }
   /** Scroll to an entry (already loaded) and mark it. */
@@ -139,11 +140,11 @@ export function isReaderHostMessage(x: unknown): x is ReaderHostMessage {
   if (!isRecord(x)) return false;
   switch (x.type) {
     case "init":
-      return isReaderState(x.state) && isBlocks(x.blocks) && isCount(x.start) && isCount(x.total) && x.start + x.blocks.length <= x.total && (x.focusId === undefined || isId(x.focusId));
+      return isReaderState(x.state) && isBlocks(x.blocks) && isCount(x.start) && isCount(x.total) && x.start + x.blocks.length <= x.total && (x.inFile === undefined || isCount(x.inFile)) && (x.focusId === undefined || isId(x.focusId));
     case "earlier":
       return isBlocks(x.blocks) && isCount(x.start);
     case "append":
-      return isBlocks(x.blocks) && isCount(x.total);
+      return isBlocks(x.blocks) && isCount(x.total) && (x.inFile === undefined || isCount(x.inFile));
     case "changed":
       return isBlocks(x.blocks);
     case "reveal":

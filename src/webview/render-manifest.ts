@@ -1,9 +1,10 @@
 // The files-touched manifest as a table. Rows open their file (a preview tab
-// unless Ctrl/Cmd/Alt is held); deleted files cannot be opened; open files
+// unless Ctrl/Cmd/Alt is held); a deleted file's row shows its last content the session holds; open files
 // are marked and the marks follow `tabsChanged` without rebuilding the table.
 import { button, h, screenReaderText } from "./dom";
 import { FILE_OPS, isChangedFile, isModifiedFile, type FileOp, type SummaryFile } from "./protocol";
 import { showBidiControls } from "../core/text/bidi-controls";
+import { counted } from "../core/text/counted";
 
 export interface ManifestActions {
   openFile(path: string, preview: boolean): void;
@@ -65,7 +66,7 @@ export class FileManifest {
     }
     const body = h("tbody");
     for (const file of files) body.append(this.createRow(file));
-    const count = files.length === 1 ? "1 file" : `${files.length} files`;
+    const count = counted(files.length, "file");
     const table = h(
       "table",
       { className: "manifest", attrs: { "aria-label": "Files touched by the session" } },
@@ -124,18 +125,18 @@ export class FileManifest {
     const row = h("tr", { className: "file-row" }, opsBadges(file.ops), path, status);
     if (file.outside) row.classList.add("is-outside");
     if (file.deleted) {
+      // Deleted: the host shows its last content as the session holds it, or says why there is none.
       row.classList.add("is-deleted");
-      row.setAttribute("aria-disabled", "true");
-    } else {
-      row.tabIndex = 0;
-      row.dataset.focusKey = `file:${file.path}`;
-      row.addEventListener("click", (event) => this.actions.openFile(file.path, wantsPreview(event)));
-      row.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter" && event.key !== " ") return;
-        event.preventDefault();
-        this.actions.openFile(file.path, wantsPreview(event));
-      });
+      row.setAttribute("title", `${showBidiControls(file.displayPath)} was deleted: open its last content as the session holds it`);
     }
+    row.tabIndex = 0;
+    row.dataset.focusKey = `file:${file.path}`;
+    row.addEventListener("click", (event) => this.actions.openFile(file.path, wantsPreview(event)));
+    row.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      this.actions.openFile(file.path, wantsPreview(event));
+    });
     const entry: ManifestRow = { file, row, openMark };
     this.applyOpenMark(entry);
     this.rows.push(entry);

@@ -8,6 +8,7 @@ import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
+import { counted } from "../../core/text/counted";
 
 export const branchSummaryCommand: Command = {
   name: "branch-summary",
@@ -77,7 +78,7 @@ export const branchSummaryCommand: Command = {
     const lines: string[] = [];
     const verb = result.written ? "written" : "dry run, nothing written";
     if (result.outcome === "unchanged") lines.push(`the leaf is already at ${targetId}; nothing to do`);
-    else if (result.entry) lines.push(`branch summary ${verb}: entry ${result.entry.id} under ${result.newLeafId ?? "(root)"} (${result.abandonedEntries} entries left behind, common ancestor ${result.commonAncestorId ?? "none"})`);
+    else if (result.entry) lines.push(`branch summary ${verb}: entry ${result.entry.id} under ${result.newLeafId ?? "(root)"} (${counted(result.abandonedEntries, "entry")} left behind, common ancestor ${result.commonAncestorId ?? "none"})`);
     else lines.push(`nothing to summarise; leaf moved (${verb}) to ${result.newLeafId ?? "(root)"}`);
     if (result.model) lines.push(`model: ${result.model}${result.digest ? " (digest, no model)" : ""}`);
     if (result.editorText !== undefined) lines.push(`the target is a user message; its text, to edit and send again:`, result.editorText);

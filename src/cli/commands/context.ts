@@ -5,6 +5,7 @@ import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
 import { formatAgentVersion } from "../../core/agent";
+import { counted } from "../../core/text/counted";
 
 function messageText(message: LlmMessage): string {
   if (message.role === "system") return systemPreview(message as unknown as Record<string, unknown>);
@@ -38,7 +39,7 @@ export const contextCommand: Command = {
     const usage = semantics.contextUsage(path);
     const how = { usage: "from the last usage", estimate: "estimated", "estimate-after-compaction": "estimated: no answer since the last compaction" }[usage.source];
     const lines = [
-      `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${usage.tokens} tokens (${how})` +
+      `leaf ${leafId ?? "none"} · ${counted(messages.length, "message")} · ~${usage.tokens} tokens (${how})` +
         ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}` +
         ` · ${formatAgentVersion(semantics.agent)} semantics`,
     ];

@@ -7,6 +7,7 @@ import { CliError, EXIT_BAD_INPUT, UsageError } from "../errors";
 import { printJson, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
+import { counted } from "../../core/text/counted";
 
 export const exportCommand: Command = {
   name: "export",
@@ -38,7 +39,7 @@ export const exportCommand: Command = {
       throw new CliError(`${path}: ${code === "EEXIST" ? "already exists (not overwritten)" : error instanceof Error ? error.message : String(error)}`, EXIT_BAD_INPUT);
     }
     if (ctx.json) printJson(ctx, { ...sessionSemantics(ctx, session).tags, file: path, format, leafId, entries: result.entries, secrets: result.secrets, redacted: redact });
-    else warn(ctx, `wrote ${path} (${result.entries} entries, ${format})`);
+    else warn(ctx, `wrote ${path} (${counted(result.entries, "entry")}, ${format})`);
     return 0;
   },
 };

@@ -8,6 +8,7 @@ import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
 import { writeSemantics } from "../session-semantics";
+import { counted } from "../../core/text/counted";
 
 export const forkCommand: Command = {
   name: "fork",
@@ -55,7 +56,7 @@ export const forkCommand: Command = {
     }
     printLines(ctx, [
       result.written ? `new session ${result.header.id}: ${result.path}` : `dry run: would write new session ${result.path}; nothing written`,
-      `${result.entries.length} entries, root → ${result.atId}; resume it with: pi --session ${result.path}`,
+      `${counted(result.entries.length, "entry")}, root → ${result.atId}; resume it with: pi --session ${result.path}`,
     ]);
     return 0;
   },

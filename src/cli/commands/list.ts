@@ -65,7 +65,7 @@ export const listCommand: Command = {
         const title = s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)");
         const tokens = `${s.contextSource === "usage" ? "" : "~"}${compact(s.contextTokens)} ctx`;
         const cost = s.cost > 0 ? `  $${s.cost.toFixed(2)}` : "";
-        return `${s.modified}  ${String(s.entries).padStart(6)} entries  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;
+        return `${s.modified}  ${String(s.entries).padStart(6)} ${s.entries === 1 ? "entry  " : "entries"}  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;
       }),
     );
     return 0;

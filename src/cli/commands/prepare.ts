@@ -8,6 +8,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { sessionSemantics } from "../session-semantics";
 import { formatAgentVersion } from "../../core/agent";
 import { sessionBranchReader } from "../../core/context/branch-reader";
+import { counted } from "../../core/text/counted";
 
 export const prepareCommand: Command = {
   name: "prepare",
@@ -52,7 +53,7 @@ export const prepareCommand: Command = {
       lines.push(`not compactable: ${described.reason}`);
     } else {
       lines.push(
-        `would summarise ${described.messagesToSummarize} messages${described.isSplitTurn ? ` + a split-turn prefix of ${described.turnPrefixMessages}` : ""}`,
+        `would summarise ${counted(described.messagesToSummarize, "message")}${described.isSplitTurn ? ` + a split-turn prefix of ${described.turnPrefixMessages}` : ""}`,
         `keep from entry ${described.firstKeptEntryId}; tokens before ~${described.tokensBefore}${exact === false ? " (our estimate; omp counts this model with its native tokenizer)" : ""}`,
         `previous summary: ${described.previousSummary === null ? "none (initial summary)" : `${described.previousSummary.length} chars (update summary)`}`,
         `pi's file lists: ${described.readFiles.length} read, ${described.modifiedFiles.length} modified`,

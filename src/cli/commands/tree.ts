@@ -5,6 +5,7 @@ import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
+import { counted } from "../../core/text/counted";
 
 function childIds(session: LoadedSession, id: string): string[] {
   return session.index.children(id).map((m) => m.id);
@@ -46,7 +47,7 @@ export const treeCommand: Command = {
     const rows = displayRows(tree, index.roots.map((m) => m.id));
     const lines: string[] = [];
     const title = name ? `"${name}" ` : "";
-    lines.push(`${title}${session.path} (v${session.version}, ${index.size} entries, leaf ${leafId ?? "none"})`);
+    lines.push(`${title}${session.path} (v${session.version}, ${counted(index.size, "entry")}, leaf ${leafId ?? "none"})`);
     for (const row of rows) {
       const meta = index.get(row.id);
       if (!meta) continue;

@@ -12,6 +12,7 @@ import { CliError, EXIT_BAD_INPUT, EXIT_OK } from "../errors";
 import { printLines } from "../output";
 import { requireFileArg, resolveAgentDir } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
+import { counted } from "../../core/text/counted";
 
 type WindowOf = (model: SessionModelRef | null) => number | undefined;
 
@@ -73,7 +74,7 @@ function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, set
       ? `${approx}${compact(f.usage.tokens)} / ${compact(window)} (${Math.round((100 * f.usage.tokens) / window)}%)`
       : `${approx}${compact(f.usage.tokens)} tokens (window unknown)`;
   const verdict = wouldCompact === null ? "" : wouldCompact ? "  would compact" : "";
-  printLines(ctx, [`${time}  ${event.kind.padEnd(9)}  leaf ${f.leafId ?? "-"}  ${f.entryCount} entries  ${tokens}${verdict}`]);
+  printLines(ctx, [`${time}  ${event.kind.padEnd(9)}  leaf ${f.leafId ?? "-"}  ${counted(f.entryCount, "entry")}  ${tokens}${verdict}`]);
 }
 
 export const watchCommand: Command = {

@@ -11,8 +11,9 @@ export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
 /**
  * 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline.
  * 4: rows carry `spend` (by 15-minute slot, kind and model: spend-slots.ts).
+ * 5: rows carry `newestEntry` (a session's last activity counts every entry, ours too).
  */
-export const CATALOGUE_VERSION = 4;
+export const CATALOGUE_VERSION = 5;
 
 /** What the row was computed from: the file's size, mtime and the hash of its last ≤ 4 KiB. */
 export interface RecordKey {
@@ -39,7 +40,7 @@ export function validKey(k: unknown): k is RecordKey {
   return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength);
 }
 
-const NUMBER_FIELDS = ["entries", "messages", "lastActivity", "contextTokens", "contextMessages", "totalTokens", "input", "output", "cacheRead", "cacheWrite", "cost", "size", "mtimeMs"] as const;
+const NUMBER_FIELDS = ["entries", "messages", "lastActivity", "newestEntry", "contextTokens", "contextMessages", "totalTokens", "input", "output", "cacheRead", "cacheWrite", "cost", "size", "mtimeMs"] as const;
 
 function validRow(r: unknown, path: string): r is CatalogueRow {
   if (!isObj(r) || r.path !== path || !isStr(r.id) || !isStr(r.cwd) || !strOrNull(r.name) || !strOrNull(r.firstUserMessage) || !strOrNull(r.parentSession)) return false;

@@ -43,6 +43,8 @@ export interface CatalogueRow {
   modified: string;
   /** Last user/assistant activity (ms), 0 when none. */
   lastActivity: number;
+  /** The newest timestamp of any entry (ms; ours included), 0 when none: with mtimeMs, the session's last activity (lastActivityMs). */
+  newestEntry: number;
   /** Context tokens of the current branch, by the row's token rule (`rowTokenRule`). */
   contextTokens: number;
   /** "usage": from the model's last answer; otherwise an estimate (pi's chars/4), with or without a compaction before it. */
@@ -137,6 +139,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     messages: f.messageCount,
     modified: modifiedOf(f.lastActivityTime, headerTime(header), mtimeMs),
     lastActivity: f.lastActivityTime,
+    newestEntry: session.index.newestEntryTime,
     contextTokens: f.usage.tokens,
     contextSource: f.usage.source,
     contextMessages: f.usage.messageCount,
@@ -302,6 +305,7 @@ export function extendRow(
     messages: previous.messages + index.messageCount,
     modified: modifiedOf(lastActivity, resume.headerMs, mtimeMs),
     lastActivity,
+    newestEntry: Math.max(previous.newestEntry, index.newestEntryTime),
     contextTokens: usage.tokens,
     contextSource: usage.source,
     contextMessages: usage.messageCount,

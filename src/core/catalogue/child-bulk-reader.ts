@@ -13,6 +13,7 @@ import { ChildBackoff, type ChildBackoffOptions } from "../child-backoff.js";
 import { forkOwnRuntime } from "../fork-own-runtime.js";
 import { validAnswer, type BulkAnswer, type BulkReader, type FillRequest, type StaleFile } from "./bulk-reader.js";
 import type { CatalogueOptions } from "./session-catalogue.js";
+import { counted } from "../text/counted.js";
 
 export interface ChildBulkOptions extends Pick<ChildBackoffOptions, "retryDelaysMs" | "now"> {
   /** Hand over at least this many files… */
@@ -98,7 +99,7 @@ async function* answersOf(script: string, request: FillRequest, idleMs: number, 
       clearTimeout(timer);
     }
     while (queue.length > 0) yield queue.shift()!;
-    if (ended) backoff.failed(`${ended}; ${request.sums ? `no sums ahead for ${asked.size} sessions` : `${asked.size} sessions left to read`}`);
+    if (ended) backoff.failed(`${ended}; ${request.sums ? `no sums ahead for ${counted(asked.size, "session")}` : `${counted(asked.size, "session")} left to read`}`);
     else backoff.succeeded();
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill();

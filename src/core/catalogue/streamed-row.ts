@@ -24,6 +24,7 @@ import type { SliceableBuffer } from "../session/scan/scanned-values.js";
 import { recordFromFields, type UnknownKinds } from "../session/scan/meta-from-fields.js";
 import { needsMigration, versionOfHeader } from "../session/format/migrate.js";
 import { readRange } from "../session/bytes/read-range.js";
+import { isoMillis } from "../session/skim/iso-millis.js";
 import { borrowSearchChunk, SEARCH_CHUNK_BYTES } from "../session/skim/search-memory.js";
 import { textOfContent } from "../session/open/session-info.js";
 import type { SessionEntry, SessionHeader } from "../session/format/types.js";
@@ -119,6 +120,7 @@ function modelOfBody(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry): 
 class RowSums {
   messages = 0;
   activity = 0;
+  newest = 0;
   input = 0;
   output = 0;
   cacheRead = 0;
@@ -137,6 +139,8 @@ class RowSums {
   add(meta: EntryMeta, body: (meta: EntryMeta) => SessionEntry, line: JsonlLine): void {
     if (meta.type === "message") this.messages++;
     if (meta.activityTime !== undefined && meta.activityTime > this.activity) this.activity = meta.activityTime;
+    const ms = isoMillis(meta.timestamp);
+    if (ms > this.newest) this.newest = ms;
     const s = meta.spend;
     if (s !== undefined) {
       this.input += s.input;
@@ -344,6 +348,7 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     messages: sums.messages,
     modified: modifiedOf(sums.activity, headerMs, key.mtimeMs),
     lastActivity: sums.activity,
+    newestEntry: sums.newest,
     contextTokens: facts.usage.tokens,
     contextSource: facts.usage.source,
     contextMessages: facts.usage.messageCount,

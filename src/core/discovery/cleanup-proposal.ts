@@ -3,12 +3,14 @@
 // days) and large ones (over N bytes). A session active in the last minutes is
 // never proposed: pi may be running in it.
 
+import { counted } from "../text/counted.js";
+
 export interface CleanupInput {
   path: string;
   /** Bytes on disk. */
   size: number;
-  /** Last activity (pi's modified date). */
-  modified: Date;
+  /** Last activity: the newest of its entries' timestamps and the file's mtime (last-activity.ts). */
+  lastActivity: Date;
   /** user + assistant messages in the whole file. */
   conversationMessages: number;
 }
@@ -37,7 +39,7 @@ export function proposeCleanup(inputs: readonly CleanupInput[], criteria: Cleanu
   const activeWithin = criteria.activeWithinMs ?? 10 * 60 * 1000;
   const proposals: CleanupProposal[] = [];
   for (const input of inputs) {
-    const age = criteria.now.getTime() - input.modified.getTime();
+    const age = criteria.now.getTime() - input.lastActivity.getTime();
     if (age < activeWithin) continue;
     const reasons: CleanupReason[] = [];
     if (criteria.empty && input.conversationMessages === 0) reasons.push("empty");
@@ -68,7 +70,7 @@ export function formatBytes(bytes: number): string {
 export function trashConfirmation(files: readonly { path: string; size: number }[]): { message: string; detail: string } {
   const shown = files.slice(0, 12).map((f) => `${baseName(f.path)} (${formatBytes(f.size)})`);
   if (files.length > shown.length) shown.push(`… and ${files.length - shown.length} more`);
-  const count = files.length === 1 ? "1 session" : `${files.length} sessions`;
+  const count = counted(files.length, "session");
   return {
     message: `Move ${count} (${formatBytes(totalBytes(files))}) to the trash?`,
     detail: `${shown.join("\n")}\n\nThey can be restored from the trash. pi will no longer list them.`,

@@ -11,6 +11,7 @@ import { imageDataUri, isReaderImage } from "../reader/reader-image";
 import { splitBidiControls } from "../text/bidi-controls";
 import { escapeHtml } from "../text/escape-html";
 import type { BranchExport } from "./branch-export";
+import { counted } from "../text/counted.js";
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d1d9e0; --code: #f6f8fa; --user: #0969da; --asst: #1a7f37; --tool: #8250df; --sum: #bc4c00; --warn: #9a6700; --err: #cf222e; }
@@ -49,7 +50,7 @@ h1 { font-size: 1.4em; margin: 0.5rem 0; }
 pre { margin: 0.3rem 0; padding: 0.4rem 0.6rem; background: var(--code); border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, monospace; }
 .tool-call { margin: 0.4rem 0; }
 .tool-name { font-weight: 600; font-family: ui-monospace, monospace; }
-.path { font-family: ui-monospace, monospace; color: var(--user); }
+.path { font: 0.9em ui-monospace, monospace; color: var(--fg); background: var(--code); border-radius: 3px; padding: 0 0.25em; }
 summary { cursor: pointer; color: var(--muted); overflow-wrap: anywhere; }
 .bidi { color: var(--warn); border: 1px solid var(--warn); border-radius: 3px; padding: 0 0.15em; font: 0.85em ui-monospace, monospace; }
 `;
@@ -131,7 +132,7 @@ export function renderHtml(branch: BranchExport, exportedAt: Date): string {
   const facts = [
     branch.sessionPath ? `Session: ${htmlText(branch.sessionPath)}` : "",
     branch.cwd ? `Working directory: ${htmlText(branch.cwd)}` : "",
-    `Branch: ${branch.blocks.length} entries, leaf ${htmlText(branch.leafId ?? "(none)")}`,
+    `Branch: ${counted(branch.blocks.length, "entry")}, leaf ${htmlText(branch.leafId ?? "(none)")}`,
     `Exported: ${exportedAt.toISOString()}${branch.redacted ? " (secrets redacted)" : ""}`,
   ].filter(Boolean);
   return `<!DOCTYPE html>

@@ -6,6 +6,7 @@ import { READER_BLOCK_TITLES, type ReaderBlock } from "../reader/reader-block";
 import { showBidiControls } from "../text/bidi-controls";
 import type { BranchExport } from "./branch-export";
 import { fenced } from "./fences";
+import { counted } from "../text/counted.js";
 
 
 /** The marker before each entry's section (the id URI-encoded, so it cannot end the comment). */
@@ -67,7 +68,7 @@ export function renderMarkdown(branch: BranchExport, exportedAt: Date): string {
   const out: string[] = [`# ${showBidiControls(branch.title ?? "pi session")}`, ""];
   if (branch.sessionPath) out.push(`- Session: \`${branch.sessionPath.replace(/`/g, "'")}\``);
   if (branch.cwd) out.push(`- Working directory: \`${branch.cwd.replace(/`/g, "'")}\``);
-  out.push(`- Branch: ${branch.blocks.length} entries, leaf ${branch.leafId ?? "(none)"}`);
+  out.push(`- Branch: ${counted(branch.blocks.length, "entry")}, leaf ${branch.leafId ?? "(none)"}`);
   out.push(`- Exported: ${exportedAt.toISOString()}${branch.redacted ? " (secrets redacted)" : ""}`);
   for (const block of branch.blocks) {
     out.push("", entryMarker(block.id));

@@ -5,6 +5,7 @@ import { toolCallPreview } from "../tree/preview";
 import type { SessionEntry } from "../session/format/types";
 import type { AssistantPart, ReaderBlock, ToolCallView } from "./reader-block";
 import { imageRefusal, MAX_IMAGES_PER_BLOCK, type ReaderImage } from "./reader-image";
+import { counted } from "../text/counted.js";
 
 /** Longest text one block carries; the rest is cut with a note (a tool output can be megabytes). */
 export const MAX_BLOCK_CHARS = 100_000;
@@ -44,7 +45,7 @@ export function contentText(content: unknown): { text: string; images: number; s
 /** "2 images" and why any is not shown; the images to show. */
 function imageFields(content: ReturnType<typeof contentText>): Pick<ReaderBlock, "detail" | "images"> {
   if (content.images === 0) return {};
-  const count = content.images === 1 ? "1 image" : `${content.images} images`;
+  const count = counted(content.images, "image");
   const notShown = content.refusals.length === 0 ? "" : ` (${content.refusals.length} not shown: ${[...new Set(content.refusals)].join("; ")})`;
   return { detail: `${count}${notShown}`, ...(content.shown.length > 0 ? { images: content.shown } : {}) };
 }

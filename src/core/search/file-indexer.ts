@@ -35,6 +35,8 @@ export interface FileState {
   cwd: string;
   name: string | null;
   nameEntryId: string | null;
+  /** When the name was set (its entry's timestamp), null when not known. */
+  nameTime?: number | null;
   headerTime: number | null;
   /** Latest user/assistant activity (pi's getMessageActivityTime), 0 when none. */
   activity: number;
@@ -60,6 +62,8 @@ export interface TextEntry {
   origUnit: number;
   origByte: number;
   origByteLength: number;
+  /** When the message was written (its entry's timestamp, else pi's activity time; ms, NaN when neither). */
+  time: number;
 }
 
 export interface Appended {
@@ -129,7 +133,7 @@ class LineSink {
       const skimmed = skimTextMessage(asBuffer(l.bytes), l.start, end);
       if (skimmed) {
         if (!Number.isNaN(skimmed.activity)) this.state.activity = Math.max(this.state.activity, skimmed.activity);
-        if (skimmed.text) this.addText(skimmed.id, skimmed.role, skimmed.text, l.line);
+        if (skimmed.text) this.addText(skimmed.id, skimmed.role, skimmed.text, l.line, Number.isNaN(skimmed.time) ? skimmed.activity : skimmed.time);
         return;
       }
     }
@@ -159,6 +163,8 @@ class LineSink {
       if (f.type === "session_info") {
         this.state.name = sessionInfoName(f.name) ?? null;
         this.state.nameEntryId = typeof f.id === "string" ? f.id : null;
+        const named = typeof f.timestamp === "string" ? new Date(f.timestamp).getTime() : Number.NaN;
+        this.state.nameTime = Number.isNaN(named) ? null : named;
       }
       if (f.type !== "message") return;
       const m = f.message;
@@ -172,7 +178,8 @@ class LineSink {
       if (!Number.isNaN(activity)) this.state.activity = Math.max(this.state.activity, activity);
       const entry = value() as { id?: unknown; message?: unknown };
       const text = searchableMessageText(entry.message);
-      if (text) this.addText(typeof entry.id === "string" ? entry.id : null, text.role, text.text, l.line);
+      const written = typeof f.timestamp === "string" ? new Date(f.timestamp).getTime() : Number.NaN;
+      if (text) this.addText(typeof entry.id === "string" ? entry.id : null, text.role, text.text, l.line, Number.isNaN(written) ? activity : written);
     } catch (e) {
       if (e instanceof PiOmits) this.state.omitted = e.message;
       else throw e;
@@ -196,7 +203,7 @@ class LineSink {
     s.headerTime = Number.isNaN(t) ? null : t;
   }
 
-  private addText(id: string | null, role: string, text: string, line: number): void {
+  private addText(id: string | null, role: string, text: string, line: number, time: number): void {
     const s = this.state;
     if (s.messages > 0) {
       this.normalizer.push(" ");
@@ -206,7 +213,7 @@ class LineSink {
     }
     const { emitted, lead } = this.normalizer.push(text);
     const byteLength = Buffer.byteLength(text);
-    this.ents.push({ id, role, line, normStart: s.normBytes + lead, origUnit: s.origUnits, origByte: s.origBytes, origByteLength: byteLength });
+    this.ents.push({ id, role, line, normStart: s.normBytes + lead, origUnit: s.origUnits, origByte: s.origBytes, origByteLength: byteLength, time });
     if (emitted) {
       this.norm.push(emitted);
       s.normBytes += Buffer.byteLength(emitted);

@@ -22,6 +22,8 @@ export interface EntryMatch {
   role: string;
   snippet: string;
   highlight: [number, number] | null;
+  /** When the matching message (or the name) was written, ms; null when the entry has no time. */
+  time: number | null;
 }
 
 export interface SessionHit {
@@ -348,7 +350,7 @@ export class SearchIndex {
     if (fields.has("name") && row.name) {
       const needle = parsed.mode === "tokens" ? literalNeedles(parsed).find((n) => row.name!.toLowerCase().includes(n)) : undefined;
       const at = needle ? findNormalized(row.name, needle) : null;
-      out.push({ entryId: row.nameEntryId, line: 0, role: "session_info", ...pick(snippetAround(row.name, at)) });
+      out.push({ entryId: row.nameEntryId, line: 0, role: "session_info", time: row.nameTime ?? null, ...pick(snippetAround(row.name, at)) });
     }
     const ents = row.messages > 0 ? this.store.readEntries(row) : [];
     if (!ents || ents.length === 0) return out;
@@ -376,7 +378,7 @@ export class SearchIndex {
       const f = found.get(i)!;
       const text = orig ? orig.toString("utf8", e.origByte, e.origByte + e.origByteLength) : "";
       const at: [number, number] | null = f.needle ? findNormalized(text, f.needle) : f.at !== undefined ? [f.at, Math.min(text.length, Math.max(f.at, f.end!))] : null;
-      out.push({ entryId: e.id, line: e.line, role: e.role, ...pick(snippetAround(text, at && at[0] < text.length ? at : null)) });
+      out.push({ entryId: e.id, line: e.line, role: e.role, time: Number.isNaN(e.time) ? null : e.time, ...pick(snippetAround(text, at && at[0] < text.length ? at : null)) });
     }
     return out;
   }

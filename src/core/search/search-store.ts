@@ -14,7 +14,8 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, re
 import { join } from "node:path";
 import type { FileState, TextEntry } from "./file-indexer";
 
-const MANIFEST_VERSION = 2;
+/** 3: each message's entry carries its time (a hit shows when its message was written). */
+const MANIFEST_VERSION = 3;
 const MANIFEST = "manifest.json";
 /** Files nobody references are deleted once older than this (another process may be about to commit them). */
 const ORPHAN_AGE_MS = 10 * 60 * 1000;
@@ -173,8 +174,8 @@ export class SearchStore {
     try {
       for (const line of bytes.toString("utf8").split("\n")) {
         if (!line) continue;
-        const [id, role, lineNo, normStart, origUnit, origByte, origByteLength] = JSON.parse(line) as [string | null, string, number, number, number, number, number];
-        out.push({ id, role, line: lineNo, normStart, origUnit, origByte, origByteLength });
+        const [id, role, lineNo, normStart, origUnit, origByte, origByteLength, time] = JSON.parse(line) as [string | null, string, number, number, number, number, number, number | null];
+        out.push({ id, role, line: lineNo, normStart, origUnit, origByte, origByteLength, time: typeof time === "number" ? time : Number.NaN });
       }
     } catch {
       return null;
@@ -183,7 +184,7 @@ export class SearchStore {
   }
 
   static encodeEntries(ents: readonly TextEntry[]): string {
-    return ents.map((e) => `${JSON.stringify([e.id, e.role, e.line, e.normStart, e.origUnit, e.origByte, e.origByteLength])}\n`).join("");
+    return ents.map((e) => `${JSON.stringify([e.id, e.role, e.line, e.normStart, e.origUnit, e.origByte, e.origByteLength, Number.isNaN(e.time) ? null : e.time])}\n`).join("");
   }
 
   /** Deletes segments no row refers to (older than a few minutes), and stale temp files. */

@@ -19,6 +19,8 @@ export interface SkimmedTextMessage {
   role: "user" | "assistant";
   /** pi's getMessageActivityTime (NaN when it has none). */
   activity: number;
+  /** The entry's timestamp (ms, NaN when it has none): when the message was written, for a hit's time. */
+  time: number;
   /** pi's extractTextContent. */
   text: string;
 }
@@ -324,5 +326,6 @@ export function skimTextMessage(bytes: Buffer, start: number, stop: number): Ski
   if (typeof m.timestamp === "number") activity = m.timestamp;
   else if (timestampOther) return null;
   else activity = new Date(timestamp as string).getTime();
-  return { id, role: m.role, activity, text: typeof m.content === "string" ? m.content : m.content.join(" ") };
+  const time = typeof timestamp === "string" ? new Date(timestamp).getTime() : Number.NaN;
+  return { id, role: m.role, activity, time, text: typeof m.content === "string" ? m.content : m.content.join(" ") };
 }

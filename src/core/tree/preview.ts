@@ -1,5 +1,6 @@
 // One-line previews of entries, as a tree row or a CLI line shows them.
 import type { SessionEntry } from "../session/format/types";
+import { counted } from "../text/counted.js";
 
 const DEFAULT_WIDTH = 80;
 
@@ -19,7 +20,7 @@ function contentText(content: unknown): string {
     if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
     else if (b.type === "image") images++;
   }
-  if (images > 0) parts.push(images === 1 ? "[image]" : `[${images} images]`);
+  if (images > 0) parts.push(images === 1 ? "[image]" : `[${counted(images, "image")}]`);
   return parts.join(" ");
 }
 

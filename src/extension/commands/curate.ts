@@ -11,6 +11,7 @@ import { reportError } from "../error-actions";
 import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
 import { isNotDone, sessionTarget } from "./session-target";
+import { counted } from "../../core/text/counted";
 
 export const RENAME_COMMAND_ID = "piSessions.renameSession";
 export const SET_LABEL_COMMAND_ID = "piSessions.setLabel";
@@ -110,7 +111,7 @@ async function fork(services: Services, args: CommandArgs, atLeaf: boolean): Pro
     const listed = services.sessions.allPaths().includes(result.path);
     void vscode.window
       .showInformationMessage(
-        `${what}: new session ${basename(result.path)} (${result.entries.length} entries, root → ${result.atId})${listed ? "" : `, in ${result.path}`}.`,
+        `${what}: new session ${basename(result.path)} (${counted(result.entries.length, "entry")}, root → ${result.atId})${listed ? "" : `, in ${result.path}`}.`,
         "Show Entries",
         "Open in pi",
       )

@@ -55,28 +55,39 @@ export async function goToLeaf(services: Services, raw: unknown): Promise<Comman
   const model = await services.entriesTree.current();
   const leafId = model?.leafId;
   if (!model || !leafId) return notDone("not-applicable", "The session has no entries.");
-  await revealInEntriesView(services, leafId);
+  await revealInEntriesView(services, leafId, true);
   return ok({ entryId: leafId });
 }
 
 /** Reveals an entry in the Entries view (switching the view to its session). */
-export async function revealEntry(services: Services, sessionPath: string, entryId: string): Promise<void> {
+export async function revealEntry(services: Services, sessionPath: string, entryId: string, focus = true): Promise<void> {
   services.active.set(sessionPath);
   services.entriesTree.show(sessionPath);
-  await revealInEntriesView(services, entryId);
+  await revealInEntriesView(services, entryId, focus);
+}
+
+/**
+ * Lands on an entry where it can be read: the reader opened (or brought
+ * forward) at the entry, and the entry selected in the Entries view without
+ * taking the focus from the reader. Search results, "touched this file" rows
+ * and a change without a diff come here.
+ */
+export async function openEntry(services: Services, sessionPath: string, entryId: string): Promise<void> {
+  const opened = (await vscode.commands.executeCommand("piSessions.openReader", { sessionPath, entryId, preview: true })) as { ok?: boolean } | undefined;
+  await revealEntry(services, sessionPath, entryId, opened?.ok !== true);
 }
 
 /** VS Code's tree errors that mean "its refresh has not settled yet", not "no such node". */
 const UNSETTLED_TREE = /not found|cannot resolve tree item/i;
 
 /** Pages an entry of the shown session in, then selects it in the Entries view. */
-async function revealInEntriesView(services: Services, entryId: string): Promise<void> {
+async function revealInEntriesView(services: Services, entryId: string, focus: boolean): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const model = await services.entriesTree.current();
     if (!model || !model.session.index.get(entryId)) return;
     try {
       await services.entriesTree.pageIn(model.entryNode(entryId));
-      await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus: true, expand: false });
+      await services.entriesView.reveal(model.entryNode(entryId), { select: true, focus, expand: false });
       return;
     } catch (error) {
       // VS Code applies a tree refresh asynchronously: right after the view switched sessions or

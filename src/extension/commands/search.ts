@@ -10,7 +10,7 @@ import { SearchIndex, type EntryMatch, type SearchResult, type SessionHit } from
 import { jsonlFilesInFolders, piSessionFolders } from "../../core/discovery/discover";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";
-import { openSession, revealEntry } from "./entry-actions";
+import { openEntry, openSession } from "./entry-actions";
 
 export const SEARCH_COMMAND_ID = "piSessions.searchSessions";
 
@@ -64,7 +64,8 @@ export function resultItems(result: SearchResult): ResultItem[] {
     for (const match of entries) {
       items.push({
         label: `${ROLE_ICONS[match.role] ?? "$(circle-small)"} ${sessionTitle(hit)}`,
-        description: `${match.role === "session_info" ? "name" : match.role} · ${folder} · ${when}`,
+        // The matching message's own time (the session's last activity only when the entry has none).
+        description: `${match.role === "session_info" ? "name" : match.role} · ${folder} · ${match.time !== null ? new Date(match.time).toLocaleString() : when}`,
         detail: marked(match),
         alwaysShow: true,
         hit,
@@ -81,7 +82,7 @@ function summary(result: SearchResult): string | undefined {
   return undefined;
 }
 
-/** Opens the hit's session in the Entries view and reveals the matching entry. */
+/** Opens the reader at the matching entry (and selects it in the Entries view); a hit on the session alone opens the session. */
 export async function openHit(services: Services, hit: SessionHit, match: EntryMatch | undefined): Promise<void> {
   let entryId = match?.entryId ?? null;
   if (!entryId && match && match.line > 0) {
@@ -89,8 +90,11 @@ export async function openHit(services: Services, hit: SessionHit, match: EntryM
     const session = await services.store.get(hit.path).catch(() => undefined);
     entryId = session?.index.entries.find((m) => m.line === match.line)?.id ?? null;
   }
-  if (entryId) await revealEntry(services, hit.path, entryId);
-  else await openSession(services, { sessionPath: hit.path });
+  if (entryId) await openEntry(services, hit.path, entryId);
+  else {
+    await vscode.commands.executeCommand("piSessions.openReader", { sessionPath: hit.path, preview: true });
+    await openSession(services, { sessionPath: hit.path });
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { notDone, type CommandResult } from "../command-result";
 import type { CommandArgs } from "../command-args";
 import { tokensText } from "../session-facts";
 import type { Services } from "../services";
+import { counted } from "../../core/text/counted";
 
 export async function pickSessionPath(services: Services, placeHolder = "Pick a pi session"): Promise<string | undefined> {
   await services.sessions.sessionGroups();
@@ -18,7 +19,7 @@ export async function pickSessionPath(services: Services, placeHolder = "Pick a 
   }
   const items = paths.map((path) => {
     const facts = services.sessions.factsOf(path);
-    return { label: facts?.title ?? basename(path), description: facts ? `${facts.entryCount} entries · ${tokensText(facts)}` : "", detail: path, path };
+    return { label: facts?.title ?? basename(path), description: facts ? `${counted(facts.entryCount, "entry")} · ${tokensText(facts)}` : "", detail: path, path };
   });
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.path;
 }

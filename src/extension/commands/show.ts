@@ -1,7 +1,9 @@
 // Read-only views: Show Context (what the model sees from a leaf, as a
 // markdown document) and Show Last Summary (the newest compaction or branch
 // summary on the branch, in the summary panel).
+import { basename } from "node:path";
 import * as vscode from "vscode";
+import type { ReadOnlyDocuments } from "../read-only-documents";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { contextDocument } from "../context-document";
@@ -13,14 +15,20 @@ import { isNotDone, sessionTarget } from "./session-target";
 
 export const SHOW_CONTEXT_COMMAND_ID = "piSessions.showContext";
 export const SHOW_SUMMARY_COMMAND_ID = "piSessions.showSummary";
+/** Show Context's documents: read-only markdown (never an Untitled document that asks to be saved). */
+export const CONTEXT_DOCUMENT_SCHEME = "pi-sessions-context";
 
-export async function showContext(services: Services, raw: unknown): Promise<CommandResult<{ document: vscode.TextDocument }>> {
+export async function showContext(services: Services, documents: ReadOnlyDocuments, raw: unknown): Promise<CommandResult<{ document: vscode.TextDocument }>> {
   const args = commandArgs(raw);
   const target = await sessionTarget(services, args);
   if (isNotDone(target)) return target;
   try {
     const leafId = args.entryId ?? target.session.index.leafId;
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: contextDocument(target.session, leafId, semanticsFor(piVersionChoice(target.session, services.settings()).version)) });
+    const content = contextDocument(target.session, leafId, semanticsFor(piVersionChoice(target.session, services.settings()).version));
+    const title = services.sessions.factsOf(target.path)?.title ?? basename(target.path, ".jsonl");
+    // The tab shows the name: what it is and which session (a file name has no slashes).
+    const name = `Context of ${title.replace(/[/\\]/g, "∕").slice(0, 60)}.md`;
+    const document = await vscode.workspace.openTextDocument(documents.uriFor(name, "context", content, "by-name"));
     await vscode.window.showTextDocument(document, { preview: true });
     return ok({ document });
   } catch (error) {

@@ -7,6 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import * as vscode from "vscode";
+import { lastActivityMs } from "../../core/discovery/last-activity";
 import { formatBytes, proposeCleanup, totalBytes, trashConfirmation, type CleanupCriteria, type CleanupProposal } from "../../core/discovery/cleanup-proposal";
 import { moveToFreedesktopTrash, TrashUnavailableError } from "../../core/trash/freedesktop-trash";
 import { notDone, ok, type CommandResult } from "../command-result";
@@ -14,6 +15,7 @@ import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
 import { isSessionNode } from "../views/sessions-view";
 import { pickSessionPath } from "./session-target";
+import { counted } from "../../core/text/counted";
 
 export const MOVE_TO_TRASH_COMMAND_ID = "piSessions.moveToTrash";
 export const CLEAN_UP_COMMAND_ID = "piSessions.cleanUp";
@@ -23,6 +25,14 @@ type SizedFile = { path: string; size: number };
 export interface TrashOutcome {
   moved: { path: string; via: "vscode" | "freedesktop"; to?: string }[];
   totalBytes: number;
+}
+
+function statOrUndefined(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function sizeOf(path: string): number {
@@ -78,7 +88,7 @@ async function trashFiles(services: Services, files: SizedFile[], confirmed: boo
     void vscode.window.showErrorMessage(`Move to Trash: ${moved.length > 0 ? `${moved.length} moved (${formatBytes(size)}); then ` : ""}${failure}`);
     if (moved.length === 0) return notDone("error", failure);
   } else {
-    void vscode.window.showInformationMessage(`Moved ${moved.length === 1 ? "1 session" : `${moved.length} sessions`} (${formatBytes(size)}) to the trash.`);
+    void vscode.window.showInformationMessage(`Moved ${counted(moved.length, "session")} (${formatBytes(size)}) to the trash.`);
   }
   return ok({ moved, totalBytes: size });
 }
@@ -122,7 +132,7 @@ async function askCriteria(): Promise<Omit<CleanupCriteria, "now"> | undefined> 
 }
 
 function describeProposal(p: CleanupProposal): string {
-  const why = p.reasons.map((r) => (r === "empty" ? "empty" : r === "old" ? `${p.ageDays} days unused` : "large"));
+  const why = p.reasons.map((r) => (r === "empty" ? "empty" : r === "old" ? `${counted(p.ageDays, "day")} unused` : "large"));
   return `${formatBytes(p.size)} · ${why.join(" · ")}`;
 }
 
@@ -140,7 +150,10 @@ async function cleanupInputs(services: Services) {
       // user + assistant ones, so nothing with a conversation is called empty); one never read, never empty.
       conversationMessages = facts?.messageCount ?? Number.POSITIVE_INFINITY;
     }
-    return { path, size: sizeOf(path), modified: facts?.modified ?? new Date(), conversationMessages };
+    // The file as it is now: a write since its facts were made (ours or pi's) is activity too.
+    const stat = statOrUndefined(path);
+    const lastActivity = new Date(Math.max(facts?.lastActivity.getTime() ?? Date.now(), lastActivityMs(0, stat?.mtimeMs ?? 0)));
+    return { path, size: stat?.size ?? 0, lastActivity, conversationMessages };
   });
 }
 
@@ -172,7 +185,7 @@ export async function cleanUp(services: Services, raw: unknown): Promise<Command
   if (given.selectAll !== true) {
     const items = proposals.map((p) => ({ label: services.sessions.factsOf(p.path)?.title ?? basename(p.path), description: describeProposal(p), detail: p.path, picked: true, proposal: p }));
     const picked = await vscode.window.showQuickPick(items, {
-      title: `Pi Sessions: Clean Up — ${proposals.length} sessions, ${formatBytes(totalBytes(proposals))} in all`,
+      title: `Pi Sessions: Clean Up — ${counted(proposals.length, "session")}, ${formatBytes(totalBytes(proposals))} in all`,
       placeHolder: "Untick what should stay; the picked sessions move to the trash after one more question",
       canPickMany: true,
       matchOnDetail: true,

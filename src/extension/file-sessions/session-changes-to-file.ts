@@ -4,12 +4,12 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { fileChangeSteps, reconstructFileVersions, type FileChangeStep, type FileVersions, type StepVersions } from "../../core/file-history";
+import { fileChangeSteps, reconstructFileVersions, sessionDiff, type FileChangeStep, type SessionDiff, type SessionDiffSource, type StepVersions } from "../../core/file-history";
 import { recordedCwd } from "../../core/session/open/session-info";
 import { notDone, ok, type CommandResult } from "../command-result";
-import { revealEntry } from "../commands/entry-actions";
+import { openEntry } from "../commands/entry-actions";
 import type { Services } from "../services";
-import type { ChangeDocuments } from "./change-documents";
+import type { ReadOnlyDocuments } from "../read-only-documents";
 import { fileCommandArgs } from "./file-target";
 import type { FileTouchIndex } from "./file-touch-index";
 import { describeTouch, fileTouchRows } from "./sessions-touching-file";
@@ -21,6 +21,8 @@ export interface ChangesShown {
   steps: number;
   beforeKnown: boolean;
   afterKnown: boolean;
+  /** For "all": where the two sides come from (the session, today's file as the start, or the changes alone). */
+  source?: SessionDiffSource;
   /** What was opened: the whole session's diff, one step's, or the step's entry. */
   opened: "all" | "step" | "entry";
 }
@@ -37,15 +39,11 @@ function stepLabel(step: Step): string {
   return `$(terminal) ${step.ops} ${describeTouch(step)}`.slice(0, 160);
 }
 
-function items(versions: FileVersions): StepItem[] {
-  const all: StepItem = {
-    label: "$(diff) All changes of this session",
-    description: versions.before === undefined ? "content before the session is not in it: compared with an empty file" : "before → after",
-    choice: "all",
-  };
+function items(steps: readonly Step[], diff: SessionDiff): StepItem[] {
+  const all: StepItem = { label: "$(diff) All changes of this session", description: diff.description, choice: "all" };
   return [
     all,
-    ...versions.steps.map((step, i): StepItem => ({
+    ...steps.map((step, i): StepItem => ({
       label: stepLabel(step),
       description: step.kind === "other" ? "no diff: the session does not hold the content (opens the entry)" : undefined,
       detail: [step.timestamp ? new Date(step.timestamp).toLocaleString() : "", step.entryId].filter(Boolean).join(" · "),
@@ -62,7 +60,7 @@ async function diskContent(path: string): Promise<string | undefined> {
   }
 }
 
-export async function sessionChangesToFile(services: Services, index: FileTouchIndex, documents: ChangeDocuments, raw: unknown): Promise<CommandResult<ChangesShown>> {
+export async function sessionChangesToFile(services: Services, index: FileTouchIndex, documents: ReadOnlyDocuments, raw: unknown): Promise<CommandResult<ChangesShown>> {
   const args = fileCommandArgs(raw);
   if (!args.path) {
     void vscode.window.showInformationMessage("Open a file (or pick one in the Explorer) to see what a pi session changed in it.");
@@ -92,9 +90,11 @@ export async function sessionChangesToFile(services: Services, index: FileTouchI
 
   const session = await services.store.get(sessionPath);
   const steps = fileChangeSteps(session.entries(), path, { cwd: recordedCwd(session) ?? "/" });
-  const versions = reconstructFileVersions(steps, await diskContent(path));
+  const current = await diskContent(path);
+  const versions = reconstructFileVersions(steps, current);
+  const diff = sessionDiff(versions, current);
   const shown = (opened: ChangesShown["opened"]): CommandResult<ChangesShown> =>
-    ok({ sessionPath: sessionPath!, steps: steps.length, beforeKnown: versions.before !== undefined, afterKnown: versions.after !== undefined, opened });
+    ok({ sessionPath: sessionPath!, steps: steps.length, beforeKnown: versions.before !== undefined, afterKnown: versions.after !== undefined, opened, ...(opened === "all" ? { source: diff.source } : {}) });
   if (steps.length === 0) {
     void vscode.window.showInformationMessage(`This session did not touch ${name}.`);
     return notDone("not-applicable", "The session did not touch the file.");
@@ -102,27 +102,31 @@ export async function sessionChangesToFile(services: Services, index: FileTouchI
 
   let choice = args.step;
   if (choice === undefined) {
-    const picked = await vscode.window.showQuickPick(items(versions), { title: `${name}: what the session did`, placeHolder: "The whole session, or one change" });
+    const picked = await vscode.window.showQuickPick(items(versions.steps, diff), { title: `${name}: what the session did`, placeHolder: "The whole session, or one change" });
     if (!picked) return notDone("cancelled", "Nothing chosen.");
     choice = picked.choice;
   }
   const title = services.sessions.factsOf(sessionPath)?.title ?? basename(sessionPath);
   if (choice === "all") {
-    const left = documents.uriFor(name, "before", versions.before ?? "");
-    const right = versions.after !== undefined ? documents.uriFor(name, "after", versions.after) : vscode.Uri.file(path);
-    const note = versions.after === undefined ? " (after: the file on disk)" : "";
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${name}: before ↔ after “${title}”${note}`);
+    // Never today's file as a side: the diff is what the session did (session-diff.ts).
+    const language = diff.source === "changes" ? "plain" : "by-name";
+    const left = documents.uriFor(name, "before", diff.before, language);
+    const right = documents.uriFor(name, "after", diff.after, language);
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${name}: ${diff.description} “${title}”`);
     return shown("all");
   }
   const step = versions.steps[choice];
   if (!step) return notDone("not-applicable", "No such change.");
   if (step.kind === "other") {
-    await revealEntry(services, sessionPath, step.entryId);
+    await openEntry(services, sessionPath, step.entryId);
     return shown("entry");
   }
   const before = step.before ?? (step.kind === "edit" ? step.edits.map((e) => e.oldText).join("\n⋯\n") : "");
   const after = step.after ?? (step.kind === "edit" ? step.edits.map((e) => e.newText).join("\n⋯\n") : step.content);
-  const partial = step.kind === "edit" && step.before === undefined ? " (replaced text only)" : "";
-  await vscode.commands.executeCommand("vscode.diff", documents.uriFor(name, "before", before), documents.uriFor(name, "after", after), `${name}: ${step.kind} ${step.entryId}${partial}`);
+  const fragment = step.kind === "edit" && (step.before === undefined || step.after === undefined);
+  const partial = fragment ? " (replaced text only)" : "";
+  // A write's content alone is the whole file after it; the side before it, when unknown, is empty.
+  const language = fragment ? "plain" : "by-name";
+  await vscode.commands.executeCommand("vscode.diff", documents.uriFor(name, "before", before, language), documents.uriFor(name, "after", after, language), `${name}: ${step.kind} ${step.entryId}${partial}`);
   return shown("step");
 }

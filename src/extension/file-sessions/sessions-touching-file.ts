@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import { notDone, ok, type CommandResult } from "../command-result";
-import { revealEntry } from "../commands/entry-actions";
+import { openEntry } from "../commands/entry-actions";
 import type { Services } from "../services";
 import { fileCommandArgs, sessionsInScope, type SessionScope } from "./file-target";
 import type { FileTouchIndex } from "./file-touch-index";
@@ -103,7 +103,7 @@ export async function sessionsTouchingFile(services: Services, index: FileTouchI
     tooltip: scope === "workspace" ? "Search all projects" : "Search this workspace only",
   });
   pick.title = `Pi sessions that touched ${basename(path)} (${scope === "workspace" ? "this workspace" : "all projects"})`;
-  pick.placeholder = "R read · W write · E edit · M moved here · D deleted — pick one to show its entry";
+  pick.placeholder = "R read · W write · E edit · M moved here · D deleted — pick one to read its entry";
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.buttons = [scopeButton()];
@@ -132,6 +132,6 @@ export async function sessionsTouchingFile(services: Services, index: FileTouchI
   });
   pick.dispose();
   if (!chosen) return notDone("cancelled", "Nothing chosen.");
-  await revealEntry(services, chosen.sessionPath, chosen.entryId);
+  await openEntry(services, chosen.sessionPath, chosen.entryId);
   return ok({ rows });
 }

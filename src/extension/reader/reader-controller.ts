@@ -29,6 +29,8 @@ export interface ReaderSnapshot {
   follow: boolean;
   filter: ReaderFilter;
   preview: boolean;
+  /** The entry it was last asked to show (opened at, or scrolled to). */
+  shownEntry: string | undefined;
   firstShownMs: number | undefined;
   /** Types of the messages posted to the page, oldest first. */
   posted: string[];
@@ -83,6 +85,7 @@ export class ReaderController implements vscode.Disposable {
           follow: panel.state.follow,
           filter: panel.state.filter,
           preview: panel.preview,
+          shownEntry: panel.shownEntry,
           firstShownMs: panel.firstShownMs,
           posted: panel.postedMessages(),
           routed: panel.routedMessages(),

@@ -13,6 +13,7 @@ import { READER_LIMITS, READER_STATE_VERSION, type ReaderFilter, type ReaderHost
 import { panelDocument } from "../panel-document";
 import { toolCallFile } from "./reader-files";
 import { routeReaderMessage, type ReaderMessageTarget, type ReaderRouteResult, type ToolCallFile } from "./reader-router";
+import { counted } from "../../core/text/counted";
 
 export const READER_VIEW_TYPE = "piSessions.reader";
 
@@ -51,6 +52,11 @@ export class ReaderPanel implements ReaderMessageTarget {
   private sessionNow: LoadedSession | undefined;
   private loading: Promise<void>;
   private focusId: string | undefined;
+
+  /** The entry the reader was last asked to show (opened at, or scrolled to). */
+  get shownEntry(): string | undefined {
+    return this.focusId;
+  }
   /** The file's last entries, shown until the index is built (a session not read yet). */
   private provisional: TailBlocks | undefined;
   /** First block index the page has (what an earlier page ends before). */
@@ -140,6 +146,7 @@ export class ReaderPanel implements ReaderMessageTarget {
       this.loadedStart = from;
     }
     this.post({ type: "reveal", entryId });
+    this.focusId = entryId;
     return true;
   }
 
@@ -162,7 +169,7 @@ export class ReaderPanel implements ReaderMessageTarget {
         return;
       }
       this.current = { ...this.current, leafId: this.pager.leafId };
-      if (extension.appended.length > 0) this.post({ type: "append", blocks: extension.appended, total: this.pager.total });
+      if (extension.appended.length > 0) this.post({ type: "append", blocks: extension.appended, total: this.pager.total, inFile: session.index.size });
       if (extension.changed.length > 0) this.post({ type: "changed", blocks: extension.changed });
     });
   }
@@ -228,7 +235,7 @@ export class ReaderPanel implements ReaderMessageTarget {
       const page = pager.pageBefore(end);
       const blocks = end < pager.total ? [...page.blocks, ...pager.blocks(end, pager.total)] : page.blocks;
       this.loadedStart = page.start;
-      this.post({ type: "init", state: this.current, blocks: blocks.slice(0, READER_LIMITS.blocksPerMessage), start: page.start, total: pager.total, ...(focusAt >= 0 ? { focusId: this.focusId } : {}) });
+      this.post({ type: "init", state: this.current, blocks: blocks.slice(0, READER_LIMITS.blocksPerMessage), start: page.start, total: pager.total, ...(this.sessionNow ? { inFile: this.sessionNow.index.size } : {}), ...(focusAt >= 0 ? { focusId: this.focusId } : {}) });
     });
   }
 
@@ -257,7 +264,7 @@ export class ReaderPanel implements ReaderMessageTarget {
     for (const waiter of this.shownWaiters.splice(0)) waiter();
     if (this.firstShownMs !== undefined) return;
     this.firstShownMs = performance.now() - this.openedAt;
-    this.host.log.info(`reader: ${blocks} entries of ${this.sessionPath} shown ${this.firstShownMs.toFixed(0)} ms after opening`);
+    this.host.log.info(`reader: ${counted(blocks, "entry")} of ${this.sessionPath} shown ${this.firstShownMs.toFixed(0)} ms after opening`);
   }
 
   hasEntry(entryId: string): boolean {

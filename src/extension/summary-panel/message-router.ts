@@ -23,6 +23,8 @@ export interface PanelMessageTarget {
   revealEntry(entryId: string): Promise<void>;
   /** What the session did to one manifest file (the diff editor). */
   showChanges(file: SummaryFile): Promise<void>;
+  /** A deleted file's last content as the session holds it (or why there is none). */
+  showLastContent(file: SummaryFile): Promise<void>;
 }
 
 export type RouteResult =
@@ -42,7 +44,10 @@ export function revealableIds(state: SummaryPanelState): string[] {
 async function openOne(target: PanelMessageTarget, path: string, preview: boolean): Promise<RouteResult> {
   const file = target.state().files.find((candidate) => candidate.path === path);
   if (!file) return refused("not a file of this summary");
-  if (file.deleted) return refused("the file was deleted");
+  if (file.deleted) {
+    await target.showLastContent(file);
+    return { done: true, action: "showLastContent" };
+  }
   if (file.outside && !(await target.confirmOutside([file]))) return refused("declined: outside the workspace");
   await target.openFile(file, preview);
   return { done: true, action: "openFile" };

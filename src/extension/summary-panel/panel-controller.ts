@@ -10,13 +10,14 @@ import { openTabPaths } from "./open-tabs";
 import { restoredPanelState } from "./restore-panel-state";
 import { SummaryPanel, type PanelHost, type PanelPhase } from "./summary-panel";
 import type { SummaryPanelController, SummaryPanelDeps, SummaryPanelTesting, SummaryProposal } from "./summary-panel-api";
+import { counted } from "../../core/text/counted";
 
 export const APPLY_FAILED_NOTICE = "Nothing was written: the run that proposed this summary failed after Apply. Copy the text if you want it, or run the command again.";
 
 type ConfirmOutside = (files: readonly SummaryFile[]) => Promise<boolean>;
 
 async function askBeforeOpening(files: readonly SummaryFile[]): Promise<boolean> {
-  const what = files.length === 1 ? files[0]!.path : `${files.length} files outside the workspace`;
+  const what = files.length === 1 ? files[0]!.path : `${counted(files.length, "file")} outside the workspace`;
   const detail = files.length === 1 ? undefined : files.map((file) => file.path).join("\n");
   const answer = await vscode.window.showWarningMessage(
     files.length === 1
@@ -44,6 +45,7 @@ export class PanelController implements SummaryPanelController, vscode.Disposabl
       log: deps.log,
       revealEntry: (sessionPath, entryId) => deps.revealEntry(sessionPath, entryId),
       showChanges: (sessionPath, path) => deps.showChanges(sessionPath, path),
+      showLastContent: (sessionPath, path) => deps.showLastContent(sessionPath, path),
       confirmOutside: (files) => (this.confirmOverride ?? askBeforeOpening)(files),
       panelClosed: (panel) => this.forget(panel),
     };

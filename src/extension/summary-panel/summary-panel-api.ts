@@ -14,6 +14,8 @@ export interface SummaryPanelDeps {
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
   /** What the session did to a file (Session Changes to This File). */
   showChanges(sessionPath: string, path: string): Promise<void>;
+  /** A deleted file: its last content the session holds (or why there is none). */
+  showLastContent(sessionPath: string, path: string): Promise<void>;
   /** Workspace trust: untrusted → previews cannot be applied. */
   isTrusted(): boolean;
   /** Absolute paths of the workspace folders (files elsewhere ask before opening). */

@@ -24,6 +24,7 @@ export interface PanelHost {
   readonly log: vscode.LogOutputChannel;
   revealEntry(sessionPath: string, entryId: string): Promise<void>;
   showChanges(sessionPath: string, path: string): Promise<void>;
+  showLastContent(sessionPath: string, path: string): Promise<void>;
   confirmOutside(files: readonly SummaryFile[]): Promise<boolean>;
   panelClosed(panel: SummaryPanel): void;
 }
@@ -161,7 +162,8 @@ export class SummaryPanel implements PanelMessageTarget {
       return;
     }
     if (!existsSync(file.path)) {
-      void vscode.window.showWarningMessage(`Pi Sessions: ${file.displayPath} does not exist any more.`);
+      // Gone: its last content as the session holds it, or a word on why there is none.
+      await this.host.showLastContent(this.current.sessionPath, file.path);
       return;
     }
     await vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file.path), { preview, viewColumn: this.fileColumn() });
@@ -194,6 +196,10 @@ export class SummaryPanel implements PanelMessageTarget {
 
   revealEntry(entryId: string): Promise<void> {
     return this.host.revealEntry(this.current.sessionPath, entryId);
+  }
+
+  showLastContent(file: SummaryFile): Promise<void> {
+    return this.host.showLastContent(this.current.sessionPath, file.path);
   }
 
   showChanges(file: SummaryFile): Promise<void> {

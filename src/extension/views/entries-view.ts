@@ -9,8 +9,10 @@ import { showBidiControls } from "../../core/text/bidi-controls";
 import { entryKind, entryPreview } from "../../core/tree/preview";
 import type { SessionStore } from "../session-store";
 import { EntriesModel, ENTRY_FILTERS, type EntryFilter, type EntryNode, type NodeCache, type Paging } from "./entries-model";
+import { markdownText } from "../markdown-text";
 import { entryIcon } from "./entry-icons";
 import { fileSize, TAIL_FIRST_BYTES, tailSession } from "./tail-session";
+import { counted } from "../../core/text/counted";
 
 export const ENTRIES_VIEW_ID = "piSessions.entries";
 
@@ -224,7 +226,7 @@ export class EntriesTreeProvider implements vscode.TreeDataProvider<EntryNode>, 
     if (node.kind === "cycle") {
       const item = new vscode.TreeItem("Entries in a parent cycle", vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.key;
-      item.description = `${session.index.unreachable.length} entries no root reaches`;
+      item.description = `${counted(session.index.unreachable.length, "entry")} no root reaches`;
       item.iconPath = new vscode.ThemeIcon("warning");
       return item;
     }
@@ -299,13 +301,17 @@ function entryItem(node: Extract<EntryNode, { kind: "entry" }>, model: EntriesMo
   const message = (entry as { message?: { isError?: unknown; stopReason?: unknown } } | undefined)?.message;
   const isError = message?.isError === true || message?.stopReason === "error";
   const label = session.index.labelOf(node.entryId);
+  if (label) {
+    // First, highlighted: after a 100-character preview (in the description) it was cut off at the default sidebar width.
+    const shown = showBidiControls(label);
+    item.label = { label: `${shown} · ${String(item.label)}`, highlights: [[0, shown.length]] };
+  }
   const marks: string[] = [];
   if (isLeaf) marks.push("● leaf");
-  if (label) marks.push(`[${label}]`);
   const edit = contextEditOf(session, model, node.entryId);
   if (edit) marks.push(edit.replacement === null ? "omitted by a context edit" : "replaced by a context edit");
   const branches = model.childCount(node.entryId);
-  if (branches > 1) marks.push(`${branches} branches`);
+  if (branches > 1) marks.push(counted(branches, "branch"));
   else if (hasChildren) marks.push("turn");
   marks.push(entryKind(meta));
   item.description = showBidiControls(marks.join(" · "));
@@ -332,15 +338,15 @@ function entryTooltip(node: Extract<EntryNode, { kind: "entry" }>, model: Entrie
   const edit = contextEditOf(session, model, node.entryId);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${entryKind(meta)}** \`${meta.id}\`${isLeaf ? " — current leaf" : onPath ? " — on the current branch" : ""}\n\n`);
-  if (label) tooltip.appendMarkdown(`label: **${showBidiControls(label)}**\n\n`);
+  if (label) tooltip.appendMarkdown(`label: **${markdownText(showBidiControls(label))}**\n\n`);
   tooltip.appendMarkdown(`line ${meta.line}${meta.timestamp ? ` · ${meta.timestamp}` : ""}\n\n`);
-  if (entry) tooltip.appendText(showBidiControls(entryPreview(entry, 400)));
+  if (entry) tooltip.appendMarkdown(markdownText(showBidiControls(entryPreview(entry, 400))));
   if (edit) {
     tooltip.appendMarkdown(`\n\n---\n\ncontext edit \`${edit.editId}\`: `);
     if (edit.replacement === null) tooltip.appendMarkdown("the model no longer sees this entry (pi 1.x, e.g. a retried or recovered attempt)");
     else {
       tooltip.appendMarkdown("the model sees instead:\n\n");
-      tooltip.appendText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400)));
+      tooltip.appendMarkdown(markdownText(showBidiControls(entryPreview({ type: "custom_message", customType: "replacement", content: edit.replacement.content } as never, 400))));
     }
   }
   return tooltip;

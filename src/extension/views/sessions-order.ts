@@ -40,7 +40,7 @@ export function isSessionFilter(value: unknown): value is SessionFilter {
 function sortValue(sort: Exclude<SessionSort, "name">, facts: SessionFacts): number {
   switch (sort) {
     case "activity":
-      return facts.modified.getTime();
+      return facts.lastActivity.getTime();
     case "cost":
       return facts.totals.cost;
     case "size":

@@ -14,6 +14,7 @@ import type { SessionsChange, SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
 import { agoText, compactNumber, costText, sizeText, tokensText, type SessionFacts } from "../session-facts";
 import { compareSessions, DEFAULT_VIEW_OPTIONS, firstInOrder, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
+import { counted } from "../../core/text/counted";
 
 export const SESSIONS_VIEW_ID = "piSessions.sessions";
 
@@ -227,7 +228,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       return item;
     }
     const parts = sessionColumns(facts);
-    if (forks > 0) parts.push(forks === 1 ? "1 fork" : `${forks} forks`);
+    if (forks > 0) parts.push(counted(forks, "fork"));
     if (facts.wouldCompact) parts.push("would auto-compact");
     if (facts.needsMigration) parts.push("old format");
     item.description = parts.join(" · ");
@@ -286,7 +287,7 @@ function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeI
   const count = group.files.length;
   const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Expanded);
   item.id = node.id;
-  const sessions = count === 1 ? "1 session" : `${count} sessions`;
+  const sessions = counted(count, "session");
   item.description = group.folder ? sessions : `${sessions} · ${group.cwdMissing ? "folder missing · " : ""}${group.cwd || "no cwd recorded"}`;
   item.iconPath = new vscode.ThemeIcon(group.cwdMissing ? "warning" : group.folder ? "root-folder" : "folder");
   const where = group.folder ? "" : `recorded cwd: \`${group.cwd || "none"}\`${group.cwdMissing ? " — **does not exist on this machine**" : ""}\n\n`;
@@ -297,9 +298,9 @@ function groupItem(node: Extract<SessionsNode, { kind: "group" }>): vscode.TreeI
 
 /** The columns of a row: entries and messages, context tokens, total tokens and cost, size, last activity. */
 export function sessionColumns(facts: SessionFacts): string[] {
-  const parts = [`${facts.entryCount} entries`, tokensText(facts)];
+  const parts = [counted(facts.entryCount, "entry"), tokensText(facts)];
   parts.push(`Σ ${compactNumber(facts.totals.tokens)} ${costText(facts.totals.cost)}`);
-  parts.push(sizeText(facts.sizeBytes), agoText(facts.modified));
+  parts.push(sizeText(facts.sizeBytes), agoText(facts.lastActivity));
   return parts;
 }
 
@@ -308,12 +309,13 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
   const lines = [
     `**${escapeMarkdown(showBidiControls(facts.title))}**`,
     "",
-    `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${facts.usage.messageCount} messages`,
+    `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${counted(facts.usage.messageCount, "message")}`,
     `- model: ${facts.model ? `${facts.model.provider}/${facts.model.modelId}` : "none yet"}${facts.contextWindow ? `, window ${compactNumber(facts.contextWindow)}` : ""}`,
     facts.threshold !== undefined
       ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
-    `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.modified.toLocaleString()}`,
+    `- ${counted(facts.entryCount, "entry")} in the file, every branch (${counted(facts.messageCount, "message")}); the reader counts the current branch's`,
+    `- last activity ${facts.lastActivity.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
     ...(facts.piVersion ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`] : []),

@@ -31,6 +31,7 @@ export class ReaderApp {
   private state: ReaderState | undefined;
   private firstIndex = 0;
   private total = 0;
+  private inFile: number | undefined;
   private waitingEarlier = false;
   /** Where the page is scrolled (saved with the state, so a reload comes back to it). */
   private scroll: ReaderScroll | undefined;
@@ -81,6 +82,7 @@ export class ReaderApp {
         this.state = message.state;
         this.firstIndex = message.start;
         this.total = message.total;
+        this.inFile = message.inFile;
         this.waitingEarlier = false;
         this.list.replaceChildren(...message.blocks.map((block) => this.element(block)));
         this.renderHeader();
@@ -97,6 +99,7 @@ export class ReaderApp {
         this.prepend(message.blocks, message.start);
         return;
       case "append":
+        if (message.inFile !== undefined) this.inFile = message.inFile;
         this.append(message.blocks, message.total);
         return;
       case "changed":
@@ -231,7 +234,9 @@ export class ReaderApp {
     const facts = [
       this.state.follow ? "current branch, live" : `branch up to ${this.state.leafId ?? "(empty)"}`,
       FILTER_NAMES[this.state.filter],
-      `${shown} of ${this.total} entries shown`,
+      `${shown} of ${this.total} ${this.total === 1 ? "entry" : "entries"} of this branch shown`,
+      // The Sessions view counts the file's entries: every branch, whatever the filter.
+      this.inFile !== undefined && this.inFile !== this.total ? `${this.inFile} in the file (all branches)` : "",
     ].filter(Boolean);
     this.header.replaceChildren(
       h("h1", { className: "session-title", text: this.state.title || "Session" }),

@@ -93,7 +93,7 @@ function body(block: ReaderBlock, actions: BlockActions): HTMLElement[] {
       return [folded("System prompt", pre(block.text), "system-prompt")];
     case "compaction":
     case "branchSummary":
-      return [folded("Summary", markdown(block.text), "summary-text")];
+      return [folded("Summary", markdown(block.text), "summary-fold")];
     case "mark":
       return [];
     case "unknown":

@@ -49,7 +49,7 @@ async function expectSameOutput(file: string, version: PiVersion, leaf: string |
   const text = await cli(args.filter((a) => a !== "--json"));
   expect(text.code).toBe(0);
   if (described.compactable) {
-    expect(text.stdout).toContain(`would summarise ${described.messagesToSummarize} messages`);
+    expect(text.stdout).toContain(`would summarise ${described.messagesToSummarize} ${described.messagesToSummarize === 1 ? "message" : "messages"}`);
     expect(text.stdout).toContain(`serialised history: ${described.serializedHistory.length} chars; turn prefix: ${described.serializedTurnPrefix.length} chars`);
   } else {
     expect(text.stdout).toContain(`not compactable: ${described.reason}`);

@@ -108,3 +108,16 @@ describe.each(HOSTILE)("hostile corpus in the HTML export: $name", ({ text, visi
     for (const visible of visibleText) expect(userText.replace(/\s+/g, " ")).toContain(visible.replace(/\s+/g, " "));
   });
 });
+
+describe("the HTML export's styles", () => {
+  it("paths (not links) are styled as code, never in a link-like blue", () => {
+    const html = exportHtml([header(), user("u1", null, "Read it"), assistant("a1", "u1", "Reading.", [{ id: "c1", name: "read", arguments: { path: "src/a.ts" } }])], "a1");
+    const css = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const rules = [...css.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map((m) => ({ selector: m[1]!.trim(), body: m[2]! }));
+    // --user is the blue of the user's messages, the colour of links: only borders may use it.
+    expect(rules.filter((r) => /(^|;|\s)color:\s*var\(--user\)/.test(r.body)).map((r) => r.selector)).toEqual([]);
+    expect(rules.find((r) => r.selector === ".path")!.body).toMatch(/monospace.*background: var\(--code\)/);
+    expect(html).toMatch(/<span class="path">src\/a\.ts<\/span>/);
+    expect(html).not.toMatch(/<a [^>]*>src\/a\.ts/);
+  });
+});

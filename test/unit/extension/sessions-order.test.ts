@@ -25,7 +25,7 @@ function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): Sess
     needsMigration: false,
     headerMissing: false,
     problems: 0,
-    modified: new Date(0),
+    lastActivity: new Date(0),
     messageCount: 0,
     sizeBytes: 0,
     totals: { tokens: 0, cost: f.cost ?? 0 },
@@ -35,9 +35,9 @@ function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): Sess
 
 describe("compareSessions", () => {
   const rows = new Map<string, SessionFacts>([
-    ["/a", facts("/a", { title: "zeta", modified: new Date(3000), cost: 0.5, sizeBytes: 10, usage: { tokens: 900 } as SessionFacts["usage"] })],
-    ["/b", facts("/b", { title: "Alpha", modified: new Date(1000), cost: 2.25, sizeBytes: 30, usage: { tokens: 100 } as SessionFacts["usage"] })],
-    ["/c", facts("/c", { title: "mid", modified: new Date(2000), sizeBytes: 20, usage: { tokens: 500 } as SessionFacts["usage"] })],
+    ["/a", facts("/a", { title: "zeta", lastActivity: new Date(3000), cost: 0.5, sizeBytes: 10, usage: { tokens: 900 } as SessionFacts["usage"] })],
+    ["/b", facts("/b", { title: "Alpha", lastActivity: new Date(1000), cost: 2.25, sizeBytes: 30, usage: { tokens: 100 } as SessionFacts["usage"] })],
+    ["/c", facts("/c", { title: "mid", lastActivity: new Date(2000), sizeBytes: 20, usage: { tokens: 500 } as SessionFacts["usage"] })],
   ]);
   const order = (sort: SessionSort): string[] => ["/a", "/b", "/c", "/unread"].sort((x, y) => compareSessions(sort, x, y, (p) => rows.get(p)));
   it("sorts largest first (names A→Z), rows not read yet last", () => {
@@ -113,7 +113,7 @@ describe("firstInOrder: the first rows of a long group without sorting them all"
       for (let i = 0; i < count; i++) {
         const path = `/s/${random(1000)}-${i}.jsonl`;
         // Few distinct values: many ties, broken by path.
-        byPath.set(path, facts(path, { title: `t${random(5)}`, modified: new Date(random(4) * 1000), sizeBytes: random(3), cost: random(3) }));
+        byPath.set(path, facts(path, { title: `t${random(5)}`, lastActivity: new Date(random(4) * 1000), sizeBytes: random(3), cost: random(3) }));
       }
       const paths = [...byPath.keys()];
       const limit = 1 + random(20);

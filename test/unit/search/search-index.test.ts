@@ -29,7 +29,7 @@ describe("search index", () => {
     const stats = await index.update([s.path]);
     expect(stats).toMatchObject({ appended: 1, rebuilt: 0, bytesRead: appendedBytes });
     const result = await index.search([s.path], "zebra");
-    expect(result.sessions.map((h) => h.matches)).toEqual([[{ entryId: "e9", line: 3, role: "assistant", snippet: "A Zebra crossed.", highlight: [2, 7] }]]);
+    expect(result.sessions.map((h) => h.matches)).toEqual([[{ entryId: "e9", line: 3, role: "assistant", snippet: "A Zebra crossed.", highlight: [2, 7], time: Date.UTC(2026, 5, 1) }]]);
     // Unchanged files are not read at all.
     expect(await index.update([s.path])).toMatchObject({ unchanged: 1, bytesRead: 0 });
   });
@@ -223,7 +223,7 @@ describe("search index", () => {
     const { dir, index } = fresh();
     const path = join(dir, "v1.jsonl");
     writeFileSync(path, `${JSON.stringify({ type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "legacy words", timestamp: 1 } })}\n`);
-    expect((await index.search([path], "legacy")).sessions[0]?.matches).toEqual([{ entryId: null, line: 2, role: "user", snippet: "legacy words", highlight: [0, 6] }]);
+    expect((await index.search([path], "legacy")).sessions[0]?.matches).toEqual([{ entryId: null, line: 2, role: "user", snippet: "legacy words", highlight: [0, 6], time: Date.parse("2025-01-01T00:00:01.000Z") }]);
   });
 
   it("writes one segment per update, appends as new chunks, and compacts fragmented rows", async () => {

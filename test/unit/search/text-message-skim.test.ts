@@ -9,7 +9,7 @@ import { searchableMessageText } from "../../../src/core/search/message-text";
 import { skimTextMessage } from "../../../src/core/search/text-message-skim";
 
 /** pi's reading of the line (buildSessionInfo), for a line that parses to a user/assistant message with content. */
-function parsed(line: string): { id: string | null; role: string; activity: number; text: string } | null {
+function parsed(line: string): { id: string | null; role: string; activity: number; time: number; text: string } | null {
   let v: { type?: unknown; id?: unknown; timestamp?: unknown; message?: { role?: unknown; timestamp?: unknown } };
   try {
     v = JSON.parse(line);
@@ -25,7 +25,8 @@ function parsed(line: string): { id: string | null; role: string; activity: numb
   }
   const m = v.message!;
   const activity = typeof m.timestamp === "number" ? m.timestamp : new Date(v.timestamp as string).getTime();
-  return { id: typeof v.id === "string" ? v.id : null, role: m.role as string, activity, text: t?.text ?? "" };
+  const time = typeof v.timestamp === "string" ? new Date(v.timestamp).getTime() : Number.NaN;
+  return { id: typeof v.id === "string" ? v.id : null, role: m.role as string, activity, time, text: t?.text ?? "" };
 }
 
 function skim(line: string, pad = ""): ReturnType<typeof skimTextMessage> {

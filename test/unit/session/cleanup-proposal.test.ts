@@ -7,11 +7,11 @@ const daysAgo = (d: number): Date => new Date(now.getTime() - d * 24 * 3600 * 10
 
 describe("proposeCleanup", () => {
   const sessions = [
-    { path: "/s/empty.jsonl", size: 300, modified: daysAgo(2), conversationMessages: 0 },
-    { path: "/s/old.jsonl", size: 5_000, modified: daysAgo(200), conversationMessages: 12 },
-    { path: "/s/big.jsonl", size: 80 * 1024 * 1024, modified: daysAgo(1), conversationMessages: 900 },
-    { path: "/s/recent-empty.jsonl", size: 200, modified: new Date(now.getTime() - 60_000), conversationMessages: 0 },
-    { path: "/s/keep.jsonl", size: 9_000, modified: daysAgo(5), conversationMessages: 40 },
+    { path: "/s/empty.jsonl", size: 300, lastActivity: daysAgo(2), conversationMessages: 0 },
+    { path: "/s/old.jsonl", size: 5_000, lastActivity: daysAgo(200), conversationMessages: 12 },
+    { path: "/s/big.jsonl", size: 80 * 1024 * 1024, lastActivity: daysAgo(1), conversationMessages: 900 },
+    { path: "/s/recent-empty.jsonl", size: 200, lastActivity: new Date(now.getTime() - 60_000), conversationMessages: 0 },
+    { path: "/s/keep.jsonl", size: 9_000, lastActivity: daysAgo(5), conversationMessages: 40 },
   ];
 
   it("proposes by emptiness, age and size, largest first, with every reason; never a session active in the last minutes", () => {

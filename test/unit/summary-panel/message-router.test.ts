@@ -83,6 +83,9 @@ class FakeTarget implements PanelMessageTarget {
   async revealEntry(entryId: string): Promise<void> {
     this.calls.push(`reveal ${entryId}`);
   }
+  async showLastContent(file: SummaryFile): Promise<void> {
+    this.calls.push(`last content ${file.path}`);
+  }
   async showChanges(file: SummaryFile): Promise<void> {
     this.calls.push(`changes ${file.path}`);
   }
@@ -143,10 +146,10 @@ describe("routeWebviewMessage", () => {
       },
     );
 
-    it("refuses a deleted file", async () => {
+    it("a deleted file: its last content as the session holds it (never the path opened)", async () => {
       const target = new FakeTarget(state());
-      expect(await routeWebviewMessage({ type: "openFile", path: "/work/project/old.txt", preview: true }, target)).toEqual({ done: false, reason: "the file was deleted" });
-      expect(target.calls).toEqual([]);
+      expect(await routeWebviewMessage({ type: "openFile", path: "/work/project/old.txt", preview: true }, target)).toEqual({ done: true, action: "showLastContent" });
+      expect(target.calls).toEqual(["last content /work/project/old.txt"]);
     });
 
     it("asks before opening a file outside the workspace; opens on yes", async () => {

@@ -147,6 +147,19 @@ describe("live", () => {
     expect(p.document.querySelectorAll("article.block")[1]).toBe(second);
   });
 
+  it("the header says which entries it counts: this branch's, and the file's when they differ (the Sessions view counts the file)", () => {
+    page = openWebview(bundle);
+    const init = { type: "init", state: STATE, blocks: [user("u1", "a"), assistant("a1", "b")], start: 0, total: 2, inFile: 5 };
+    expect(isReaderHostMessage(init)).toBe(true);
+    page.send(init);
+    const facts = () => page!.document.querySelector(".session-facts")?.textContent ?? "";
+    expect(facts()).toContain("2 of 2 entries of this branch shown");
+    expect(facts()).toContain("5 in the file (all branches)");
+    page.send({ type: "append", blocks: [user("u2", "c")], total: 3, inFile: 3 });
+    expect(facts()).toContain("3 of 3 entries of this branch shown");
+    expect(facts()).not.toContain("in the file");
+  });
+
   it("reveal marks the entry", () => {
     const p = open([user("u1", "one"), user("u2", "two")]);
     p.send({ type: "reveal", entryId: "u1" });

@@ -109,12 +109,17 @@ describe("manifest rows", () => {
     ]);
   });
 
-  it("a deleted file's row posts nothing", () => {
+  it("a deleted file's row is focusable and asks for its last content (the host decides what it can show)", () => {
     const page = show(panelState({ files: FILES }));
     const deleted = rows(page)[2]!;
+    expect(deleted.tabIndex).toBe(0);
+    expect(deleted.getAttribute("title")).toMatch(/was deleted: open its last content/);
     click(page, deleted);
     key(page, deleted, { key: "Enter" });
-    expect(actions(page)).toEqual([]);
+    expect(actions(page)).toEqual([
+      { type: "openFile", path: "/work/project/old.ts", preview: true },
+      { type: "openFile", path: "/work/project/old.ts", preview: true },
+    ]);
   });
 
   it("Show changes posts showChanges for files the session changed (deleted ones too), without opening the file", () => {

@@ -255,8 +255,8 @@ describe("files-touched manifest", () => {
     expect(openMark(rows[1]!).hidden).toBe(true);
 
     expect(rows[2]!.classList.contains("is-deleted")).toBe(true);
-    expect(rows[2]!.getAttribute("aria-disabled")).toBe("true");
-    expect(rows[2]!.hasAttribute("tabindex")).toBe(false);
+    expect(rows[2]!.getAttribute("aria-disabled")).toBeNull();
+    expect(rows[2]!.getAttribute("tabindex")).toBe("0");
     expect(rows[2]!.querySelector(".status-deleted")?.textContent).toBe("deleted");
     expect(rows[1]!.getAttribute("tabindex")).toBe("0");
 

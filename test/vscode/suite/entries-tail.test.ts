@@ -68,7 +68,7 @@ suite("Entries view: a big session shows its tail first, then its index", () => 
     assert.deepEqual(nodeIds(await tree.getChildren(leafTurn)), nodeIds(full.children(expected[expected.length - 1]!)));
     const labelled = first.find((n) => n.kind === "entry" && n.entryId === labelTarget);
     assert.ok(labelled, "the labelled turn is shown");
-    assert.match(String((await tree.getTreeItem(labelled)).description), /\[tail label\]/);
+    assert.match(((await tree.getTreeItem(labelled)).label as vscode.TreeItemLabel).label, /^tail label · /);
     const provisionalMore = await tree.getTreeItem(first[0]!);
     assert.equal(provisionalMore.label, "Load earlier…");
 

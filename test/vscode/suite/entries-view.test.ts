@@ -42,7 +42,11 @@ suite("Entries view @restricted: the tree of the selected session", () => {
     const roots = await tree.getChildren();
     const [abandoned, current] = await tree.getChildren(roots[5]);
     const branchPoint = await tree.getTreeItem(roots[5]!);
-    assert.match(String(branchPoint.description), /json-flag-done/);
+    // The label comes first in the row, highlighted (not cut off at the end of a long row).
+    const labelled = branchPoint.label as vscode.TreeItemLabel;
+    assert.match(labelled.label, /^json-flag-done · /);
+    assert.deepEqual(labelled.highlights, [[0, "json-flag-done".length]]);
+    assert.doesNotMatch(String(branchPoint.description), /json-flag-done/);
     assert.match(String(branchPoint.description), /2 branches/);
     assert.equal(branchPoint.collapsibleState, vscode.TreeItemCollapsibleState.Expanded, "on the leaf's path");
     assert.equal(branchPoint.id, `${path}#a1000003`);

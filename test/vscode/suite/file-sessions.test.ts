@@ -90,7 +90,7 @@ suite("Files ⇄ sessions @restricted", () => {
   test("Session Changes to This File opens the diff editor: empty before the write, the edited content after", async () => {
     const result = await run<{ steps: number; beforeKnown: boolean; afterKnown: boolean; opened: string }>("piSessions.sessionChangesToFile", { path: changed, sessionPath, step: "all" });
     assert.equal(result.ok, true, result.message);
-    assert.deepEqual(result.value, { sessionPath, steps: 2, beforeKnown: true, afterKnown: true, opened: "all" });
+    assert.deepEqual(result.value, { sessionPath, steps: 2, beforeKnown: true, afterKnown: true, opened: "all", source: "session" });
     const input = await waitFor("a diff tab", () => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
       return tab?.input instanceof vscode.TabInputTextDiff ? tab.input : undefined;
@@ -98,6 +98,49 @@ suite("Files ⇄ sessions @restricted", () => {
     assert.equal(input.original.scheme, "pi-sessions-change");
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "");
     assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), "export const a = 1;\nexport const b = 3;\n");
+  });
+
+  test("All changes of this session shows the session's edits when the file on disk no longer holds its result (reverted, or something else)", async () => {
+    // A session that edited a file it never wrote whole; the file is then reverted, then replaced.
+    const editedId = "0f1e2d3c-4b5a-4968-8776-65544332212f";
+    const editedSession = join(piDir(), `2026-01-21T10-00-00-000Z_${editedId}.jsonl`);
+    const target = join(workspaceDir(), "reverted.ts");
+    const original = "export function greet() {\n  return 'hi';\n}\n";
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    writeFileSync(editedSession, [
+      line({ type: "session", version: 3, id: editedId, timestamp: "2026-01-21T10:00:00.000Z", cwd: workspaceDir() }),
+      line({ type: "message", id: "g0000001", parentId: null, timestamp: "2026-01-21T10:00:01.000Z", message: { role: "user", content: "say hello", timestamp: 1 } }),
+      line({ type: "message", id: "g0000002", parentId: "g0000001", timestamp: "2026-01-21T10:00:02.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "e1", name: "edit", arguments: { path: "reverted.ts", edits: [{ oldText: "return 'hi';", newText: "return 'hello';" }] } }], provider: "test", model: "test", api: "openai-completions", usage, stopReason: "toolUse", timestamp: 2 } }),
+      line({ type: "message", id: "g0000003", parentId: "g0000002", timestamp: "2026-01-21T10:00:03.000Z", message: { role: "toolResult", toolCallId: "e1", toolName: "edit", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 3 } }),
+    ].join("\n") + "\n");
+    const diffTexts = async () => {
+      const input = await waitFor("a diff tab", () => {
+        const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return tab?.input instanceof vscode.TabInputTextDiff && tab.label.startsWith("reverted.ts") ? tab.input : undefined;
+      });
+      const texts = [(await vscode.workspace.openTextDocument(input.original)).getText(), (await vscode.workspace.openTextDocument(input.modified)).getText()];
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      return texts;
+    };
+    try {
+      writeFileSync(target, original);
+      const reverted = await run<{ source: string }>("piSessions.sessionChangesToFile", { path: target, sessionPath: editedSession, step: "all" });
+      assert.equal(reverted.ok, true, reverted.message);
+      assert.equal(reverted.value!.source, "disk-before");
+      assert.deepEqual(await diffTexts(), [original, original.replace("'hi'", "'hello'")]);
+
+      writeFileSync(target, "// rewritten since\n");
+      const elsewhere = await run<{ source: string }>("piSessions.sessionChangesToFile", { path: target, sessionPath: editedSession, step: "all" });
+      assert.equal(elsewhere.value!.source, "changes");
+      const [before, after] = await diffTexts();
+      assert.match(before!, /return 'hi';/);
+      assert.match(after!, /return 'hello';/);
+      assert.match(after!, /never seen/, "the view says what the session does not hold");
+      assert.doesNotMatch(after!, /rewritten since/, "today's file is not shown as the session's result");
+    } finally {
+      rmSync(editedSession, { force: true });
+      rmSync(target, { force: true });
+    }
   });
 
   test("one change on its own: the edit's before and after", async () => {

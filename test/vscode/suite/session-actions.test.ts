@@ -6,14 +6,14 @@
 // writes nothing.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { shellQuote } from "../../../src/core/pi-cli/pi-invocation";
 import { openSessionSync } from "../../../src/core/session/open/open-session";
 import { homeTrashDir } from "../../../src/core/trash/freedesktop-trash";
 import type { Internals } from "../../../src/extension/internals";
-import { BRANCHED_ID, bytes, copySession, extensionInternals, piDir, run, scratchDir, setSetting, waitFor, workspaceDir } from "./helpers";
+import { BRANCHED_ID, bytes, copySession, extensionInternals, fixturePath, piDir, run, scratchDir, setSetting, waitFor, workspaceDir } from "./helpers";
 
 const ROOT = join(__dirname, "../../../..");
 
@@ -159,7 +159,7 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
     internals.services.entriesTree.show(path);
     const model = (await internals.services.entriesTree.current())!;
     const item = await internals.services.entriesTree.getTreeItem(model.entryNode("u2000001"));
-    assert.match(String(item.description), /\[try --format\]/);
+    assert.match((item.label as vscode.TreeItemLabel).label, /^try --format · /);
     assert.match(String(item.contextValue), /\blabelled\b/);
     let pi = piOpen(path);
     assert.equal(pi.name, "Renamed in the editor");
@@ -249,6 +249,8 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
   test("Clean Up (dry run) proposes an empty session with the total size; an active session never", async () => {
     const empty = join(piDir(), `2020-01-01T00-00-00-000Z_${"0".repeat(8)}-0000-4000-8000-${String(++counter).padStart(12, "0")}.jsonl`);
     writeFileSync(empty, `${JSON.stringify({ type: "session", version: 3, id: basename(empty).slice(25, -6), timestamp: "2020-01-01T00:00:00.000Z", cwd: workspaceDir() })}\n`);
+    // Last written in 2020 (a file written now is active: pi may be running in it).
+    utimesSync(empty, new Date("2020-01-01T00:00:00.000Z"), new Date("2020-01-01T00:00:00.000Z"));
     // Just as empty, but started a moment ago: pi may be running in it.
     const now = new Date().toISOString();
     const active = join(piDir(), `${now.replace(/[:.]/g, "-")}_${"1".repeat(8)}-0000-4000-8000-${String(++counter).padStart(12, "0")}.jsonl`);
@@ -269,6 +271,44 @@ suite("Session actions: continue in pi, fork, rename, labels, trash (trusted wor
     } finally {
       rmSync(empty, { force: true });
       rmSync(active, { force: true });
+      await internals.services.sessions.rediscover();
+    }
+  });
+
+  test("Clean Up never proposes a session just renamed or labelled through the extension: its last activity is that write, not pi's last message", async () => {
+    // A session whose pi messages are months old, as a copied-in session is (its file's mtime too).
+    const path = join(piDir(), `2026-01-12T14-00-00-000Z_${"2".repeat(8)}-0000-4000-8000-${String(++counter).padStart(12, "0")}.jsonl`);
+    const lines = readFileSync(fixturePath(BRANCHED_ID), "utf8").split("\n");
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), id: basename(path).slice(25, -6) });
+    writeFileSync(path, lines.join("\n"));
+    const old = new Date("2026-01-13T00:00:00.000Z");
+    utimesSync(path, old, old);
+    const proposed = async () => {
+      const result = await run<{ proposed: string[] }>("piSessions.cleanUp", { empty: false, olderThanDays: 30, dryRun: true });
+      assert.equal(result.ok, true, result.message);
+      return result.value!.proposed;
+    };
+    try {
+      await internals.services.sessions.rediscover();
+      await waitFor("the copied session's row", () => internals.services.sessions.factsOf(path));
+      assert.ok((await proposed()).includes(path), "idle for months: proposed");
+      for (const [command, args] of [
+        ["piSessions.renameSession", { sessionPath: path, name: "Kept" }],
+        ["piSessions.setLabel", { sessionPath: path, entryId: "u1000001", label: "keep" }],
+      ] as const) {
+        assert.equal((await run(command, args)).ok, true, command);
+        const facts = await waitFor("the write's activity in the row", () => {
+          const f = internals.services.sessions.factsOf(path);
+          return f && Date.now() - f.lastActivity.getTime() < 60_000 && f;
+        });
+        assert.ok(facts.lastActivity.getTime() > old.getTime());
+        // Even with the file's mtime set back (a copy, a restore): the entry's own time counts.
+        utimesSync(path, old, old);
+        assert.equal((await proposed()).includes(path), false, `${command}: a session just written to is never proposed`);
+      }
+      assert.equal(internals.services.sessions.allPaths()[0], path, "the newest activity sorts it first");
+    } finally {
+      rmSync(path, { force: true });
       await internals.services.sessions.rediscover();
     }
   });

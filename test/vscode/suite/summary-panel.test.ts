@@ -10,6 +10,7 @@ import type { SummaryPanelController } from "../../../src/extension/summary-pane
 import { openSession } from "../../../src/core/session/open/open-session";
 import type { SummaryFile } from "../../../src/webview/protocol";
 import { closeAllEditors, fileRow, OUR_MODEL, OUR_SUMMARY, summaryPanelController, waitFor, writePanelSession, type PanelSession } from "./summary-panel-fixture";
+import { run } from "./helpers";
 
 function webviewTabs(): vscode.TabInputWebview[] {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.input)).filter((input): input is vscode.TabInputWebview => input instanceof vscode.TabInputWebview);
@@ -128,11 +129,15 @@ suite("summary panel @restricted: viewing a summary and its files", () => {
     await waitFor("the hello.ts row marked open", () => (fileRow(panel.testing.panels()[0]!.state, "hello.ts").open ? true : undefined));
   });
 
-  test("a deleted file opens nothing", async () => {
+  test("a deleted file's row asks for its last content; removed by bash only, the session never held it: nothing opens and the user is told why", async () => {
     await showOurCompaction();
-    const result = await panel.testing.post({ type: "openFile", path: join(fixture.workspace, "old.ts"), preview: true });
-    assert.deepEqual(result, { done: false, reason: "the file was deleted" });
+    const oldTs = join(fixture.workspace, "old.ts");
+    const result = await panel.testing.post({ type: "openFile", path: oldTs, preview: true });
+    assert.deepEqual(result, { done: true, action: "showLastContent" });
     assert.deepEqual(editorPaths(), []);
+    const direct = await run("_piSessions.showLastContent", { sessionPath: fixture.path, path: oldTs });
+    assert.equal(direct.ok, false);
+    assert.match(direct.message ?? "", /only touched it with bash, which does not record the file's content/);
   });
 
   test("a path that is not one of the panel's files opens nothing", async () => {

@@ -5,7 +5,7 @@
 // This File (the list of entries) and Session Changes to This File (the diff
 // editor, before ↔ after, the "before" recovered backwards from the file on disk).
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { workbench } from "./context";
 import { piSessionFolder, STEP_MS } from "./summary-panel-page";
@@ -84,6 +84,9 @@ suite("workbench: curating sessions (README screenshots)", () => {
     const place = (name: string, text: string): void => {
       const path = join(folder, name);
       writeFileSync(path, text);
+      // Last written when pi wrote its newest entry (a session's last activity counts the file's mtime too).
+      const newest = Math.max(...text.trimEnd().split("\n").map((line) => Date.parse((JSON.parse(line) as { timestamp: string }).timestamp)));
+      utimesSync(path, new Date(newest), new Date(newest));
       written.push(path);
     };
     place(

@@ -35,7 +35,7 @@ suite("workbench: Search Sessions from the palette", () => {
     await workbench().runCommand("View: Show Explorer");
   });
 
-  test("typing a query lists matching entries; choosing one reveals it in the Entries view", async () => {
+  test("typing a query lists matching entries with their message's time; choosing one opens the reader at it and selects it in the Entries view", async () => {
     const wb = workbench();
     await wb.openViewContainer("Pi Sessions");
     await wb.runCommand("Pi Sessions: Search Sessions…");
@@ -44,11 +44,34 @@ suite("workbench: Search Sessions from the palette", () => {
     const row = widget.locator(".monaco-list-row", { hasText: "«greeting to salutation»" }).first();
     await row.waitFor({ state: "visible", timeout: 30_000 });
     assert.match((await row.textContent()) ?? "", /user · .*Rename «greeting to salutation» in hello\.ts/);
+    // The user message's own time (09:00:01 UTC: its minutes and seconds in any time zone), not the session's last activity (…:00:09).
+    assert.match((await row.textContent()) ?? "", /:00:01\b/);
     await row.click();
+    const reader = await wb.webviewFrame();
+    const revealed = reader.locator('article.block.is-revealed[data-entry-id="a1b2c3d4"]');
+    await revealed.waitFor({ state: "visible", timeout: 20_000 });
+    await wb.screenshot("readme/search-opens-reader");
+    assert.equal(await wb.page.locator(".tabs-container .tab.active", { hasText: "Rename greeting" }).count(), 1, "the reader is the active editor");
     await wb.expandView("Entries");
     const selected = wb.view("Entries").locator(".monaco-list-row.selected");
     await selected.first().waitFor({ state: "visible", timeout: 20_000 });
     assert.match((await selected.first().textContent()) ?? "", /Rename greeting to salutation in hello\.ts/);
+  });
+
+  test("a \"touched this file\" row opens the reader at the entry that edited the file", async () => {
+    const wb = workbench();
+    await wb.openFile("hello.ts");
+    await wb.runCommand("Pi Sessions: Sessions That Touched This File");
+    const widget = wb.page.locator(".quick-input-widget");
+    const row = widget.locator(".monaco-list-row", { hasText: "Rename greeting" }).first();
+    await row.waitFor({ state: "visible", timeout: 30_000 });
+    // The row's detail ends with its entry's id.
+    const entryId = /· ([0-9a-f]{8})/.exec((await row.textContent()) ?? "")?.[1];
+    assert.ok(entryId, `an entry id in ${await row.textContent()}`);
+    await row.click();
+    const reader = await wb.webviewFrame();
+    await reader.locator(`article.block.is-revealed[data-entry-id="${entryId}"]`).waitFor({ state: "visible", timeout: 20_000 });
+    await wb.runCommand("View: Close All Editors");
   });
 
   test("the scope button switches to all projects", async () => {

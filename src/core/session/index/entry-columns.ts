@@ -300,6 +300,17 @@ export class EntryColumns {
     return Number.isNaN(ms) ? this.rare.get(i)!.timestampText! : this.stamps.latin1Slice(i * ISO_LENGTH, (i + 1) * ISO_LENGTH);
   }
 
+  /** The newest entry timestamp (ms) among entries [from, to), or `since` when none is newer. */
+  newestTime(from: number, to: number, since: number): number {
+    const times = this.times;
+    let newest = since;
+    for (let i = from; i < to; i++) {
+      const ms = times[i]!;
+      if (ms > newest) newest = ms;
+    }
+    return newest;
+  }
+
   /** pi's tree-sort key, `new Date(timestamp).getTime()` of the raw value. */
   sortTime(i: number): number {
     const ms = this.times[i]!;

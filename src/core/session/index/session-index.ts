@@ -35,6 +35,8 @@ export class SessionIndex {
   private structure: TreeStructure | null = null;
   private messages = 0;
   private activity = 0;
+  private newest = 0;
+  private newestCounted = 0;
   private readonly spent: Spend;
   private byIdView: ReadonlyMap<string, EntryMeta> | null = null;
 
@@ -231,6 +233,20 @@ export class SessionIndex {
   /** The latest user/assistant activity time (ms), 0 when none (pi's getSessionModifiedDate input). */
   get lastActivityTime(): number {
     return this.activity;
+  }
+
+  /**
+   * The newest entry timestamp (ms) of any entry, ours included (labels, names,
+   * compactions), 0 when none: with the file's mtime, a session's last activity
+   * (last-activity.ts). Counted on demand over the timestamps column.
+   */
+  get newestEntryTime(): number {
+    const size = this.columns.size;
+    if (this.newestCounted < size) {
+      this.newest = this.columns.newestTime(this.newestCounted, size, this.newest);
+      this.newestCounted = size;
+    }
+    return this.newest;
   }
 
   /** Tokens and cost of the whole file, as pi 1.5 totals them (every entry's `spend`). */
