@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // pi 1.5.2 + Node 22 into the cache for the pi 1.5 oracle tests (a stat when present).
-    globalSetup: ["test/support/pi15/global-setup.ts"],
+    // pi 1.5.2 + Node 22, and omp 18.3.4 + Bun, into the cache for the oracle tests (a stat when present).
+    globalSetup: ["test/support/pi15/global-setup.ts", "test/support/omp/global-setup.ts"],
   },
 });
