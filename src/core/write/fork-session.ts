@@ -114,6 +114,7 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
   const source = session.path;
   if (source === undefined) throw new RunInputError("not-a-file", "the session was not read from a file; nothing to fork");
   if (!session.header || session.headerMissing) throw new RunInputError("missing-header", `${source}:1: cannot fork: the first line is not a session header`);
+  if (session.titleSlot) throw new RunInputError("omp-title-slot", `${source}:1: cannot fork with pi's rules: line 1 is omp's title slot (an omp session)`);
   const atId = options.atId ?? session.index.leafId;
   if (atId === null) throw new RunInputError("empty-session", `${source}: cannot fork: the session has no entries`);
   requireEntry(session, atId, "fork point");

@@ -27,7 +27,8 @@ export type WriteRefusalReason =
   | "parent-cycle"
   | "bom-for-pi-1.5"
   | "omp-lock-busy"
-  | "no-title-slot";
+  | "no-title-slot"
+  | "omp-title-slot";
 
 /** Whose append protocol a write follows: pi's (O_APPEND, a complete last line required) or omp's (its publish lock, a missing final newline added). */
 export type AppendDialect = "pi" | "omp";
@@ -105,7 +106,7 @@ export interface AppendResult {
  * commitAppend checks all of it again on the descriptor it writes with.
  */
 export function checkWritable(session: LoadedSession, options: WritableOptions = {}): void {
-  const path = checkReadState(session);
+  const path = checkReadState(session, options.dialect ?? "pi");
   withReadFd(path, (fd) => {
     verifyUnchanged(fd, session, path, options.dialect ?? "pi");
     refuseBomFor15(fd, path, options.piVersion);
@@ -139,13 +140,21 @@ function refuseBomFor15(fd: number, path: string, piVersion: PiVersion | undefin
   }
 }
 
-function checkReadState(session: LoadedSession): string {
+function checkReadState(session: LoadedSession, dialect: AppendDialect): string {
   const path = session.path;
   if (path === undefined) throw new WriteRefusedError("not-a-file", "the session was not read from a file; nothing to write to", undefined);
   if (session.headerMissing || !session.header) {
     throw new WriteRefusedError(
       "missing-header",
       `${path}:1: the first line is not a session header; pi treats this file as empty, so nothing is appended to it`,
+      path,
+    );
+  }
+  if (session.titleSlot && dialect !== "omp") {
+    // Line 1 is omp's title slot: pi reads no header here, and omp's writes follow omp's own rules.
+    throw new WriteRefusedError(
+      "omp-title-slot",
+      `${path}:1: omp's title slot: this is an omp session (pi treats it as empty); nothing was appended with pi's rules`,
       path,
     );
   }
@@ -270,7 +279,7 @@ function missingFile(path: string, e: unknown): Error {
  * size before the write, when nothing else was appended meanwhile.
  */
 export function commitAppend(plan: PlannedAppend): AppendResult {
-  const path = checkReadState(plan.session);
+  const path = checkReadState(plan.session, plan.dialect);
   return plan.dialect === "omp" ? underOmpLock(path, () => appendNow(plan, path)) : appendNow(plan, path);
 }
 
@@ -291,7 +300,7 @@ function underOmpLock<T>(path: string, task: () => T): T {
  * line is cut off again, so the file is as it was.
  */
 export function commitOmpRename(plan: PlannedAppend, slotLine: string): AppendResult {
-  const path = checkReadState(plan.session);
+  const path = checkReadState(plan.session, "omp");
   const slot = Buffer.from(slotLine, "utf8");
   if (slot.length !== OMP_SLOT_BYTES || slot[OMP_SLOT_BYTES - 1] !== 0x0a) throw new Error("commitOmpRename: the slot line is not 256 bytes ending in a newline");
   return underOmpLock(path, () => {

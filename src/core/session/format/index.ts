@@ -1,4 +1,8 @@
-// What a session file is: entry shapes, ids, pi's key order, v1/v2 → v3 migration, which pi version's dialect.
+// What a session file is: entry shapes, ids, pi's key order, v1/v2 → v3 migration, which agent and version's dialect, omp's title slot.
+
+export { AGENT_NAMES, type AgentName, type AgentVersion, formatAgentVersion, isAgentName, OMP_18, OMP_RELEASE, type OmpVersion, PI_0_73, PI_1_5, piAgent, sameAgentVersion } from "./agent-version.js";
+export { isOmpOnlyEntryType, OMP_CORE_CUSTOM_TYPES, OMP_MESSAGE_ROLES, OMP_ONLY_ENTRY_TYPES } from "./omp-entry-types.js";
+export { TITLE_SLOT_BYTES, TITLE_SLOT_ENTRY_TYPE, type TitleSlot, titleSlotOf } from "./title-slot.js";
 
 export { type EntryKind, type EntryMeta, type LineLocation, type Spend } from "./entry-meta.js";
 export { type EntryRecord, metaOfRecord, type RareFields, recordOf } from "./entry-record.js";

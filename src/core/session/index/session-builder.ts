@@ -17,6 +17,7 @@ import { MessageShapes } from "../scan/message-shapes.js";
 import { migrateParsedLines, needsMigration, versionOfHeader } from "../format/migrate.js";
 import { SessionIndex } from "./session-index.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../format/types.js";
+import { titleSlotOf, type TitleSlot } from "../format/title-slot.js";
 
 /** Entries read before the index reserves room for the rest of the file (enough to judge the line lengths). */
 const RESERVE_AFTER_ENTRIES = 4096;
@@ -30,6 +31,8 @@ export interface BuiltSession {
   headerLocation: LineLocation | null;
   /** The first parsed line is not a session header: pi treats the file as empty; writers must refuse. */
   headerMissing: boolean;
+  /** omp's title slot (line 1, when it is a valid one): the header is the next parsed line. */
+  titleSlot: TitleSlotRead | null;
   version: number;
   needsMigration: boolean;
   index: SessionIndex;
@@ -49,6 +52,10 @@ export interface BuiltSession {
   messageShapes: MessageShapes | null;
 }
 
+export interface TitleSlotRead extends TitleSlot {
+  location: LineLocation;
+}
+
 export interface ResumePoint {
   offset: number;
   line: number;
@@ -66,6 +73,8 @@ export interface BuilderSnapshot {
   header: SessionHeader | null;
   headerLocation: LineLocation | null;
   headerMissing: boolean;
+  /** Absent in snapshots written before omp was read. */
+  titleSlot?: TitleSlotRead | null;
   index: SessionIndex;
   diagnostics: Diagnostic[];
   unknown: UnknownKinds;
@@ -117,6 +126,7 @@ export class SessionBuilder {
   private header: SessionHeader | null;
   private headerLocation: LineLocation | null;
   private headerMissing: boolean;
+  private titleSlot: TitleSlotRead | null;
   private legacy = false;
   private readonly index: SessionIndex;
   private readonly diagnostics: Diagnostic[];
@@ -157,6 +167,7 @@ export class SessionBuilder {
     this.header = s?.header ?? null;
     this.headerLocation = s?.headerLocation ?? null;
     this.headerMissing = s?.headerMissing ?? false;
+    this.titleSlot = s?.titleSlot ?? null;
     this.index = s ? s.index : new SessionIndex();
     // A read from scratch: ids go into the table in one pass at the end (or when a line's parent is looked up).
     if (!s) this.index.deferIds();
@@ -231,6 +242,14 @@ export class SessionBuilder {
       fileDiagnostics.push({ severity: "info", code: "crlf", message: `${crlfLines} line(s) end in CRLF (pi ignores the \\r)` });
     }
     if (!this.sawContent) fileDiagnostics.push({ severity: "info", code: "empty-file", message: "file has no entries" });
+    else if (this.titleSlot !== null && !this.headerDecided) {
+      fileDiagnostics.push({
+        severity: "warning",
+        code: "slot-only",
+        message: "omp's title slot and nothing after it: omp would start a new session here (replacing the file); writing is refused",
+        line: this.titleSlot.location.line,
+      });
+    }
     let migratedEntries: SessionEntry[] | null = null;
     if (this.legacy) migratedEntries = this.finishLegacy();
     const version = this.header ? versionOfHeader(this.header) : CURRENT_SESSION_VERSION;
@@ -239,6 +258,7 @@ export class SessionBuilder {
       header: this.header,
       headerLocation: this.headerLocation,
       headerMissing: this.headerMissing,
+      titleSlot: this.titleSlot,
       version,
       needsMigration: this.header !== null && needsMigration(version),
       index: this.index,
@@ -260,6 +280,7 @@ export class SessionBuilder {
       header: this.header,
       headerLocation: this.headerLocation,
       headerMissing: this.headerMissing,
+      titleSlot: this.titleSlot,
       index: this.index,
       diagnostics: this.diagnostics,
       unknown: this.unknown,
@@ -285,6 +306,14 @@ export class SessionBuilder {
   }
 
   private accept(location: LineLocation, scan: AcceptedScan, text: string): void {
+    if (!this.headerDecided && location.line === 1 && scan.kind === "object" && scan.fields.type === "title") {
+      // omp peels a valid title slot off line 1; its header is the next parsed line.
+      const slot = titleSlotOf(parseAccepted(text));
+      if (slot) {
+        this.titleSlot = { ...slot, location };
+        return;
+      }
+    }
     if (!this.headerDecided) {
       this.headerDecided = true;
       if (scan.kind === "object" && scan.fields.type === "session" && typeof scan.fields.id === "string") {
@@ -312,7 +341,9 @@ export class SessionBuilder {
         severity: "error",
         code: "missing-header",
         message:
-          "the first line is not a session header; pi treats this file as empty (and would overwrite it); entries are shown, writing is refused",
+          this.titleSlot !== null
+            ? "the line after omp's title slot is not a session header; omp would refuse to resume this file; entries are shown, writing is refused"
+            : "the first line is not a session header; pi treats this file as empty (and would overwrite it); entries are shown, writing is refused",
         line: location.line,
       });
     }

@@ -10,7 +10,7 @@ import type { IndexSnapshots } from "../snapshot/index-snapshot.js";
 import { asBuffer } from "../bytes/jsonl-reader.js";
 import type { MessageShape, MessageShapes } from "../scan/message-shapes.js";
 import { LINE_ESCAPES_CANONICAL, LINE_IS_UTF8, NO_LINE_CHECKS, type LineChecks } from "../scan/line-checks.js";
-import type { BuiltSession, ResumePoint } from "../index/session-builder.js";
+import type { BuiltSession, ResumePoint, TitleSlotRead } from "../index/session-builder.js";
 import type { SessionIndex } from "../index/session-index.js";
 import type { SessionEntry, SessionHeader } from "../format/types.js";
 
@@ -22,6 +22,8 @@ export interface LoadedSession {
   readonly headerLocation: LineLocation | null;
   /** pi treats a file without a header as empty (and would overwrite it): writers must refuse. */
   readonly headerMissing: boolean;
+  /** omp's title slot on line 1 (the session's current title in omp), or null. */
+  readonly titleSlot: TitleSlotRead | null;
   /** On disk: 1, 2 or 3 (pi's `header.version ?? 1`, as a number). */
   readonly version: number;
   /** version < 3: shown migrated in memory; writers must migrate the file first. */
@@ -59,6 +61,7 @@ export class Session implements LoadedSession {
   header!: SessionHeader | null;
   headerLocation!: LineLocation | null;
   headerMissing!: boolean;
+  titleSlot!: TitleSlotRead | null;
   version!: number;
   needsMigration!: boolean;
   readonly index: SessionIndex;
@@ -103,6 +106,7 @@ export class Session implements LoadedSession {
     this.header = built.header;
     this.headerLocation = built.headerLocation;
     this.headerMissing = built.headerMissing;
+    this.titleSlot = built.titleSlot;
     this.version = built.version;
     this.needsMigration = built.needsMigration;
     this.lineDiagnostics = built.diagnostics;

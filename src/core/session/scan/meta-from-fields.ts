@@ -8,6 +8,7 @@ import type { LineLocation } from "../format/entry-meta.js";
 import { spendOf } from "./scanned-spend.js";
 import type { LineFields } from "./line-fields.js";
 import { isKnownEntryType } from "../format/types.js";
+import { OMP_MESSAGE_ROLES, OMP_ONLY_ENTRY_TYPES } from "../format/omp-entry-types.js";
 
 export const KNOWN_MESSAGE_ROLES: ReadonlySet<string> = new Set([
   "user",
@@ -109,12 +110,12 @@ export function recordFromFields(
       bad("message", m === undefined ? undefined : "not an object", "an object");
     } else if (typeof m.role === "string") {
       meta.role = m.role;
-      if (!KNOWN_MESSAGE_ROLES.has(m.role) && !unknown.messageRoles.has(m.role)) {
+      if (!KNOWN_MESSAGE_ROLES.has(m.role) && !OMP_MESSAGE_ROLES.has(m.role) && !unknown.messageRoles.has(m.role)) {
         unknown.messageRoles.add(m.role);
         diagnostics.push({
           severity: "info",
           code: "unknown-message-role",
-          message: `message role "${m.role}" is not one pi 0.73 knows; shown, never sent to a model`,
+          message: `message role "${m.role}" is not one pi or omp knows; shown, never sent to a model`,
           line,
           entryId: id,
         });
@@ -149,12 +150,12 @@ export function recordFromFields(
   } else if (type === "session_info") {
     if (typeof fields.name === "string") (meta.rare ??= {}).name = fields.name;
     else if (fields.name !== undefined) bad("name", fields.name, "a string; treated as no name");
-  } else if (!isKnownEntryType(type) && !unknown.entryTypes.has(type)) {
+  } else if (!isKnownEntryType(type) && !OMP_ONLY_ENTRY_TYPES.has(type) && !unknown.entryTypes.has(type)) {
     unknown.entryTypes.add(type);
     diagnostics.push({
       severity: "info",
       code: "unknown-entry-type",
-      message: `entry type "${type}" is not one pi 0.73 knows; kept and shown as a tree node`,
+      message: `entry type "${type}" is not one pi or omp knows; kept and shown as a tree node`,
       line,
       entryId: id,
     });
