@@ -9,15 +9,9 @@ import { join, relative, isAbsolute, sep } from "node:path";
 import { defaultAgentDir, piSessionDirForCwd } from "./discover.js";
 import { ompAgentDir, ompSessionsRoot, type OmpDirOptions } from "./omp-agent-dir.js";
 import { ompSessionDirsForCwd, type OmpFolderOptions } from "./omp-session-folder.js";
+import type { AgentName } from "../session/format/agent-version.js";
 
-/** Whose session a file is: pi's (0.73 or 1.x) or oh-my-pi's. */
-export type AgentName = "pi" | "omp";
-
-export const AGENT_NAMES: readonly AgentName[] = ["pi", "omp"];
-
-export function isAgentName(value: unknown): value is AgentName {
-  return value === "pi" || value === "omp";
-}
+export type { AgentName } from "../session/format/agent-version.js";
 
 /** "pi" / "oh-my-pi" for people. */
 export function agentLabel(agent: AgentName): string {
