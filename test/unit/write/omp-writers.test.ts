@@ -1,0 +1,166 @@
+// Writers on omp sessions, loaded back by omp 18.3.4's own SessionManager
+// (the oracle): label, navigate and rename (the title slot in place, as omp
+// writes it) through omp's append protocol; every old entry kept; the intended
+// leaf, labels, context and title; refusals leave the file byte-identical.
+
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { ompLockPath } from "../../../src/core/session/append/omp-publish-lock.js";
+import { WriteRefusedError } from "../../../src/core/session/append/append.js";
+import { openSession } from "../../../src/core/session/open/open-session.js";
+import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize.js";
+import { renameSession, runNavigate, setLabel } from "../../../src/core/write/index.js";
+import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
+import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
+import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
+
+const dir = fastTempDir("omp-writers-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function copyOf(name: string): string {
+  const path = join(dir, `${n++}-${name}.jsonl`);
+  copyFileSync(join(OMP_FIXTURES_DIR, `${name}.jsonl`), path);
+  return path;
+}
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0);
+
+describeOmp("writers on omp sessions, loaded back by omp 18.3.4", (oracle) => {
+  async function back(path: string): Promise<OmpLoadBack> {
+    const loaded = await oracle().loadBack(path);
+    if ("error" in loaded) throw new Error(loaded.error);
+    return loaded;
+  }
+
+  async function keepsEveryEntry(path: string, before: string[], added: number): Promise<OmpLoadBack> {
+    const after = lines(path);
+    // Appends only (line 1, the slot, may be rewritten by a rename).
+    expect(after.slice(1, before.length)).toEqual(before.slice(1));
+    expect(after.length).toBe(before.length + added);
+    const loaded = await back(path);
+    expect(loaded.malformedRecords).toBe(0);
+    return loaded;
+  }
+
+  it("label: set and cleared as omp's appendLabelChange; omp's leaf is the label entry, the lock is gone", async () => {
+    const path = copyOf("omp-soft-compaction-branch-summary");
+    const before = lines(path);
+    const target = (await back(path)).branch[2]!;
+    const set = setLabel({ session: await openSession(path), targetId: target, label: "  checkpoint  " });
+    expect(set.written).toBe(true);
+    let loaded = await keepsEveryEntry(path, before, 1);
+    expect(loaded.labels[target]).toBe("checkpoint");
+    expect(loaded.leafId).toBe(set.entry.id);
+    setLabel({ session: await openSession(path), targetId: target, label: "" });
+    loaded = await keepsEveryEntry(path, before, 2);
+    expect(loaded.labels[target]).toBeUndefined();
+    expect(() => readFileSync(ompLockPath(path))).toThrow();
+  });
+
+  it("navigate: a namespaced custom entry under the target; omp resumes there with the target's context", async () => {
+    const path = copyOf("omp-soft-compaction-branch-summary");
+    const before = lines(path);
+    const original = await back(path);
+    // An assistant answer on the abandoned branch (before the branch summary): not on the current path.
+    const session = await openSession(path);
+    const offPath = original.entries.find((e) => e.type === "message" && (e.message as { role: string }).role === "assistant" && !original.branch.includes(e.id))!;
+    const result = runNavigate({ session, targetId: offPath.id });
+    expect(result.written).toBe(true);
+    const loaded = await keepsEveryEntry(path, before, 1);
+    expect(loaded.leafId).toBe(result.entry!.id);
+    expect(loaded.branch.at(-2)).toBe(offPath.id);
+    const targetContext = await oracle().answers({ file: join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl"), leaves: [offPath.id] });
+    expect(loaded.llm).toEqual(targetContext.leaves[0]!.llm);
+  });
+
+  it("rename: the 256-byte slot rewritten in place and a title_change appended; omp's name and /resume title are the new one", async () => {
+    const home = join(dir, "rename-home");
+    const folder = join(home, ".omp", "agent", "sessions", "-proj");
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a.jsonl");
+    copyFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl"), path);
+    const before = lines(path);
+    const size = readFileSync(path).length;
+    const result = renameSession({ session: await openSession(path), name: "Renamed\nby  pi-sessions", now: () => new Date("2026-11-28T08:00:00.000Z") });
+    expect(result).toMatchObject({ written: true, agent: "omp", name: "Renamed by pi-sessions", previousName: null });
+    const after = readFileSync(path);
+    expect(after.subarray(0, 256).toString("utf8")).toBe(serializeTitleSlot({ title: "Renamed by pi-sessions", source: "user", updatedAt: "2026-11-28T08:00:00.000Z" }));
+    expect(after.length).toBe(size + Buffer.byteLength(lines(path).at(-1)!) + 1);
+    const loaded = await keepsEveryEntry(path, before, 1);
+    expect(loaded.title).toBe("Renamed by pi-sessions");
+    expect(loaded.titleSource).toBe("user");
+    const change = loaded.entries.at(-1)!;
+    expect(change).toMatchObject({ type: "title_change", title: "Renamed by pi-sessions", source: "user" });
+    expect(loaded.llm.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    const listed = await ompDiscovery({ HOME: home, TMPDIR: dir });
+    expect(listed.listAll.map((s) => s.title)).toEqual(["Renamed by pi-sessions"]);
+    // A second rename records the previous title.
+    const again = renameSession({ session: await openSession(path), name: "Second" });
+    expect(again.previousName).toBe("Renamed by pi-sessions");
+    expect((await back(path)).entries.at(-1)).toMatchObject({ type: "title_change", title: "Second", previousTitle: "Renamed by pi-sessions" });
+  });
+
+  it("rename: a long title is cut to the slot by code points, as omp cuts it", async () => {
+    const path = copyOf("omp-simple");
+    const long = "é🙂".repeat(100);
+    const result = renameSession({ session: await openSession(path), name: long });
+    const loaded = await back(path);
+    expect(loaded.title).toBe(result.name);
+    expect(result.name.length).toBeLessThan(long.length);
+    expect(readFileSync(path).subarray(0, 256).at(-1)).toBe(0x0a);
+  });
+
+  it("rename of an omp-resumed pi file (no slot) is refused, nothing written", async () => {
+    const path = copyOf("pi073-digest-compaction-resumed-by-omp");
+    const hash = sha(path);
+    const session = await openSession(path);
+    expect(() => renameSession({ session, name: "x", agent: "omp" })).toThrow(/no title slot/);
+    expect(() => renameSession({ session, name: "x", agent: "omp" })).toThrow(WriteRefusedError);
+    expect(sha(path)).toBe(hash);
+  });
+
+  it("an omp file whose last entry lacks its newline gets one before ours (omp would lose the next entry otherwise)", async () => {
+    const path = copyOf("omp-simple");
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, text.slice(0, -1));
+    const before = lines(path);
+    const target = (await back(path)).branch[1]!;
+    setLabel({ session: await openSession(path), targetId: target, label: "x" });
+    expect(readFileSync(path, "utf8").startsWith(text)).toBe(true);
+    const loaded = await keepsEveryEntry(path, before, 1);
+    expect(loaded.labels[target]).toBe("x");
+  });
+
+  it("a truncated last line, a live omp lock: refused, the file byte-identical", async () => {
+    const truncated = copyOf("omp-simple");
+    writeFileSync(truncated, readFileSync(truncated, "utf8").slice(0, -20));
+    let hash = sha(truncated);
+    const session = await openSession(truncated);
+    expect(() => setLabel({ session, targetId: session.index.leafId!, label: "x" })).toThrow(WriteRefusedError);
+    expect(sha(truncated)).toBe(hash);
+
+    const locked = copyOf("omp-simple");
+    writeFileSync(ompLockPath(locked), `${process.pid}:${Date.now()}\n`);
+    hash = sha(locked);
+    const s2 = await openSession(locked);
+    expect(() => setLabel({ session: s2, targetId: s2.index.leafId!, label: "x" })).toThrow(/publish lock/);
+    expect(sha(locked)).toBe(hash);
+    expect(readFileSync(ompLockPath(locked), "utf8")).toMatch(/^\d+:\d+\n$/);
+  });
+
+  it("a stale omp lock (dead pid; contentless and old) is taken over", async () => {
+    const path = copyOf("omp-simple");
+    writeFileSync(ompLockPath(path), "999999999:1\n");
+    const s = await openSession(path);
+    expect(setLabel({ session: s, targetId: s.index.leafId!, label: "a" }).written).toBe(true);
+    writeFileSync(ompLockPath(path), "");
+    const { utimesSync } = await import("node:fs");
+    utimesSync(ompLockPath(path), new Date(Date.now() - 5000), new Date(Date.now() - 5000));
+    const s2 = await openSession(path);
+    expect(setLabel({ session: s2, targetId: s2.index.leafId!, label: "b" }).written).toBe(true);
+    expect(() => readFileSync(ompLockPath(path))).toThrow();
+  });
+});
