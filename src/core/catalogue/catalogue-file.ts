@@ -7,8 +7,8 @@ import { IdFilter } from "./id-filter.js";
 import { validProjectedResume } from "./projected-resume.js";
 
 export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
-/** 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline. */
-export const CATALOGUE_VERSION = 3;
+/** 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline. 4: rows carry `agent` and `ompTitle`. */
+export const CATALOGUE_VERSION = 4;
 
 /** What the row was computed from: the file's size, mtime and the hash of its last ≤ 4 KiB. */
 export interface RecordKey {
@@ -42,6 +42,7 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
   if (!isStr(r.modified) || Number.isNaN(new Date(r.modified).getTime())) return false;
   if (r.contextSource !== "usage" && r.contextSource !== "estimate" && r.contextSource !== "estimate-after-compaction") return false;
   if (typeof r.hasCompactions !== "boolean") return false;
+  if ((r.agent !== "pi" && r.agent !== "omp") || !strOrNull(r.ompTitle)) return false;
   if (r.pi1xMarker !== null && !(isObj(r.pi1xMarker) && isStr(r.pi1xMarker.entryId) && isNum(r.pi1xMarker.line) && isStr(r.pi1xMarker.what))) return false;
   if (r.model !== null && !(isObj(r.model) && isStr(r.model.provider) && isStr(r.model.modelId))) return false;
   return NUMBER_FIELDS.every((f) => isNum(r[f]));

@@ -13,6 +13,10 @@ import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule
 import type { PiVersion } from "../session/format/pi-version.js";
 import { semanticsFor } from "../agent/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
+import { sessionOmpMarker } from "../session/dialect/omp-markers.js";
+import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
+import type { AgentName } from "../session/format/agent-version.js";
+import { OMP_LIST_PREFIX_BYTES, readOmpListing } from "../discovery/omp-listing.js";
 import type { EntryMeta } from "../session/format/entry-meta.js";
 import type { SessionEntry } from "../session/format/types.js";
 import { IdFilter } from "./id-filter.js";
@@ -28,6 +32,13 @@ export interface CatalogueRow {
   cwd: string;
   /** pi's session name (last session_info, trimmed), or null. */
   name: string | null;
+  /**
+   * Whose marks the file holds: "omp" for omp's title slot or an entry only omp
+   * writes, else "pi". A list also counts a file under omp's folder as omp's (agentOfRow).
+   */
+  agent: AgentName;
+  /** omp's title for its /resume list (title slot, header title, a compaction shortSummary in the first 4 KiB), or null. */
+  ompTitle: string | null;
   /** Text of the first user message with text (pi's firstMessage), cut to FIRST_REQUEST_CHARS, or null. */
   firstUserMessage: string | null;
   /** The header's parentSession (the session this one was forked from), or null. */
@@ -85,6 +96,21 @@ export interface ComputedRow {
   resume: RowResume | null;
 }
 
+/** omp's /resume title of the file (read from its first 4 KiB), or null. */
+export function ompTitleOf(path: string): string | null {
+  return readOmpListing(path)?.title ?? null;
+}
+
+/** Whose session a row is in a list: omp's when it lies under one of omp's session roots, else as the file says. */
+export function agentOfRow(row: Pick<CatalogueRow, "agent" | "path">, isUnderOmpRoot: (path: string) => boolean): AgentName {
+  return row.agent === "omp" || isUnderOmpRoot(row.path) ? "omp" : "pi";
+}
+
+/** The name a list shows for the row: omp's title for an omp session (omp ignores session_info), pi's session name otherwise. */
+export function rowTitle(row: Pick<CatalogueRow, "name" | "ompTitle">, agent: AgentName): string | null {
+  return agent === "omp" ? row.ompTitle : row.name;
+}
+
 export function firstRequest(text: string | null): string | null {
   return text === null ? null : text.length > FIRST_REQUEST_CHARS ? text.slice(0, FIRST_REQUEST_CHARS) : text;
 }
@@ -126,6 +152,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     name: f.name,
+    agent: sessionOmpMarker(session) ? "omp" : "pi",
+    ompTitle: ompTitleOf(session.path),
     firstUserMessage: firstRequest(firstUserMessageText(session)),
     parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
     pi1xMarker: marker,
@@ -286,6 +314,9 @@ export function extendRow(
   const row: CatalogueRow = {
     ...previous,
     name: sawName ? (index.sessionName ?? null) : previous.name,
+    agent: previous.agent === "omp" || metas.some((m) => isOmpOnlyEntryType(m.type)) ? "omp" : "pi",
+    // omp reads its title from the first 4 KiB: an append can reach into them only while the file is shorter.
+    ompTitle: previous.size < OMP_LIST_PREFIX_BYTES ? ompTitleOf(previous.path) : previous.ompTitle,
     firstUserMessage: previous.firstUserMessage ?? firstRequest(firstUserMessageText(mini)),
     entries: previous.entries + index.size,
     messages: previous.messages + index.messageCount,

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowFromSession, rowVersionPolicy, type CatalogueRow } from "../../../src/core/catalogue/catalogue-row.js";
 import { SessionCatalogue, type CatalogueProgress } from "../../../src/core/catalogue/session-catalogue.js";
+import { CATALOGUE_VERSION } from "../../../src/core/catalogue/catalogue-file.js";
 import { openSessionSync } from "../../../src/core/session/open/open-session.js";
 import { FileModel, op, step, type Step } from "../../support/session-lines.js";
 
@@ -195,12 +196,12 @@ describe("SessionCatalogue", () => {
     expect(byPath(damaged.rows)).toEqual(byPath(files.slice(0, 4).map((f) => fullRow(f)!)));
     // The repaired rows were appended after the damaged tail: all answered from the file now.
     expect((await listed(cache, files)).progress).toMatchObject({ read: 0, cached: 5 });
-    writeFileSync(file, '{"format":"pi-sessions-catalogue","version":3,"rule":"pi-0.73","records":[{"pa');
+    writeFileSync(file, '{"format":"pi-sessions-catalogue","version":4,"rule":"pi-0.73","records":[{"pa');
     const garbage = await listed(cache, files);
     expect(garbage.progress).toMatchObject({ read: 5, cached: 0 });
     expect(byPath(garbage.rows)).toEqual(byPath(damaged.rows));
     // A file that is not this catalogue's log is replaced, not appended to.
-    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(logLine({ format: "pi-sessions-catalogue", version: 3, rule: "pi-0.73" }));
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(logLine({ format: "pi-sessions-catalogue", version: CATALOGUE_VERSION, rule: "pi-0.73" }));
     expect((await listed(cache, files)).progress).toMatchObject({ read: 0, cached: 5 });
   });
 
