@@ -19,8 +19,12 @@ import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { ContextTokenEstimate } from "../tokens/context-tokens.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import type { AgentVersion } from "../session/format/agent-version.js";
 
 export interface AgentSemantics {
+  /** Which agent and version these semantics are exact with. */
+  readonly agent: AgentVersion;
+  /** The pi version whose rules apply (for omp, whose format descends from pi 0.7x: "0.73"). */
   readonly version: PiVersion;
   /** pi's buildSessionContext on the branch `pathEntries` (root→leaf). */
   buildSessionContext(pathEntries: readonly SessionEntry[]): SessionContext;
@@ -69,4 +73,10 @@ export interface AgentSemantics {
     from: LoadSettingsOptions | LoadedSettings,
     model?: string,
   ): ResolvedSettings<CompactionSettings>;
+  /**
+   * Whether this agent's own token counts equal ours for `model` (omp counts
+   * Claude, Qwen, DeepSeek, Kimi and GLM models with native tokenizers; ours is
+   * then an estimate). Absent: always.
+   */
+  tokenCountsExact?(model: ContextModel | null): boolean;
 }

@@ -1,3 +1,8 @@
+export { chooseAgent, ompRoots, type AgentChoice, type AgentSource, type ChooseAgentInput } from "./choose-agent.js";
+export { AGENT_NAMES, type AgentName, type AgentVersion, formatAgentVersion, isAgentName, OMP_18, OMP_RELEASE, PI_0_73, PI_1_5, piAgent } from "../session/format/agent-version.js";
+export { sessionOmpMarker, type OmpMarker } from "../session/dialect/omp-markers.js";
+export { createOmpSemantics, modelOfKey, type OmpSemantics } from "./omp-18/semantics.js";
+export { defaultOmpDirs, ompDirsOf, type OmpDirs } from "./omp-18/agent-dir.js";
 export { choosePiVersion, type ChoosePiVersionInput, type PiVersionChoice, type PiVersionSource } from "./choose-pi-version.js";
 export { findInstalledPi, piPackageOf, type InstalledPi } from "./installed-pi.js";
 export type { AgentSemantics } from "./agent-semantics.js";
@@ -11,9 +16,24 @@ export { getCurrentSystemMessage, getCurrentTools } from "./pi-1.5/system-messag
 
 import type { AgentSemantics } from "./agent-semantics.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import type { AgentVersion } from "../session/format/agent-version.js";
 import { PI_0_73_SEMANTICS } from "./pi-0.73/semantics.js";
 import { PI_1_5_SEMANTICS } from "./pi-1.5/semantics.js";
+import { createOmpSemantics, type OmpSemantics } from "./omp-18/semantics.js";
+import { defaultOmpDirs } from "./omp-18/agent-dir.js";
 
-export function semanticsFor(version: PiVersion): AgentSemantics {
-  return version === "1.5" ? PI_1_5_SEMANTICS : PI_0_73_SEMANTICS;
+const ompByBlobs = new Map<string, OmpSemantics>();
+
+/** omp's semantics reading frames from `blobsDir` (default: omp's own blob store, from the environment). */
+export function ompSemantics(blobsDir: string = defaultOmpDirs().blobsDir): OmpSemantics {
+  let semantics = ompByBlobs.get(blobsDir);
+  if (!semantics) ompByBlobs.set(blobsDir, (semantics = createOmpSemantics(blobsDir)));
+  return semantics;
+}
+
+/** The strategy for one agent and version (a bare pi version: that pi). */
+export function semanticsFor(version: PiVersion | AgentVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
+  if (typeof version !== "string" && version.agent === "omp") return ompSemantics(options.ompBlobsDir);
+  const pi = typeof version === "string" ? version : version.version;
+  return pi === "1.5" ? PI_1_5_SEMANTICS : PI_0_73_SEMANTICS;
 }

@@ -15,8 +15,10 @@ import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "../../tokens/context-usage.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { PI_0_73 } from "../../session/format/agent-version.js";
 
 export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
+  agent: PI_0_73,
   version: "0.73",
   buildSessionContext: buildContextFromPath,
   convertToLlm,

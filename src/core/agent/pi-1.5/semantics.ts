@@ -6,6 +6,7 @@ import { describePreparation } from "../../compaction/describe-preparation.js";
 import { branchModel } from "../../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../../settings/model-compaction-settings.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { PI_1_5 } from "../../session/format/agent-version.js";
 import { pi15ContextTokenRule } from "./context-token-rule.js";
 import { contextUsage } from "./context-usage.js";
 import { convertToLlm } from "./convert-to-llm.js";
@@ -19,6 +20,7 @@ import { serializeConversation } from "./serialize-conversation.js";
 import { getCurrentSystemMessage } from "./system-message.js";
 
 export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
+  agent: PI_1_5,
   version: "1.5",
   buildSessionContext: (path) => {
     const { messages, thinkingLevel, model } = buildSessionProjection(path);

@@ -1,0 +1,107 @@
+// oh-my-pi (omp) 18.3.4's semantics as the seam's strategy: omp's
+// buildSessionContext + convertToLlm (reset boundaries, omp's wrappers,
+// snapcompact archives with frames from the blob store, dropped failed turns,
+// dangling tool calls), omp's byte-per-fragment token estimate, omp's
+// usage-calibrated prepareCompaction, omp's branch preparation, and settings
+// from omp's config.yml files. One object per blob store (an agent dir):
+// entries are read as omp loads them (blob refs resolved, on copies).
+
+import type { BranchReader } from "../../context/branch-reader.js";
+import type { ContextMessage } from "../../context/context-message.js";
+import type { ContextModel } from "../../context/context-model.js";
+import type { LlmMessage, SessionEntry } from "../../session/format/types.js";
+import { OMP_18 } from "../../session/format/agent-version.js";
+import type { CompactionSettings } from "../../settings/compaction-settings.js";
+import type { AgentSemantics } from "../agent-semantics.js";
+import { blobStoreAt, entryAsLoaded, lazyFrameData, type OmpBlobStore } from "./blob-store.js";
+import { ompPrepareBranchEntries } from "./branch-preparation.js";
+import { ompBuildSessionContext, type OmpContextOptions } from "./build-session-context.js";
+import { ompContextTokenRule, ompContextUsage } from "./context-usage.js";
+import { ompConvertToLlm } from "./convert-to-llm.js";
+import { describeOmpBranch, describeOmpPlan, ompPlan } from "./describe-preparation.js";
+import type { OmpMessage } from "./messages.js";
+import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
+import { ompSerializeConversation } from "./serialize-conversation.js";
+import { resolveOmpCompactionSettings, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
+import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
+
+/** "provider/id" → {provider, modelId} (split at the first slash). */
+export function modelOfKey(key: string | undefined): ContextModel | null {
+  if (key === undefined) return null;
+  const slash = key.indexOf("/");
+  return slash < 0 ? { provider: key, modelId: "" } : { provider: key.slice(0, slash), modelId: key.slice(slash + 1) };
+}
+
+/** omp's default model of a path: the last default-role model_change, else the latest assistant before one. */
+export function ompModelOfPath(path: readonly OmpMessage[]): ContextModel | null {
+  let model: string | undefined;
+  let explicit = false;
+  for (const entry of path) {
+    if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") {
+      model = entry.model;
+      explicit = true;
+    } else if (!explicit && entry.type === "message" && entry.message?.role === "assistant") {
+      model = `${entry.message.provider}/${entry.message.model}`;
+    }
+  }
+  return modelOfKey(model);
+}
+
+export interface OmpSemantics extends AgentSemantics {
+  readonly blobs: OmpBlobStore;
+  /** The entries as omp holds them after loading (blob refs resolved, on copies). */
+  asLoaded(path: readonly SessionEntry[]): OmpMessage[];
+  /** omp's full buildSessionContext answer (model roles, configured thinking level, mode). */
+  ompContext(pathEntries: readonly SessionEntry[]): ReturnType<typeof ompBuildSessionContext>;
+}
+
+export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
+  const blobs = blobStoreAt(blobsDir);
+  const options: OmpContextOptions = { resolveFrameData: (data) => lazyFrameData(blobs, data) };
+  const one = (entry: SessionEntry): OmpMessage => entryAsLoaded(entry as unknown as OmpMessage, blobs);
+  const asLoaded = (path: readonly SessionEntry[]): OmpMessage[] => path.map(one);
+  const ompContext = (path: readonly SessionEntry[]) => ompBuildSessionContext(asLoaded(path), options);
+  const plan = (path: readonly SessionEntry[], settings: CompactionSettings) => ompPlan(ompPrepareCompaction(asLoaded(path), settings.keepRecentTokens), settings);
+  const semantics: OmpSemantics = {
+    agent: OMP_18,
+    // omp's format descends from pi 0.7x (branch summaries' fromId, compaction ranges): pi's 0.73 rules where a pi version is asked.
+    version: "0.73",
+    blobs,
+    asLoaded,
+    ompContext,
+    buildSessionContext(path) {
+      const context = ompContext(path);
+      return { messages: context.messages as ContextMessage[], thinkingLevel: context.thinkingLevel, model: modelOfKey(context.models.default) };
+    },
+    convertToLlm: (messages) => ompConvertToLlm(messages as readonly OmpMessage[]) as LlmMessage[],
+    estimateTokens: (message) => countMessageTokens(message as OmpMessage),
+    contextTokens(path) {
+      const usage = getLastAssistantUsage(asLoaded(path));
+      const tokens = usage ? calculateContextTokens(usage) : 0;
+      return { tokens, usageTokens: tokens, trailingTokens: 0, lastUsageIndex: null };
+    },
+    contextUsage: (path) => ompContextUsage(asLoaded(path), options),
+    contextTokenRule: ompContextTokenRule(options, one),
+    planCompaction: plan,
+    describePreparation: describeOmpPlan,
+    describeBranchCompaction: (branch: BranchReader, settings) => describeOmpBranch(plan(branch.all(), settings)),
+    branchModel: (branch: BranchReader) => ompModelOfPath(asLoaded(branch.all())),
+    prepareBranchEntries(entries, tokenBudget) {
+      const prepared = ompPrepareBranchEntries(asLoaded(entries), tokenBudget);
+      const f = prepared.fileOps;
+      return {
+        messages: prepared.messages as ContextMessage[],
+        fileOps: { read: [...f.read].sort(), written: [...f.written].sort(), edited: [...f.edited].sort() },
+        totalTokens: prepared.totalTokens,
+      };
+    },
+    serializeConversation: (messages) => ompSerializeConversation(messages as readonly OmpMessage[]),
+    currentSystemMessage: () => undefined,
+    resolveCompactionSettings(from) {
+      if ("layers" in from) return { settings: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, sources: {} as never, diagnostics: [] };
+      return resolveOmpCompactionSettings(from);
+    },
+    tokenCountsExact: (model) => !hasNativeTokenizer(model),
+  };
+  return Object.freeze(semantics);
+}
