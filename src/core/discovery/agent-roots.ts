@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, isAbsolute, sep } from "node:path";
 import { defaultAgentDir, piSessionDirForCwd } from "./discover.js";
-import { ompAgentDir, ompSessionsRoot, type OmpDirOptions } from "./omp-agent-dir.js";
+import { ompAgentDir, ompSessionsRoot, type OmpDirOptions } from "../agent/omp-18/omp-dirs.js";
 import { ompSessionDirsForCwd, type OmpFolderOptions } from "./omp-session-folder.js";
 import type { AgentName } from "../session/format/agent-version.js";
 

@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentRoot, defaultAgentRoots, rootOfFile } from "../../../src/core/discovery/agent-roots.js";
-import { ompAgentDir, ompBlobsDir, ompSessionsRoot } from "../../../src/core/discovery/omp-agent-dir.js";
+import { ompAgentDir, ompBlobsDir, ompSessionsRoot } from "../../../src/core/agent/omp-18/omp-dirs.js";
 import { ompDisplayName, ompListedFiles, ompListedFilesIn, readOmpListing } from "../../../src/core/discovery/omp-listing.js";
 import { ompSessionDirForCwd, ompSessionDirsForCwd } from "../../../src/core/discovery/omp-session-folder.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
