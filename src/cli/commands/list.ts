@@ -1,13 +1,18 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
-import type { CatalogueRow } from "../../core/catalogue/catalogue-row";
+import { agentOfRow, rowTitle, type CatalogueRow } from "../../core/catalogue/catalogue-row";
 import { SessionCatalogue } from "../../core/catalogue/session-catalogue";
-import { findSessionFiles, jsonlFilesIn, piSessionDirForCwd, piSessionFolders } from "../../core/discovery/discover";
+import { findSessionFiles, jsonlFilesIn, piSessionFolders } from "../../core/discovery/discover";
+import { agentRoot, defaultAgentRoots, rootOfFile, sessionDirsForCwd, type AgentRoot } from "../../core/discovery/agent-roots";
+import { ompDisplayName, ompListedFiles, ompListedFilesIn } from "../../core/discovery/omp-listing";
+import { isAgentName, type AgentName } from "../../core/session/format/agent-version";
+import { UsageError } from "../errors";
 import { boolFlag } from "../args";
 import type { Command, CommandContext } from "../command";
 import { printJson, printLines, warn } from "../output";
-import { resolveAgentDir, resolveCwd } from "../session-input";
+import { resolveCwd } from "../session-input";
+import { stringFlag } from "../args";
 import { choosePiVersion } from "../../core/agent";
 import { piVersionFlag } from "../session-semantics";
 
@@ -19,26 +24,62 @@ function canonical(path: string): string {
   }
 }
 
-/** Candidate files: pi's folder of each dir (or every pi folder with --all) and session files inside the dirs. */
-async function candidateFiles(ctx: CommandContext, agentDir: string, dirs: readonly string[], all: boolean): Promise<string[]> {
+/** The home folder the agents resolve their folders against (the environment's HOME). */
+function homeOf(ctx: CommandContext): { home?: string } {
+  return ctx.io.env.HOME ? { home: ctx.io.env.HOME } : {};
+}
+
+/** `--agent pi|omp`, or undefined. */
+function agentFlag(ctx: CommandContext): AgentName | undefined {
+  const text = stringFlag(ctx.args, "agent");
+  if (text === undefined) return undefined;
+  if (!isAgentName(text)) throw new UsageError(`--agent must be pi or omp, got '${text}'`);
+  return text;
+}
+
+/**
+ * Whose folders to list: `--agent-dir` is the chosen agent's (`--agent`, default
+ * pi); without it, both agents' default dirs (or only `--agent`'s).
+ */
+function listedRoots(ctx: CommandContext): AgentRoot[] {
+  const agent = agentFlag(ctx);
+  const dir = stringFlag(ctx.args, "agent-dir");
+  const options = { env: ctx.io.env, ...homeOf(ctx) };
+  if (dir) return [agentRoot(agent ?? "pi", resolve(ctx.io.processCwd, dir), options)];
+  const roots = defaultAgentRoots(options);
+  return agent ? roots.filter((r) => r.agent === agent) : roots;
+}
+
+/** Every session file directly in one agent's folders: pi's folder per project, omp's /resume glob. */
+async function filesOfRoot(root: AgentRoot): Promise<string[]> {
+  if (root.agent === "omp") return ompListedFiles(root.sessionsRoot);
+  const files: string[] = [];
+  for (const folder of await piSessionFolders(root.agentDir)) files.push(...(await jsonlFilesIn(folder)));
+  return files;
+}
+
+/** Candidate files: each agent's folder(s) of each dir (or every folder with --all) and session files inside the dirs. */
+async function candidateFiles(ctx: CommandContext, roots: readonly AgentRoot[], dirs: readonly string[], all: boolean): Promise<string[]> {
   const files = new Map<string, string>();
   const add = (file: string) => files.set(canonical(file), file);
-  if (all) {
-    for (const folder of await piSessionFolders(agentDir)) for (const file of await jsonlFilesIn(folder)) add(file);
-  }
+  if (all) for (const root of roots) for (const file of await filesOfRoot(root)) add(file);
   for (const dir of dirs) {
-    for (const file of await jsonlFilesIn(piSessionDirForCwd(dir, agentDir))) add(file);
+    for (const root of roots) {
+      for (const folder of sessionDirsForCwd(root, dir, homeOf(ctx))) {
+        for (const file of root.agent === "omp" ? await ompListedFilesIn(folder) : await jsonlFilesIn(folder)) add(file);
+      }
+    }
     if (!all || ctx.args.positionals.length > 0) for (const file of await findSessionFiles([dir], {})) add(file);
   }
   return [...files.values()];
 }
 
-function jsonRow(r: CatalogueRow): Record<string, unknown> {
+function jsonRow(r: CatalogueRow, agent: AgentName): Record<string, unknown> {
   return {
     path: r.path,
     id: r.id,
     cwd: r.cwd,
-    name: r.name,
+    name: rowTitle(r, agent),
     entries: r.entries,
     modified: r.modified,
     messages: r.messages,
@@ -69,15 +110,18 @@ function compact(n: number): string {
 
 export const listCommand: Command = {
   name: "list",
-  usage: "list [DIR…] [--all] [--json] [--agent-dir DIR] [--cwd DIR] [--pi-version 0.73|1.5]",
+  usage: "list [DIR…] [--all] [--json] [--agent pi|omp] [--agent-dir DIR] [--cwd DIR] [--pi-version 0.73|1.5]",
   summary:
-    "Sessions of the project dirs (pi's own folder for each under the agent dir, plus *.jsonl session files inside them), or of every project with --all; remembered in pi-sessions' cache folder between runs.",
-  flags: { all: { value: false } },
+    "Sessions of the project dirs (pi's and oh-my-pi's own folders for each, plus *.jsonl session files inside them), or of every project with --all; each row says whose session it is; remembered in pi-sessions' cache folder between runs.",
+  flags: { all: { value: false }, agent: { value: true } },
   async run(ctx) {
-    const agentDir = resolveAgentDir(ctx);
+    const roots = listedRoots(ctx);
     const all = boolFlag(ctx.args, "all");
     const dirs = ctx.args.positionals.length > 0 ? ctx.args.positionals.map((d) => resolve(ctx.io.processCwd, d)) : all ? [] : [resolveCwd(ctx)];
-    const files = await candidateFiles(ctx, agentDir, dirs, all);
+    const files = await candidateFiles(ctx, roots, dirs, all);
+    // omp honours $PI_CODING_AGENT_DIR too: a folder both agents use says nothing about whose a file is.
+    const ompRoots = roots.filter((r) => r.agent === "omp" && !roots.some((p) => p.agent === "pi" && p.sessionsRoot === r.sessionsRoot));
+    const agentOf = (row: CatalogueRow): AgentName => agentOfRow(row, (path) => rootOfFile(path, ompRoots) !== undefined);
     const explicit = piVersionFlag(ctx);
     const versionOf = (marker: CatalogueRow["pi1xMarker"] | null) => choosePiVersion({ explicit, marker, env: ctx.io.env }).version;
     // Sessions without a pi 1.x marker are read with this; each session with one as pi 1.5 (unless explicit).
@@ -93,19 +137,26 @@ export const listCommand: Command = {
       printJson(ctx, {
         // Sessions without a pi 1.x marker are read with this; each session says its own.
         piVersion: catalogue.defaultVersion,
-        sessions: rows.map((r) => ({ piVersion: versionOf(r.pi1xMarker), ...jsonRow(r) })),
+        sessions: rows.map((r) => {
+          const agent = agentOf(r);
+          return agent === "omp" ? { agent, ...jsonRow(r, agent) } : { agent, piVersion: versionOf(r.pi1xMarker), ...jsonRow(r, agent) };
+        }),
       });
       return 0;
     }
     if (rows.length === 0) {
-      const where = all ? `${join(agentDir, "sessions")}` : dirs.map((d) => piSessionDirForCwd(d, agentDir)).join(", ");
+      const where = all ? roots.map((r) => r.sessionsRoot).join(", ") : dirs.flatMap((d) => roots.map((r) => sessionDirsForCwd(r, d, homeOf(ctx))[0]!)).join(", ");
       printLines(ctx, [`no sessions for ${all ? "any project" : dirs.join(", ")} (looked in ${where}${all ? "" : " and inside the dirs"})`]);
       return 0;
     }
     printLines(
       ctx,
       rows.map((s) => {
-        const title = s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)");
+        const agent = agentOf(s);
+        const title =
+          agent === "omp"
+            ? `[omp] ${ompDisplayName({ title: s.ompTitle, firstMessage: s.firstUserMessage, created: null }, new Date(s.mtimeMs)).slice(0, 60)}`
+            : (s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)"));
         const tokens = `${s.contextSource === "usage" ? "" : "~"}${compact(s.contextTokens)} ctx`;
         const cost = s.cost > 0 ? `  $${s.cost.toFixed(2)}` : "";
         return `${s.modified}  ${String(s.entries).padStart(6)} entries  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;

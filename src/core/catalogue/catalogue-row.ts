@@ -13,7 +13,8 @@ import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule
 import type { PiVersion } from "../session/format/pi-version.js";
 import { semanticsFor } from "../agent/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
-import { sessionOmpMarker } from "../session/dialect/omp-markers.js";
+import { ompMarkOfEntry, sessionOmpMarker } from "../session/dialect/omp-markers.js";
+import { OMP_18 } from "../session/format/agent-version.js";
 import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import { OMP_LIST_PREFIX_BYTES, readOmpListing } from "../discovery/omp-listing.js";
@@ -96,6 +97,15 @@ export interface ComputedRow {
   resume: RowResume | null;
 }
 
+function ompMarkOfEntryOrUndefined(mini: LoadedSession, m: EntryMeta): boolean {
+  if (m.type !== "model_change" && m.type !== "compaction" && m.type !== "custom" && m.type !== "message") return false;
+  try {
+    return ompMarkOfEntry(mini.entryAt(m)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** omp's /resume title of the file (read from its first 4 KiB), or null. */
 export function ompTitleOf(path: string): string | null {
   return readOmpListing(path)?.title ?? null;
@@ -124,6 +134,11 @@ export function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: numb
   return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
 }
 
+/** The rule a row is counted with: omp's for omp's sessions, else the pi version's. */
+export function rowTokenRule(agent: AgentName, marker: Pi1xMarker | null, versionOf: RowVersion): ContextTokenRule {
+  return (agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(versionOf(marker))).contextTokenRule;
+}
+
 /** The pi version a row is counted with, from the file's first pi 1.x marker (see `rowVersionPolicy`). */
 export type RowVersion = (marker: Pi1xMarker | null) => PiVersion;
 
@@ -143,7 +158,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   const header = session.header;
   if (!header || session.headerMissing || session.path === undefined) return null;
   const marker = sessionPi1xMarker(session) ?? null;
-  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
+  const agent: AgentName = sessionOmpMarker(session) ? "omp" : "pi";
+  const rule = rowTokenRule(agent, marker, versionOf);
   const facts = new LiveSessionFacts(session, rule);
   const f = facts.current;
   const spend = session.index.totalSpend;
@@ -152,7 +168,7 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     name: f.name,
-    agent: sessionOmpMarker(session) ? "omp" : "pi",
+    agent,
     ompTitle: ompTitleOf(session.path),
     firstUserMessage: firstRequest(firstUserMessageText(session)),
     parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
@@ -286,7 +302,7 @@ export function extendRow(
   mtimeMs: number,
   versionOf: RowVersion,
 ): ComputedRow | null {
-  const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
+  const rule = rowTokenRule(previous.agent, previous.pi1xMarker, versionOf);
   if (resume.editsAhead && keepsProjection(rule)) return null;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const mini = appendedChain(appended, resume.leafId, (id) => resume.ids.mayHave(id));
@@ -294,6 +310,8 @@ export function extendRow(
   const metas = mini.index.entries;
   // The file's first marker: the row needs its line, and maybe another rule.
   if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
+  // The first omp entry of a pi row: counted by omp's rule from now on (a full read).
+  if (previous.agent === "pi" && metas.some((m) => isOmpOnlyEntryType(m.type) || ompMarkOfEntryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
   const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
   for (const m of metas) {
@@ -314,7 +332,7 @@ export function extendRow(
   const row: CatalogueRow = {
     ...previous,
     name: sawName ? (index.sessionName ?? null) : previous.name,
-    agent: previous.agent === "omp" || metas.some((m) => isOmpOnlyEntryType(m.type)) ? "omp" : "pi",
+    agent: previous.agent,
     // omp reads its title from the first 4 KiB: an append can reach into them only while the file is shorter.
     ompTitle: previous.size < OMP_LIST_PREFIX_BYTES ? ompTitleOf(previous.path) : previous.ompTitle,
     firstUserMessage: previous.firstUserMessage ?? firstRequest(firstUserMessageText(mini)),

@@ -28,9 +28,8 @@ import { borrowSearchChunk, SEARCH_CHUNK_BYTES } from "../session/skim/search-me
 import { textOfContent } from "../session/open/session-info.js";
 import type { SessionEntry, SessionHeader } from "../session/format/types.js";
 import { findPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
-import { semanticsFor } from "../agent/index.js";
 import type { RecordKey } from "./catalogue-file.js";
-import { firstRequest, headerTime, modifiedOf, ompTitleOf, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
+import { firstRequest, headerTime, modifiedOf, ompTitleOf, rowTokenRule, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
 import { titleSlotOf } from "../session/format/title-slot.js";
 import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
 import { ompMarkOfEntry } from "../session/dialect/omp-markers.js";
@@ -335,7 +334,7 @@ const OMP_ROLES: ReadonlySet<string> = new Set(["developer", "pythonExecution", 
 function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: number, chunk: Buffer, key: RecordKey, complete: boolean, versionOf: RowVersion, sumAhead: boolean): ComputedRow {
   const { table, sums } = lines;
   const marker = sums.marker ?? null;
-  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
+  const rule = rowTokenRule(lines.ompMarked ? "omp" : "pi", marker, versionOf);
   const bodies = new EntryBodies(new ReusedReads(fd, chunk, key.size, path), path, BODY_CACHE_BYTES);
   const leaf = table.size - 1;
   const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
