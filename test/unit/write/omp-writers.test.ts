@@ -11,7 +11,7 @@ import { ompLockPath } from "../../../src/core/session/append/omp-publish-lock.j
 import { WriteRefusedError } from "../../../src/core/session/append/append.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize.js";
-import { renameSession, runNavigate, setLabel } from "../../../src/core/write/index.js";
+import { renameSession, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
 import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
@@ -162,5 +162,39 @@ describeOmp("writers on omp sessions, loaded back by omp 18.3.4", (oracle) => {
     const s2 = await openSession(path);
     expect(setLabel({ session: s2, targetId: s2.index.leafId!, label: "b" }).written).toBe(true);
     expect(() => readFileSync(ompLockPath(path))).toThrow();
+  });
+});
+
+describeOmp("compaction on omp sessions, loaded back by omp 18.3.4", (oracle) => {
+  const FIXTURES = ["omp-simple", "omp-soft-compaction-branch-summary", "omp-soft-handoff-reset", "omp-snapcompact", "pi073-digest-compaction-resumed-by-omp"] as const;
+
+  it.each(FIXTURES)("%s: omp's own cut (keep 2000), omp's entry shape and <files> block; omp loads every old entry, our entry as the leaf, context = omp's summary template + kept + later", async (name) => {
+    const path = copyOf(name);
+    const agentDir = join(dir, `agent-${name}`);
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, "config.yml"), "compaction:\n  keepRecentTokens: 2000\n");
+    const before = lines(path);
+    const omp = await oracle().answers({ file: path, settings: [{ keepRecentTokens: 2000 }] });
+    const prep = omp.leaves[0]!.preparations[0]!;
+    const session = await openSession(path);
+    const result = await runCompaction({ session, agentDir: join(dir, "pi-agent"), ompAgentDir: agentDir, summarizer: { digest: true }, trustProject: false });
+    expect(result).toMatchObject({ written: true, agent: "omp" });
+    const entry = result.entry!;
+    expect(entry.firstKeptEntryId).toBe(prep.firstKeptEntryId);
+    expect(entry.tokensBefore).toBe(prep.tokensBefore);
+    expect(entry).toMatchObject({ fromExtension: true });
+    for (const key of ["method", "fromHook", "usage", "systemMessage"]) expect(entry).not.toHaveProperty(key);
+    if (prep.filesBlock) expect(entry.summary.endsWith(prep.filesBlock.trim())).toBe(true);
+    const after = lines(path);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.length).toBe(before.length + 1);
+    const loaded = await oracle().loadBack(path);
+    if ("error" in loaded) throw new Error(loaded.error);
+    expect(loaded.leafId).toBe(entry.id);
+    expect(loaded.malformedRecords).toBe(0);
+    const kept = prep.recentMessages;
+    expect(loaded.context.messages[0]!.role).toBe("compactionSummary");
+    expect(loaded.context.messages.length).toBe(1 + kept);
+    expect(String((loaded.llm[0]!.content as { text: string }[])[0]!.text)).toMatch(/^Prior model work\/tool state available\./);
   });
 });
