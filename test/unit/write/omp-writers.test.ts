@@ -11,7 +11,7 @@ import { ompLockPath } from "../../../src/core/session/append/omp-publish-lock.j
 import { WriteRefusedError } from "../../../src/core/session/append/append.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize.js";
-import { renameSession, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
+import { renameSession, runBranchSummary, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
 import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
@@ -196,5 +196,48 @@ describeOmp("compaction on omp sessions, loaded back by omp 18.3.4", (oracle) =>
     expect(loaded.context.messages[0]!.role).toBe("compactionSummary");
     expect(loaded.context.messages.length).toBe(1 + kept);
     expect(String((loaded.llm[0]!.content as { text: string }[])[0]!.text)).toMatch(/^Prior model work\/tool state available\./);
+  });
+});
+
+describeOmp("branch summaries on omp sessions, loaded back by omp 18.3.4", (oracle) => {
+  async function back(path: string): Promise<OmpLoadBack> {
+    const loaded = await oracle().loadBack(path);
+    if ("error" in loaded) throw new Error(loaded.error);
+    return loaded;
+  }
+  async function keepsEveryEntry(path: string, before: string[], added: number): Promise<OmpLoadBack> {
+    const after = lines(path);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.length).toBe(before.length + added);
+    const loaded = await back(path);
+    expect(loaded.malformedRecords).toBe(0);
+    return loaded;
+  }
+  it("leaving the branch for an earlier assistant answer: omp's abandoned entries, omp's entry shape (parentId = fromId = the new leaf) and text; omp's context ends with the branch-return summary", async () => {
+    const path = copyOf("omp-soft-compaction-branch-summary");
+    const before = lines(path);
+    const original = await back(path);
+    const assistants = original.branch.filter((id) => {
+      const e = original.entries.find((x) => x.id === id)!;
+      return e.type === "message" && (e.message as { role: string }).role === "assistant";
+    });
+    const target = assistants[assistants.length - 2]!;
+    const omp = await oracle().answers({ file: path, branchPairs: [{ oldLeafId: original.leafId, targetId: target }], branchBudgets: [0] });
+    const session = await openSession(path);
+    const result = await runBranchSummary({ session, targetId: target, agentDir: join(dir, "pi-agent"), summarizer: { digest: true }, trustProject: false });
+    expect(result).toMatchObject({ written: true, agent: "omp", newLeafId: target });
+    expect(result.abandonedEntries).toBe(omp.branches[0]!.entryIds.length);
+    const entry = result.entry!;
+    expect(entry).toMatchObject({ parentId: target, fromId: target, fromExtension: true });
+    expect(entry).not.toHaveProperty("fromHook");
+    expect(entry.summary.startsWith("User explored another conversation branch, then returned here.\nExploration summary:")).toBe(true);
+    const files = omp.branches[0]!.prepared[0]!.files;
+    if (files.readFiles.length + files.modifiedFiles.length > 0) expect(entry.summary).toMatch(/<files>\n[\s\S]*\n<\/files>$/);
+    else expect(entry.summary).not.toContain("<files>");
+    const loaded = await keepsEveryEntry(path, before, 1);
+    expect(loaded.leafId).toBe(entry.id);
+    expect(loaded.context.messages.at(-1)!.role).toBe("branchSummary");
+    const last = loaded.llm.at(-1)!;
+    expect(String((last.content as { text: string }[])[0]!.text)).toMatch(/^Branch-return summary:\n\n<summary>\nUser explored another conversation branch, then returned here\.\nExploration summary:/);
   });
 });
