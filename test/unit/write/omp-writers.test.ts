@@ -11,7 +11,7 @@ import { ompLockPath } from "../../../src/core/session/append/omp-publish-lock.j
 import { WriteRefusedError } from "../../../src/core/session/append/append.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize.js";
-import { renameSession, runBranchSummary, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
+import { forkSession, renameSession, runBranchSummary, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
 import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
@@ -239,5 +239,29 @@ describeOmp("branch summaries on omp sessions, loaded back by omp 18.3.4", (orac
     expect(loaded.context.messages.at(-1)!.role).toBe("branchSummary");
     const last = loaded.llm.at(-1)!;
     expect(String((last.content as { text: string }[])[0]!.text)).toMatch(/^Branch-return summary:\n\n<summary>\nUser explored another conversation branch, then returned here\.\nExploration summary:/);
+  });
+});
+
+describeOmp("forks of omp sessions, opened by omp 18.3.4", (oracle) => {
+  it("a new omp file (slot, header, path, labels) in omp's folder for the cwd; omp opens it with the source's context at the fork point", async () => {
+    const source = copyOf("omp-soft-compaction-branch-summary");
+    const hash = sha(source);
+    const agentDir = join(dir, "fork-agent");
+    const sourceBack = await oracle().loadBack(source);
+    if ("error" in sourceBack) throw new Error(sourceBack.error);
+    const atId = sourceBack.branch[sourceBack.branch.length - 3]!;
+    const result = forkSession({ session: await openSession(source), atId, agentDir: join(dir, "pi-agent"), ompAgentDir: agentDir, cwd: join(dir, "fork-cwd") });
+    expect(result.written).toBe(true);
+    expect(result.path.startsWith(join(agentDir, "sessions"))).toBe(true);
+    expect(sha(source)).toBe(hash);
+    const bytes = readFileSync(result.path);
+    expect(bytes.subarray(0, 256).at(-1)).toBe(0x0a);
+    const loaded = await oracle().loadBack(result.path);
+    if ("error" in loaded) throw new Error(loaded.error);
+    expect(loaded.header).toMatchObject({ type: "session", version: 3, parentSession: source });
+    expect(loaded.titleSlot).not.toBeNull();
+    const sourceAt = await oracle().answers({ file: source, leaves: [atId] });
+    expect(loaded.llm).toEqual(sourceAt.leaves[0]!.llm);
+    for (const [target, label] of Object.entries(sourceBack.labels)) if (sourceAt.leaves[0]!.path.includes(target)) expect(loaded.labels[target]).toBe(label);
   });
 });
