@@ -6,7 +6,10 @@ import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { sessionSemantics } from "../session-semantics";
-import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
+import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
+import { writerAgent } from "../../core/write/run-common";
+import { semanticsFor } from "../../core/agent";
+import { OMP_18 } from "../../core/session/format/agent-version";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
@@ -22,14 +25,17 @@ export const compactCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
-    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    const ompDir = resolveOmpAgentDir(ctx);
+    const omp = writerAgent(session, {}) === "omp";
+    const { semantics: chosen, piVersion } = sessionSemantics(ctx, session);
+    const semantics = omp ? semanticsFor(OMP_18) : chosen;
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
     const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
     let resolved;
     try {
       resolved = semantics.resolveCompactionSettings(
         {
-          agentDir,
+          agentDir: omp ? ompDir : agentDir,
           cwd,
           overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
         },
@@ -48,6 +54,7 @@ export const compactCommand: Command = {
         piVersion,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
+        ompAgentDir: ompDir,
         cwd,
         settings: resolved.settings,
         summarizer: choice,
@@ -69,7 +76,8 @@ export const compactCommand: Command = {
         outcome: result.outcome,
         leafId: result.leafId,
         digest: result.digest,
-        piVersion: result.piVersion,
+        agent: result.agent,
+        ...(result.agent === "pi" ? { piVersion: result.piVersion } : {}),
         warnings: result.warnings,
       });
       return 0;

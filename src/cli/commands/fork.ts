@@ -5,7 +5,7 @@ import { boolFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines } from "../output";
-import { loadSession, requireFileArg, resolveAgentDir } from "../session-input";
+import { loadSession, requireFileArg, resolveAgentDir, resolveOmpAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
 
 export const forkCommand: Command = {
@@ -27,6 +27,7 @@ export const forkCommand: Command = {
       result = forkSession({
         session,
         agentDir: resolveAgentDir(ctx),
+        ompAgentDir: resolveOmpAgentDir(ctx),
         dryRun: boolFlag(ctx.args, "dry-run"),
         ...(atId !== undefined ? { atId } : {}),
         ...(cwd !== undefined ? { cwd } : {}),

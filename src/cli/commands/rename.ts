@@ -24,7 +24,7 @@ export const renameCommand: Command = {
       throw toCliError(error);
     }
     if (ctx.json) {
-      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName });
+      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName, agent: result.agent });
       return 0;
     }
     printLines(ctx, [result.written ? `session named "${result.name}" (entry ${result.entry.id})` : `dry run: would name the session "${result.name}"; nothing written`]);
