@@ -1,78 +1,17 @@
-import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
 import { agentOfRow, rowTitle, type CatalogueRow } from "../../core/catalogue/catalogue-row";
 import { SessionCatalogue } from "../../core/catalogue/session-catalogue";
-import { findSessionFiles, jsonlFilesIn, piSessionFolders } from "../../core/discovery/discover";
-import { agentRoot, defaultAgentRoots, rootOfFile, sessionDirsForCwd, type AgentRoot } from "../../core/discovery/agent-roots";
-import { ompDisplayName, ompListedFiles, ompListedFilesIn } from "../../core/discovery/omp-listing";
-import { isAgentName, type AgentName } from "../../core/session/format/agent-version";
-import { UsageError } from "../errors";
+import { rootOfFile, sessionDirsForCwd } from "../../core/discovery/agent-roots";
+import { ompDisplayName } from "../../core/discovery/omp-listing";
+import type { AgentName } from "../../core/session/format/agent-version";
+import { candidateFiles, homeOf, listedRoots } from "../session-roots";
 import { boolFlag } from "../args";
-import type { Command, CommandContext } from "../command";
+import type { Command } from "../command";
 import { printJson, printLines, warn } from "../output";
 import { resolveCwd } from "../session-input";
-import { stringFlag } from "../args";
 import { choosePiVersion } from "../../core/agent";
 import { piVersionFlag } from "../session-semantics";
-
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The home folder the agents resolve their folders against (the environment's HOME). */
-function homeOf(ctx: CommandContext): { home?: string } {
-  return ctx.io.env.HOME ? { home: ctx.io.env.HOME } : {};
-}
-
-/** `--agent pi|omp`, or undefined. */
-function agentFlag(ctx: CommandContext): AgentName | undefined {
-  const text = stringFlag(ctx.args, "agent");
-  if (text === undefined) return undefined;
-  if (!isAgentName(text)) throw new UsageError(`--agent must be pi or omp, got '${text}'`);
-  return text;
-}
-
-/**
- * Whose folders to list: `--agent-dir` is the chosen agent's (`--agent`, default
- * pi); without it, both agents' default dirs (or only `--agent`'s).
- */
-function listedRoots(ctx: CommandContext): AgentRoot[] {
-  const agent = agentFlag(ctx);
-  const dir = stringFlag(ctx.args, "agent-dir");
-  const options = { env: ctx.io.env, ...homeOf(ctx) };
-  if (dir) return [agentRoot(agent ?? "pi", resolve(ctx.io.processCwd, dir), options)];
-  const roots = defaultAgentRoots(options);
-  return agent ? roots.filter((r) => r.agent === agent) : roots;
-}
-
-/** Every session file directly in one agent's folders: pi's folder per project, omp's /resume glob. */
-async function filesOfRoot(root: AgentRoot): Promise<string[]> {
-  if (root.agent === "omp") return ompListedFiles(root.sessionsRoot);
-  const files: string[] = [];
-  for (const folder of await piSessionFolders(root.agentDir)) files.push(...(await jsonlFilesIn(folder)));
-  return files;
-}
-
-/** Candidate files: each agent's folder(s) of each dir (or every folder with --all) and session files inside the dirs. */
-async function candidateFiles(ctx: CommandContext, roots: readonly AgentRoot[], dirs: readonly string[], all: boolean): Promise<string[]> {
-  const files = new Map<string, string>();
-  const add = (file: string) => files.set(canonical(file), file);
-  if (all) for (const root of roots) for (const file of await filesOfRoot(root)) add(file);
-  for (const dir of dirs) {
-    for (const root of roots) {
-      for (const folder of sessionDirsForCwd(root, dir, homeOf(ctx))) {
-        for (const file of root.agent === "omp" ? await ompListedFilesIn(folder) : await jsonlFilesIn(folder)) add(file);
-      }
-    }
-    if (!all || ctx.args.positionals.length > 0) for (const file of await findSessionFiles([dir], {})) add(file);
-  }
-  return [...files.values()];
-}
 
 function jsonRow(r: CatalogueRow, agent: AgentName): Record<string, unknown> {
   return {

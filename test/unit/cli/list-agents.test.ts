@@ -76,3 +76,15 @@ describe("list over pi and omp", () => {
     expect(readFileSync(l.ompSimple, "utf8")).toBe(readFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl"), "utf8"));
   });
 });
+
+describe("search over pi and omp", () => {
+  it("searches omp's sessions beside pi's (the phrase is omp-simple's first request)", async () => {
+    const l = layout();
+    const run = await cli(["search", '"Please write the file"', "--all", "--json"], { env: l.env });
+    expect(run.code).toBe(0);
+    const paths = (run.json().sessions as { path: string }[]).map((s) => s.path);
+    expect(paths).toContain(l.ompSimple);
+    const here = await cli(["search", "omp first", "--json", "--cwd", l.proj], { env: l.env });
+    expect((here.json().sessions as { path: string }[]).map((s) => s.path)).toContain(l.ompTitled);
+  });
+});
