@@ -16,6 +16,8 @@ export interface RecordKey {
   mtimeMs: number;
   tailHash: string;
   tailLength: number;
+  /** The file's inode: another file at the path (omp's atomic rewrite) is read again, never carried over. */
+  ino?: number;
 }
 
 /** As stored: a record without its id filter (damaged, or not sent) cannot be carried over an append. */
@@ -32,7 +34,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object
 const strOrNull = (v: unknown): boolean => v === null || isStr(v);
 
 export function validKey(k: unknown): k is RecordKey {
-  return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength);
+  return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength) && (k.ino === undefined || isNum(k.ino));
 }
 
 const NUMBER_FIELDS = ["entries", "messages", "lastActivity", "contextTokens", "contextMessages", "totalTokens", "input", "output", "cacheRead", "cacheWrite", "cost", "size", "mtimeMs"] as const;

@@ -315,7 +315,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     // The tail is still in the chunk when the last read held it (no allocation per file).
     const tail = !lines.headerMissing && lastRead >= tailLength ? chunk.subarray(lastRead - tailLength, lastRead) : new ReusedReads(fd, chunk, size, path).read(size - tailLength, tailLength);
     const fp = fingerprintOf(size, tail, stat.mtimeMs);
-    const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength, ino: stat.ino };
     const header = lines.header;
     if (!header || lines.headerMissing) return { key, computed: null };
     return { key, computed: rowOf(path, lines, header, fd, chunk, key, lastByte === 0x0a, versionOf, options.sumAhead === true) };
