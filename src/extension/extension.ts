@@ -28,7 +28,7 @@ import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
 import { ModelWindows } from "./model-windows";
 import type { Services } from "./services";
-import { discoverAllProjects, discoverSessionGroups } from "./session-discovery";
+import { discoverAllProjects, discoverSessionGroups, ompDirsForCwd } from "./session-discovery";
 import { SessionStore } from "./session-store";
 import { extensionIndexSnapshots } from "./index-snapshots";
 import { SessionWatcher } from "./session-watcher";
@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       trusted: isTrusted(),
       overrides: settingsOverrides(settings),
       ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
+      ...(settings.omp.enabled ? { ompSessionsRoot: settings.omp.sessionsRoot } : {}),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
@@ -135,10 +136,11 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   };
   const watchSessions = (): void => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const piDirs = folders.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir));
+    const piDirs = folders.flatMap((folder) => [piSessionDirForCwd(folder.uri.fsPath, settings.agentDir), ...ompDirsForCwd(folder.uri.fsPath, settings).slice(0, 1)]);
     const all = sessions.scope === "all";
     if (all) piDirs.push(...sessions.watchedDirs());
-    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: all ? [join(settings.agentDir, "sessions")] : [], include: settings.include });
+    const roots = all ? [join(settings.agentDir, "sessions"), ...(settings.omp.enabled ? [settings.omp.sessionsRoot] : [])] : [];
+    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: roots, include: settings.include });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);

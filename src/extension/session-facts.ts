@@ -11,6 +11,19 @@ import type { SessionModelRef } from "../core/context/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
 import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
+import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
+import type { AgentName } from "../core/session/format/agent-version";
+import { isAbsolute, relative } from "node:path";
+
+/** Whose session a file is, and why: omp's marks in the file, else omp's folder, else pi's. */
+export function sessionAgent(path: string, marked: string | undefined, ompSessionsRoot: string | undefined): { agent: AgentName; reason?: string } {
+  if (marked) return { agent: "omp", reason: marked };
+  if (ompSessionsRoot) {
+    const rel = relative(ompSessionsRoot, path);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return { agent: "omp", reason: "it lies in omp's sessions folder" };
+  }
+  return { agent: "pi" };
+}
 
 export interface SessionFacts {
   path: string;
@@ -39,6 +52,10 @@ export interface SessionFacts {
   sizeBytes: number;
   /** Total tokens and cost of every entry of the file, as pi 1.5 totals them. */
   totals: { tokens: number; cost: number };
+  /** Whose session it is: oh-my-pi's (its title slot, an entry only omp writes, or omp's folder) or pi's. */
+  agent: AgentName;
+  /** Why it is omp's (for tooltips). */
+  agentReason?: string;
   /** Which pi's semantics the facts were computed with, and why (for tooltips). */
   piVersion?: PiVersion;
   piVersionReason?: string;
@@ -52,6 +69,8 @@ export interface FactsContext {
   overrides: SettingsObject;
   /** An explicit choice (a setting other than auto); default: automatic per session. */
   piVersion?: PiVersion;
+  /** oh-my-pi's sessions folder (files under it are omp's); undefined when omp discovery is off. */
+  ompSessionsRoot?: string;
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
@@ -79,7 +98,10 @@ export function sessionFacts(
   memo: FactsMemo = {},
 ): SessionFacts {
   const path = session.path ?? "";
-  const name = branch.name;
+  const owner = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot);
+  // omp names a session by its title slot (else the header's title) and never by pi's session_info.
+  const ompTitle = session.titleSlot ? session.titleSlot.title.trim() || null : typeof session.header?.title === "string" ? session.header.title : null;
+  const name = owner.agent === "omp" ? ompTitle : branch.name;
   if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
   const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
   const usage = branch.usage;
@@ -119,6 +141,8 @@ export function sessionFacts(
     messageCount: branch.messageCount,
     sizeBytes: stat?.size ?? 0,
     totals: { tokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite, cost: spend.cost },
+    agent: owner.agent,
+    ...(owner.reason ? { agentReason: owner.reason } : {}),
     piVersion: choice.version,
     piVersionReason: choice.reason,
     ...(settingsError !== undefined ? { settingsError } : {}),
@@ -194,10 +218,14 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
   const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
+  const owner = sessionAgent(row.path, row.agent === "omp" ? "omp's marks in the file" : undefined, context.ompSessionsRoot);
+  const name = owner.agent === "omp" ? row.ompTitle : row.name;
   return {
     path: row.path,
-    title: oneLine(row.name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
-    name: row.name,
+    title: oneLine(name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
+    name,
+    agent: owner.agent,
+    ...(owner.reason ? { agentReason: owner.reason } : {}),
     entryCount: row.entries,
     leafId: null,
     usage,

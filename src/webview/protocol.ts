@@ -71,6 +71,8 @@ export interface SummaryPanelState {
   notice?: string;
   /** Which pi's session semantics the panel's session is read with. */
   piVersion?: "0.73" | "1.5";
+  /** "omp": an oh-my-pi session (read with omp 18.3.4's semantics; piVersion then absent). */
+  agent?: "omp";
 }
 
 export type HostMessage =
@@ -156,7 +158,8 @@ export function isSummaryPanelState(x: unknown): x is SummaryPanelState {
     (x.mode === "view" || x.mode === "preview") &&
     typeof x.readOnly === "boolean" &&
     isOptionalString(x.notice, LIMITS.errorChars) &&
-    (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5")
+    (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5") &&
+    (x.agent === undefined || x.agent === "omp")
   );
 }
 
