@@ -252,3 +252,8 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
 export function compactionSettingsFor(cwd: string | undefined, context: FactsContext): CompactionSettings {
   return resolveCompactionSettings({ agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides }).settings;
 }
+
+/** Whose session an opened file is, for the writers: omp's marks, else omp's folder (when omp discovery is on). */
+export function writerAgentFor(session: LoadedSession, ompSessionsRoot: string | undefined): AgentName {
+  return sessionAgent(session.path ?? "", sessionOmpMarker(session)?.what, ompSessionsRoot).agent;
+}
