@@ -98,19 +98,51 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
     }
     case "compaction": {
       const keeps = e.firstKeptEntryId === e.id ? "keeps nothing before it" : `keeps from ${String(e.firstKeptEntryId ?? "?")}`;
-      return oneLine(`compaction of ${String(e.tokensBefore ?? "?")} tokens, ${keeps}${e.systemMessage ? " · system checkpoint" : ""}`, width);
+      // omp: its method, tokens before → after, the frames of a snapcompact archive, its one-line summary.
+      const method = typeof e.method === "string" ? `${e.method} ` : "";
+      const after = typeof e.tokensAfter === "number" ? ` → ${e.tokensAfter}` : "";
+      const frames = snapcompactFrames(e);
+      const short = typeof e.shortSummary === "string" && e.shortSummary ? ` · ${e.shortSummary}` : "";
+      return oneLine(
+        `${method}compaction of ${String(e.tokensBefore ?? "?")}${after} tokens, ${keeps}${frames ? ` · ${frames} frame${frames === 1 ? "" : "s"}` : ""}${e.systemMessage ? " · system checkpoint" : ""}${short}`,
+        width,
+      );
     }
     case "branch_summary":
       return oneLine(`branch summary (from ${String(e.fromId ?? "?")})`, width);
     case "model_change":
+      // omp: `model` is "provider/id", with an optional role.
+      if (typeof e.model === "string") return oneLine(`model ${e.model}${typeof e.role === "string" && e.role !== "default" ? ` (${e.role})` : ""}`, width);
       return `model ${String(e.provider ?? "?")}/${String(e.modelId ?? "?")}`;
     case "thinking_level_change":
-      return `thinking ${String(e.thinkingLevel ?? "?")}`;
+      // omp writes null for "off".
+      return `thinking ${e.thinkingLevel === null ? "off" : String(e.thinkingLevel ?? "?")}`;
+    case "reset_boundary":
+      return "── /clear ── everything above is out of the model's context";
+    case "title_change":
+      return oneLine(`title "${String(e.title ?? "")}"${typeof e.previousTitle === "string" ? ` (was "${e.previousTitle}")` : ""}${e.source === "auto" ? " · auto" : ""}`, width);
+    case "model_usage":
+      return oneLine(`model usage ${String(e.purpose ?? "?")} ${String(e.provider ?? "?")}/${String(e.model ?? "?")}`, width);
+    case "service_tier_change":
+      return oneLine(`service tier ${JSON.stringify(e.serviceTier ?? null)}`, width);
+    case "ttsr_injection":
+      return oneLine(`rules injected: ${Array.isArray(e.injectedRules) ? e.injectedRules.join(", ") : "?"}`, width);
+    case "credential_pin":
+      return oneLine(`credential pinned for ${String(e.provider ?? "?")}`, width);
+    case "session_init":
+      return oneLine(`subagent session${typeof e.agent === "string" ? ` ${e.agent}` : ""}: ${String(e.task ?? "")}`, width);
+    case "mode_change":
+      return oneLine(`mode ${String(e.mode ?? "?")}`, width);
     case "label":
       return e.label ? oneLine(`label ${String(e.targetId)} = "${String(e.label)}"`, width) : `label ${String(e.targetId)} cleared`;
     case "session_info":
       return oneLine(`name "${String(e.name ?? "")}"`, width);
     case "custom":
+      // omp's exit record says how the session ended.
+      if (e.customType === "session_exit") {
+        const data = (e.data ?? {}) as { kind?: unknown; reason?: unknown };
+        return oneLine(`session exit (${String(data.kind ?? "?")}${typeof data.reason === "string" && data.reason ? `: ${data.reason}` : ""})`, width);
+      }
       return oneLine(`custom ${String(e.customType ?? "")}`, width);
     case "custom_message":
       return oneLine(`[${String(e.customType ?? "custom")}] ${contentText(e.content)}`, width);
@@ -128,6 +160,13 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
     default:
       return oneLine(`(unknown entry type ${JSON.stringify(e.type ?? null)})`, width);
   }
+}
+
+/** Frames of an omp snapcompact archive (`preserveData.snapcompact.frames`), 0 when none. */
+export function snapcompactFrames(entry: Record<string, unknown>): number {
+  const preserve = entry.preserveData as { snapcompact?: { frames?: unknown } } | undefined;
+  const frames = preserve?.snapcompact?.frames;
+  return Array.isArray(frames) ? frames.length : 0;
 }
 
 /** The kind shown next to the id: `message:user`, `compaction`, … */
