@@ -16,6 +16,7 @@ export interface ParsedArgs {
 
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   json: { value: false },
+  agent: { value: true },
   "agent-dir": { value: true },
   cwd: { value: true },
   help: { value: false },

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/discovery/discover";
 import { ompAgentDir } from "../core/agent/omp-18/omp-dirs";
+import { defaultOmpDirs, type AgentName } from "../core/agent";
 import { openSession, type LoadedSession } from "../core/session/open/open-session";
 import { openSessionInMemory } from "../core/session/open/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
@@ -12,6 +13,7 @@ import type { CommandContext } from "./command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "./errors";
 import { cliIndexSnapshots } from "./index-snapshots";
 import { warn } from "./output";
+import { sessionSemantics } from "./session-semantics";
 
 const MAX_DIAGNOSTICS_SHOWN = 20;
 
@@ -38,15 +40,20 @@ export async function loadSession(ctx: CommandContext, file: string, options: { 
   }
   if (!session.header && session.index.size === 0) {
     // Not a session at all: one error line first; why each line failed only with --verbose.
-    const details = boolFlag(ctx.args, "verbose") ? diagnosticLines(session) : [];
+    const details = boolFlag(ctx.args, "verbose") ? diagnosticLines(ctx, session) : [];
+    if (session.titleSlot) {
+      throw new CliError(`${file}:1: only omp's title slot, no session header: omp would start a new session here (replacing the file); nothing to read`, EXIT_BAD_INPUT, details);
+    }
     throw new CliError(`${file}:1: not a pi session file (no session header and no entries)`, EXIT_BAD_INPUT, details);
   }
   reportDiagnostics(ctx, session);
   return session;
 }
 
-function diagnosticLines(session: LoadedSession): string[] {
-  const shown = session.diagnostics.filter((d) => d.severity !== "info");
+function diagnosticLines(ctx: CommandContext, session: LoadedSession): string[] {
+  // In the words of the session's agent (pi's reader wording, or omp's consequences).
+  const { semantics } = sessionSemantics(ctx, session);
+  const shown = session.diagnostics.filter((d) => d.severity !== "info").map((d) => semantics.explainDiagnostic(d));
   // The command goes on, so every problem is a warning here; `error:` is kept for the failure that stops it.
   const lines = shown.slice(0, MAX_DIAGNOSTICS_SHOWN).map((d) => `warning: ${formatDiagnosticLocation({ ...d, file: d.file ?? session.path })}`);
   if (shown.length > MAX_DIAGNOSTICS_SHOWN) lines.push(`… and ${shown.length - MAX_DIAGNOSTICS_SHOWN} more problems`);
@@ -54,7 +61,7 @@ function diagnosticLines(session: LoadedSession): string[] {
 }
 
 export function reportDiagnostics(ctx: CommandContext, session: LoadedSession): void {
-  for (const line of diagnosticLines(session)) warn(ctx, line);
+  for (const line of diagnosticLines(ctx, session)) warn(ctx, line);
 }
 
 /** `--leaf ID`, checked against the file; default: the last entry, as pi does. */
@@ -72,9 +79,11 @@ export function resolveOmpAgentDir(ctx: CommandContext): string {
   return ompAgentDir({ env: ctx.io.env, ...(ctx.io.env.HOME ? { home: ctx.io.env.HOME } : {}) });
 }
 
-export function resolveAgentDir(ctx: CommandContext): string {
+/** `--agent-dir`, else the agent's default (pi: $PI_CODING_AGENT_DIR or ~/.pi/agent; omp: ~/.omp/agent or omp's overrides). */
+export function resolveAgentDir(ctx: CommandContext, agent: AgentName = "pi"): string {
   const flag = stringFlag(ctx.args, "agent-dir");
-  return flag ? resolve(ctx.io.processCwd, flag) : defaultAgentDir(ctx.io.env);
+  if (flag) return resolve(ctx.io.processCwd, flag);
+  return agent === "omp" ? defaultOmpDirs(ctx.io.env).agentDir : defaultAgentDir(ctx.io.env);
 }
 
 /** --cwd, else the session header's cwd where it names an existing directory, else the process cwd. */

@@ -5,7 +5,7 @@ import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
@@ -26,7 +26,7 @@ export const branchSummaryCommand: Command = {
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session);
     resolveLeaf(ctx, session, "target");
-    const { piVersion } = sessionSemantics(ctx, session);
+    const { piVersion, agent } = writeSemantics(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     const resolved = resolveBranchSummarySettings({ agentDir, cwd, overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } } });
@@ -35,6 +35,7 @@ export const branchSummaryCommand: Command = {
     const label = stringFlag(ctx.args, "label");
     const result = await withInterrupt((signal) =>
       runBranchSummary({
+        agent,
         session,
         piVersion,
         targetId,
@@ -68,7 +69,8 @@ export const branchSummaryCommand: Command = {
         abandonedEntries: result.abandonedEntries,
         model: result.model,
         digest: result.digest,
-        piVersion: result.piVersion,
+        agent,
+        ...(agent === "pi" ? { piVersion: result.piVersion } : {}),
         warnings: result.warnings,
       });
       return 0;

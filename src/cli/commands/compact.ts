@@ -5,11 +5,8 @@ import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
-import { writerAgent } from "../../core/write/run-common";
-import { semanticsFor } from "../../core/agent";
-import { OMP_18 } from "../../core/session/format/agent-version";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
@@ -26,9 +23,8 @@ export const compactCommand: Command = {
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     const ompDir = resolveOmpAgentDir(ctx);
-    const omp = writerAgent(session, {}) === "omp";
-    const { semantics: chosen, piVersion } = sessionSemantics(ctx, session);
-    const semantics = omp ? semanticsFor(OMP_18) : chosen;
+    const { semantics, piVersion, agent } = writeSemantics(ctx, session);
+    const omp = agent === "omp";
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
     const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
     let resolved;
@@ -52,6 +48,7 @@ export const compactCommand: Command = {
       runCompaction({
         session,
         piVersion,
+        agent,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
         ompAgentDir: ompDir,

@@ -4,6 +4,7 @@ import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
+import { formatAgentVersion } from "../../core/agent";
 
 function messageText(message: LlmMessage): string {
   if (message.role === "system") return systemPreview(message as unknown as Record<string, unknown>);
@@ -20,18 +21,18 @@ function messageText(message: LlmMessage): string {
 
 export const contextCommand: Command = {
   name: "context",
-  usage: "context FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
+  usage: "context FILE [--leaf ID] [--agent pi|omp] [--pi-version 0.73|1.5] [--json]",
   summary: "What the model sees on the branch ending at the leaf (pi's buildSessionContext + convertToLlm).",
   flags: { leaf: { value: true } },
   async run(ctx) {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
     const path = session.pathTo(leafId);
-    const { semantics, piVersion } = sessionSemantics(ctx, session);
+    const { semantics, tags } = sessionSemantics(ctx, session);
     const context = semantics.buildSessionContext(path);
     const messages = semantics.convertToLlm(context.messages);
     if (ctx.json) {
-      printJson(ctx, { piVersion, leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
+      printJson(ctx, { ...tags, leafId, thinkingLevel: context.thinkingLevel, model: context.model, messages });
       return 0;
     }
     const usage = semantics.contextUsage(path);
@@ -39,7 +40,7 @@ export const contextCommand: Command = {
     const lines = [
       `leaf ${leafId ?? "none"} · ${messages.length} messages · ~${usage.tokens} tokens (${how})` +
         ` · model ${context.model ? `${context.model.provider}/${context.model.modelId}` : "unknown"} · thinking ${context.thinkingLevel}` +
-        ` · pi ${piVersion} semantics`,
+        ` · ${formatAgentVersion(semantics.agent)} semantics`,
     ];
     context.messages.forEach((m, i) => {
       // One at a time: convertToLlm may drop a message (0.73: system messages), which would shift the rows.

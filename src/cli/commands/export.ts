@@ -6,6 +6,7 @@ import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "../errors";
 import { printJson, warn } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
+import { sessionSemantics } from "../session-semantics";
 
 export const exportCommand: Command = {
   name: "export",
@@ -36,7 +37,7 @@ export const exportCommand: Command = {
       const code = (error as { code?: unknown }).code;
       throw new CliError(`${path}: ${code === "EEXIST" ? "already exists (not overwritten)" : error instanceof Error ? error.message : String(error)}`, EXIT_BAD_INPUT);
     }
-    if (ctx.json) printJson(ctx, { file: path, format, leafId, entries: result.entries, secrets: result.secrets, redacted: redact });
+    if (ctx.json) printJson(ctx, { ...sessionSemantics(ctx, session).tags, file: path, format, leafId, entries: result.entries, secrets: result.secrets, redacted: redact });
     else warn(ctx, `wrote ${path} (${result.entries} entries, ${format})`);
     return 0;
   },

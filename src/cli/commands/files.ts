@@ -12,7 +12,7 @@ import { loadBashAnalyses, saveBashAnalyses } from "../../core/files-touched/ana
 
 export const filesCommand: Command = {
   name: "files",
-  usage: "files FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
+  usage: "files FILE [--leaf ID] [--agent pi|omp] [--pi-version 0.73|1.5] [--json]",
   summary: "The files-touched manifest of the branch root→leaf (R read, W write, E edit, M moved here, D deleted).",
   flags: { leaf: { value: true } },
   async run(ctx) {
@@ -28,7 +28,7 @@ export const filesCommand: Command = {
     await saveBashAnalyses(cacheFolder).catch(() => undefined);
     for (const d of touched.diagnostics.filter((x) => x.severity !== "info")) warn(ctx, `warning: ${formatDiagnosticLocation(d)}`);
     if (ctx.json) {
-      printJson(ctx, { piVersion: sessionSemantics(ctx, session).piVersion, cwd: touched.cwd, leafId, files: touched.files });
+      printJson(ctx, { ...sessionSemantics(ctx, session).tags, cwd: touched.cwd, leafId, files: touched.files });
       return 0;
     }
     if (touched.files.length === 0) {

@@ -7,6 +7,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveAgentDir, resolveOmpAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
+import { writeSemantics } from "../session-semantics";
 
 export const forkCommand: Command = {
   name: "fork",
@@ -17,6 +18,8 @@ export const forkCommand: Command = {
   async run(ctx) {
     const file = requireFileArg(ctx);
     const session = await loadSession(ctx, file);
+    // pi's writes only: an omp session is refused until the writers follow omp's rules.
+    const { agent } = writeSemantics(ctx, session);
     const cwdFlag = stringFlag(ctx.args, "cwd");
     const cwd = cwdFlag !== undefined ? resolve(ctx.io.processCwd, cwdFlag) : undefined;
     if (cwd !== undefined && !(existsSync(cwd) && statSync(cwd).isDirectory())) throw new CliError(`--cwd ${cwdFlag}: not a directory`, EXIT_BAD_INPUT);
@@ -25,6 +28,7 @@ export const forkCommand: Command = {
     let result;
     try {
       result = forkSession({
+        agent,
         session,
         agentDir: resolveAgentDir(ctx),
         ompAgentDir: resolveOmpAgentDir(ctx),
@@ -38,6 +42,7 @@ export const forkCommand: Command = {
     }
     if (ctx.json) {
       printJson(ctx, {
+        agent,
         written: result.written,
         path: result.path,
         id: result.header.id,

@@ -6,7 +6,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { openSession } from "../../core/session/open/open-session";
 import { requireFileArg } from "../session-input";
-import { sessionSemantics } from "../session-semantics";
+import { writeSemantics } from "../session-semantics";
 import { toCliError } from "./summary-flags";
 
 export const migrateCommand: Command = {
@@ -19,7 +19,7 @@ export const migrateCommand: Command = {
     if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
     const dryRun = boolFlag(ctx.args, "dry-run");
     // Migration is the same in both pi versions; the choice is reported like every writer's.
-    const { piVersion } = sessionSemantics(ctx, await openSession(file).catch(() => undefined));
+    const { piVersion } = writeSemantics(ctx, await openSession(file).catch(() => undefined), { omp: false });
     let result;
     try {
       result = migrateSessionFile(file, { dryRun });
@@ -37,6 +37,7 @@ export const migrateCommand: Command = {
         written: result.written,
         plannedBackup: result.plannedBackup,
         droppedLines: result.droppedLines,
+        agent: "pi",
         piVersion,
       });
       return 0;

@@ -6,6 +6,7 @@ import { UsageError } from "../errors";
 import { printJson, printLines } from "../output";
 import { loadSession } from "../session-input";
 import { toCliError } from "./summary-flags";
+import { writeSemantics } from "../session-semantics";
 
 export const renameCommand: Command = {
   name: "rename",
@@ -17,9 +18,11 @@ export const renameCommand: Command = {
     if (!file || name === undefined) throw new UsageError("'rename' needs a session FILE and a NAME");
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote a NAME with spaces)`);
     const session = await loadSession(ctx, resolve(ctx.io.processCwd, file));
+    // pi's writes only: an omp session is refused until the writers follow omp's rules.
+    const { agent } = writeSemantics(ctx, session);
     let result;
     try {
-      result = renameSession({ session, name, dryRun: boolFlag(ctx.args, "dry-run") });
+      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run") });
     } catch (error) {
       throw toCliError(error);
     }

@@ -12,7 +12,7 @@ function childIds(session: LoadedSession, id: string): string[] {
 
 export const treeCommand: Command = {
   name: "tree",
-  usage: "tree FILE [--leaf ID] [--pi-version 0.73|1.5] [--json]",
+  usage: "tree FILE [--leaf ID] [--agent pi|omp] [--pi-version 0.73|1.5] [--json]",
   summary: "The entry tree: id, type, a preview, labels, branch points, and the current leaf.",
   flags: { leaf: { value: true } },
   async run(ctx) {
@@ -20,11 +20,13 @@ export const treeCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     const index = session.index;
     const onLeafPath = new Set(leafId ? index.pathIds(leafId) : []);
+    const { semantics, tags } = sessionSemantics(ctx, session);
+    const name = semantics.sessionName({ sessionInfoName: index.sessionName, titleSlot: session.titleSlot, header: session.header });
     if (ctx.json) {
       printJson(ctx, {
-        piVersion: sessionSemantics(ctx, session).piVersion,
+        ...tags,
         leafId,
-        name: index.sessionName ?? null,
+        name,
         version: session.version,
         nodes: index.entries.map((m) => ({
           id: m.id,
@@ -43,7 +45,7 @@ export const treeCommand: Command = {
     const tree = { childIds: (id: string) => childIds(session, id) };
     const rows = displayRows(tree, index.roots.map((m) => m.id));
     const lines: string[] = [];
-    const title = index.sessionName ? `"${index.sessionName}" ` : "";
+    const title = name ? `"${name}" ` : "";
     lines.push(`${title}${session.path} (v${session.version}, ${index.size} entries, leaf ${leafId ?? "none"})`);
     for (const row of rows) {
       const meta = index.get(row.id);

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { recordedCwd } from "../../core/session/open/session-info";
 import { followSession, type FollowEvent } from "../../core/live/session-follower";
-import { resolveCompactionSettings, type CompactionSettings } from "../../core/settings";
+import type { CompactionSettings } from "../../core/settings";
+import type { AgentSemantics } from "../../core/agent";
 import { loadModelRegistry } from "../../core/summarize/model-registry";
 import type { SessionModelRef } from "../../core/context/session-model";
-import { shouldCompact } from "../../core/tokens";
 import { intFlag } from "../args";
 import { cliIndexSnapshots } from "../index-snapshots";
 import type { Command, CommandContext } from "../command";
@@ -38,7 +38,7 @@ function compact(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, settings: () => CompactionSettings): void {
+function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, settings: () => CompactionSettings, semantics: () => AgentSemantics): void {
   const time = new Date().toISOString();
   if (event.kind === "deleted" || event.kind === "error") {
     if (ctx.json) jsonLine(ctx, { time, change: event.kind, ...(event.kind === "error" ? { message: event.message } : {}) });
@@ -48,7 +48,9 @@ function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, set
   const f = event.facts;
   const window = windowOf(f.model);
   const compaction = settings();
-  const wouldCompact = window !== undefined ? shouldCompact(f.usage.tokens, window, compaction) : null;
+  // Whether and where the session's own agent (pi or omp) would compact.
+  const agent = semantics();
+  const wouldCompact = window !== undefined ? agent.shouldCompact(f.usage.tokens, window, compaction) : null;
   if (ctx.json) {
     jsonLine(ctx, {
         time,
@@ -58,7 +60,7 @@ function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, set
         contextTokens: f.usage.tokens,
         contextSource: f.usage.source,
         contextWindow: window ?? null,
-        threshold: window !== undefined ? window - compaction.reserveTokens : null,
+        threshold: window !== undefined ? agent.compactionThreshold(window, compaction) : null,
         wouldCompact,
         model: f.model,
     });
@@ -85,19 +87,24 @@ export const watchCommand: Command = {
     if (statSync(file).isDirectory()) throw new CliError(`${file}: is a directory, not a session file`, EXIT_BAD_INPUT);
     const agentDir = resolveAgentDir(ctx);
     const windowOf = await windowLookup(ctx, agentDir);
-    let cached: { cwd: string; settings: CompactionSettings } | undefined;
+    let cached: { cwd: string; agent: string; settings: CompactionSettings } | undefined;
+    // The session's semantics, chosen again on each change (the first pi 1.x or omp entry may arrive).
+    let current = sessionSemantics(ctx);
     let follower: Awaited<ReturnType<typeof followSession>>;
     const settingsFor = (cwd: string) => () => {
-      if (cached?.cwd !== cwd) cached = { cwd, settings: resolveCompactionSettings({ agentDir, cwd }).settings };
+      if (cached?.cwd !== cwd || cached.agent !== current.agent) {
+        const dir = current.agent === "pi" ? agentDir : resolveAgentDir(ctx, current.agent);
+        cached = { cwd, agent: current.agent, settings: current.semantics.resolveCompactionSettings({ agentDir: dir, cwd }).settings };
+      }
       return cached.settings;
     };
     try {
       follower = await followSession(file, {
         // Each change may bring the first pi 1.x entry (a 0.73-era session resumed in pi 1.5).
-        rule: (session) => sessionSemantics(ctx, session).semantics.contextTokenRule,
+        rule: (session) => (current = sessionSemantics(ctx, session)).semantics.contextTokenRule,
         pollMs: intFlag(ctx.args, "poll-ms") ?? 1000,
         snapshots: cliIndexSnapshots(ctx.io.env, "soon"),
-        onEvent: (event) => report(ctx, event, windowOf, settingsFor(event.kind === "deleted" || event.kind === "error" ? ctx.io.processCwd : (recordedCwd(event.session) ?? ctx.io.processCwd))),
+        onEvent: (event) => report(ctx, event, windowOf, settingsFor(event.kind === "deleted" || event.kind === "error" ? ctx.io.processCwd : (recordedCwd(event.session) ?? ctx.io.processCwd)), () => current.semantics),
       });
     } catch (error) {
       throw new CliError(error instanceof Error ? error.message : String(error), EXIT_BAD_INPUT);

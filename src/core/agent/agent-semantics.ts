@@ -19,6 +19,7 @@ import type { ContextTokenRule } from "../tokens/context-token-rule.js";
 import type { ContextTokenEstimate } from "../tokens/context-tokens.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { AgentVersion } from "../session/format/agent-version.js";
 
 export interface AgentSemantics {
@@ -79,4 +80,19 @@ export interface AgentSemantics {
    * then an estimate). Absent: always.
    */
   tokenCountsExact?(model: ContextModel | null): boolean;
+  /** The context size above which this agent compacts on its own (pi: window − reserveTokens; omp: at least 15 % of the window free, or its threshold settings). */
+  compactionThreshold(contextWindow: number, settings: CompactionSettings): number;
+  /** Whether this agent would compact at `contextTokens` (its settings' `enabled` and its threshold). */
+  shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
+  /** A reader diagnostic in this agent's words (the reader words them for pi). */
+  explainDiagnostic(d: Diagnostic): Diagnostic;
+  /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
+  sessionName(facts: SessionNameFacts): string | null;
+}
+
+export interface SessionNameFacts {
+  /** The latest `session_info` name on file (pi's). */
+  sessionInfoName: string | undefined;
+  titleSlot: { title: string } | null;
+  header: object | null;
 }

@@ -37,7 +37,7 @@ export interface ChooseAgentInput extends ChoosePiVersionInput {
 }
 
 /** omp's folders: its config root (`~/.omp`, or `$PI_CONFIG_DIR`), its agent dir, `$XDG_DATA_HOME/omp`. */
-export function ompRoots(env: Readonly<Record<string, string | undefined>> = process.env, home: string = homedir()): string[] {
+export function ompRoots(env: Readonly<Record<string, string | undefined>> = process.env, home: string = env.HOME || homedir()): string[] {
   const roots = [join(home, env.PI_CONFIG_DIR || ".omp")];
   const dirs = defaultOmpDirs(env, home);
   if (!roots.some((r) => isUnder(dirs.agentDir, r))) roots.push(dirs.agentDir);

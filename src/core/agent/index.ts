@@ -5,7 +5,7 @@ export { createOmpSemantics, modelOfKey, type OmpSemantics } from "./omp-18/sema
 export { defaultOmpDirs, ompDirsOf, type OmpDirs } from "./omp-18/agent-dir.js";
 export { choosePiVersion, type ChoosePiVersionInput, type PiVersionChoice, type PiVersionSource } from "./choose-pi-version.js";
 export { findInstalledPi, piPackageOf, type InstalledPi } from "./installed-pi.js";
-export type { AgentSemantics } from "./agent-semantics.js";
+export type { AgentSemantics, SessionNameFacts } from "./agent-semantics.js";
 export { formatPiVersion, isPiVersion, parsePiVersion, PI_RELEASE, PI_VERSIONS, type PiVersion } from "../session/format/pi-version.js";
 export { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
 export { PI_0_73_SEMANTICS } from "./pi-0.73/semantics.js";

@@ -76,18 +76,22 @@ export function messageOf(entry: SessionEntry): Json | undefined {
 }
 
 /** The call id a tool result answers and whether it is an error; undefined for other entries. */
-export function toolResultOf(entry: SessionEntry): { id: string; isError: boolean } | undefined {
+export function toolResultOf(entry: SessionEntry): { id: string; isError: boolean; resolvedPath?: string } | undefined {
   const message = messageOf(entry);
   if (!message || (message.role !== "toolResult" && message.role !== "tool")) return undefined;
   const id = firstString(message, RESULT_ID_KEYS);
-  return id ? { id, isError: message.isError === true } : undefined;
+  if (!id) return undefined;
+  // omp's tools report the absolute path they touched.
+  const details = message.details;
+  const resolvedPath = isObject(details) && typeof details.resolvedPath === "string" && details.resolvedPath ? details.resolvedPath : undefined;
+  return resolvedPath ? { id, isError: message.isError === true, resolvedPath } : { id, isError: message.isError === true };
 }
 
 function collectResults(entries: readonly SessionEntry[]): Map<string, ToolResultInfo> {
   const results = new Map<string, ToolResultInfo>();
   for (const entry of entries) {
     const result = toolResultOf(entry);
-    if (result) results.set(result.id, { isError: result.isError });
+    if (result) results.set(result.id, result.resolvedPath ? { isError: result.isError, resolvedPath: result.resolvedPath } : { isError: result.isError });
   }
   return results;
 }

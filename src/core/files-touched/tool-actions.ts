@@ -12,6 +12,7 @@ import type { Diagnostic } from "../diagnostics";
 import type { FileAction } from "./actions";
 import { analyzeBashCommand } from "./analyze-bash";
 import { parseApplyPatch } from "./apply-patch";
+import { isHashlinePatch, parseHashlinePatch } from "./hashline-patch";
 import { basename, looksLikeFile, normalizeAbsolute, resolvePath, type PathContext } from "./paths";
 import { rpCallOperations, rpExecOperations, type RpOperation } from "./repoprompt";
 
@@ -22,6 +23,8 @@ export interface ToolCallInfo {
 
 export interface ToolResultInfo {
   isError: boolean;
+  /** The absolute path the tool reports it touched (omp's `details.resolvedPath`). */
+  resolvedPath?: string;
 }
 
 export interface ToolActions {
@@ -84,6 +87,15 @@ function patchActions(patch: unknown, ctx: PathContext, base: string): FileActio
   });
 }
 
+function hashlineActions(input: string, ctx: PathContext): FileAction[] {
+  return parseHashlinePatch(input).flatMap((o): FileAction[] => {
+    if (o.op !== "move") return touch(o.op, o.path, ctx);
+    const from = resolveToolPath(o.from, ctx);
+    const to = resolveToolPath(o.to, ctx);
+    return from && to ? [{ kind: "move", from, to, into: false }] : [];
+  });
+}
+
 // Codex shell tools take argv arrays: ["bash", "-lc", "script"], ["apply_patch", "patch"], or a plain argv.
 function argvActions(argv: readonly unknown[], ctx: PathContext, cwd: string, confirmed: boolean): ToolActions {
   const words = argv.filter((w): w is string => typeof w === "string");
@@ -104,12 +116,17 @@ export function toolCallActions(call: ToolCallInfo, result: ToolResultInfo | und
   const path = args.path ?? args.file_path ?? args.filePath;
   switch (name) {
     case "read":
-      return failed ? NONE : { actions: touch("R", path, ctx), diagnostics: [] };
+      return failed ? NONE : { actions: touch("R", result?.resolvedPath ?? path, ctx), diagnostics: [] };
     case "write":
-      return failed ? NONE : { actions: touch("W", path, ctx), diagnostics: [] };
+      return failed ? NONE : { actions: touch("W", result?.resolvedPath ?? path, ctx), diagnostics: [] };
     case "edit":
-    case "multiedit":
-      return failed ? NONE : { actions: touch("E", path, ctx), diagnostics: [] };
+    case "multiedit": {
+      if (failed) return NONE;
+      // omp's hashline and apply_patch edit modes name their files inside `input`.
+      const input = path === undefined ? str(args.input) : undefined;
+      if (input !== undefined) return { actions: isHashlinePatch(input) ? hashlineActions(input, ctx) : patchActions(input, ctx, ctx.sessionCwd), diagnostics: [] };
+      return { actions: touch("E", result?.resolvedPath ?? path, ctx), diagnostics: [] };
+    }
     case "str_replace_based_edit_tool":
     case "str_replace_editor": {
       if (failed) return NONE;

@@ -92,58 +92,66 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
           return oneLine(`[${String(m.customType ?? "custom")}] ${contentText(m.content)}`, width);
         case "system":
           return oneLine(systemPreview(m), width);
+        case "developer":
+          return oneLine(`[developer] ${contentText(m.content)}`, width);
+        case "hookMessage":
+          return oneLine(`[${String(m.customType ?? "hook")}] ${contentText(m.content)}`, width);
+        case "pythonExecution":
+          return oneLine(`python ${String(m.code ?? "")}${m.exitCode ? ` (exit ${String(m.exitCode)})` : ""}`, width);
+        case "fileMention": {
+          const files = Array.isArray(m.files) ? m.files.map((f) => String((f as { path?: unknown } | null)?.path ?? "?")) : [];
+          return oneLine(`@ ${files.join(" ")}`, width);
+        }
         default:
           return oneLine(`(message role ${JSON.stringify(m.role ?? null)})`, width);
       }
     }
     case "compaction": {
       const keeps = e.firstKeptEntryId === e.id ? "keeps nothing before it" : `keeps from ${String(e.firstKeptEntryId ?? "?")}`;
-      // omp: its method, tokens before → after, the frames of a snapcompact archive, its one-line summary.
-      const method = typeof e.method === "string" ? `${e.method} ` : "";
+      // omp's fields: the method, tokens after, snapcompact frames, the short summary.
+      const method = typeof e.method === "string" ? ` (${e.method})` : "";
       const after = typeof e.tokensAfter === "number" ? ` → ${e.tokensAfter}` : "";
-      const frames = snapcompactFrames(e);
+      const archive = (e.preserveData as { snapcompact?: { frames?: unknown } } | undefined)?.snapcompact;
+      const frames = Array.isArray(archive?.frames) ? ` · ${archive.frames.length} snapcompact frame${archive.frames.length === 1 ? "" : "s"}` : "";
       const short = typeof e.shortSummary === "string" && e.shortSummary ? ` · ${e.shortSummary}` : "";
-      return oneLine(
-        `${method}compaction of ${String(e.tokensBefore ?? "?")}${after} tokens, ${keeps}${frames ? ` · ${frames} frame${frames === 1 ? "" : "s"}` : ""}${e.systemMessage ? " · system checkpoint" : ""}${short}`,
-        width,
-      );
+      return oneLine(`compaction${method} of ${String(e.tokensBefore ?? "?")}${after} tokens, ${keeps}${e.systemMessage ? " · system checkpoint" : ""}${frames}${short}`, width);
     }
     case "branch_summary":
       return oneLine(`branch summary (from ${String(e.fromId ?? "?")})`, width);
     case "model_change":
-      // omp: `model` is "provider/id", with an optional role.
+      // omp writes `model: "provider/id"` and an optional role; pi `provider` + `modelId`.
       if (typeof e.model === "string") return oneLine(`model ${e.model}${typeof e.role === "string" && e.role !== "default" ? ` (${e.role})` : ""}`, width);
       return `model ${String(e.provider ?? "?")}/${String(e.modelId ?? "?")}`;
     case "thinking_level_change":
-      // omp writes null for "off".
-      return `thinking ${e.thinkingLevel === null ? "off" : String(e.thinkingLevel ?? "?")}`;
-    case "reset_boundary":
-      return "── /clear ── everything above is out of the model's context";
-    case "title_change":
-      return oneLine(`title "${String(e.title ?? "")}"${typeof e.previousTitle === "string" ? ` (was "${e.previousTitle}")` : ""}${e.source === "auto" ? " · auto" : ""}`, width);
-    case "model_usage":
-      return oneLine(`model usage ${String(e.purpose ?? "?")} ${String(e.provider ?? "?")}/${String(e.model ?? "?")}`, width);
-    case "service_tier_change":
-      return oneLine(`service tier ${JSON.stringify(e.serviceTier ?? null)}`, width);
-    case "ttsr_injection":
-      return oneLine(`rules injected: ${Array.isArray(e.injectedRules) ? e.injectedRules.join(", ") : "?"}`, width);
-    case "credential_pin":
-      return oneLine(`credential pinned for ${String(e.provider ?? "?")}`, width);
-    case "session_init":
-      return oneLine(`subagent session${typeof e.agent === "string" ? ` ${e.agent}` : ""}: ${String(e.task ?? "")}`, width);
-    case "mode_change":
-      return oneLine(`mode ${String(e.mode ?? "?")}`, width);
+      // omp: null is off; `configured` "auto" lets omp pick per turn.
+      if (e.thinkingLevel === null) return `thinking off${typeof e.configured === "string" ? ` (configured ${e.configured})` : ""}`;
+      return `thinking ${String(e.thinkingLevel ?? "?")}${typeof e.configured === "string" && e.configured !== e.thinkingLevel ? ` (configured ${e.configured})` : ""}`;
     case "label":
       return e.label ? oneLine(`label ${String(e.targetId)} = "${String(e.label)}"`, width) : `label ${String(e.targetId)} cleared`;
     case "session_info":
       return oneLine(`name "${String(e.name ?? "")}"`, width);
-    case "custom":
-      // omp's exit record says how the session ended.
-      if (e.customType === "session_exit") {
-        const data = (e.data ?? {}) as { kind?: unknown; reason?: unknown };
-        return oneLine(`session exit (${String(data.kind ?? "?")}${typeof data.reason === "string" && data.reason ? `: ${data.reason}` : ""})`, width);
-      }
+    case "custom": {
+      const data = (e.data ?? {}) as Record<string, unknown>;
+      if (e.customType === "session_exit") return oneLine(`session exit (${String(data.kind ?? "?")}${data.reason ? `: ${String(data.reason)}` : ""})`, width);
+      if (e.customType === "tool_execution_start") return oneLine(`tool ${String(data.toolName ?? "?")} started`, width);
       return oneLine(`custom ${String(e.customType ?? "")}`, width);
+    }
+    case "reset_boundary":
+      return "── /clear ── everything above is out of omp's context";
+    case "title_change":
+      return oneLine(`title "${String(e.title ?? "")}" (${String(e.source ?? "?")})`, width);
+    case "model_usage":
+      return oneLine(`side call ${String(e.purpose ?? "?")} ${String(e.provider ?? "?")}/${String(e.model ?? "?")}`, width);
+    case "service_tier_change":
+      return oneLine(`service tier ${e.serviceTier === null ? "default" : JSON.stringify(e.serviceTier)}`, width);
+    case "ttsr_injection":
+      return oneLine(`rules injected: ${Array.isArray(e.injectedRules) ? e.injectedRules.join(", ") : ""}`, width);
+    case "credential_pin":
+      return oneLine(`credential pinned for ${String(e.provider ?? "?")}`, width);
+    case "session_init":
+      return oneLine(`subagent session: ${String(e.task ?? "")}`, width);
+    case "mode_change":
+      return oneLine(`mode ${String(e.mode ?? "?")}`, width);
     case "custom_message":
       return oneLine(`[${String(e.customType ?? "custom")}] ${contentText(e.content)}`, width);
     case "context_edit": {
@@ -160,13 +168,6 @@ export function entryPreview(entry: SessionEntry | Record<string, unknown>, widt
     default:
       return oneLine(`(unknown entry type ${JSON.stringify(e.type ?? null)})`, width);
   }
-}
-
-/** Frames of an omp snapcompact archive (`preserveData.snapcompact.frames`), 0 when none. */
-export function snapcompactFrames(entry: Record<string, unknown>): number {
-  const preserve = entry.preserveData as { snapcompact?: { frames?: unknown } } | undefined;
-  const frames = preserve?.snapcompact?.frames;
-  return Array.isArray(frames) ? frames.length : 0;
 }
 
 /** The kind shown next to the id: `message:user`, `compaction`, … */

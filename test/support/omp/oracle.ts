@@ -8,7 +8,7 @@
 // installed (skips them only when PI_SESSIONS_SKIP_OMP is set).
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -129,14 +129,16 @@ export async function ompInstall(): Promise<OmpInstall> {
 }
 
 /**
- * A temporary folder in memory when the machine has one (/dev/shm): omp syncs
- * every append to disk, which makes writing sessions ten times slower on a disk.
+ * A temporary folder in memory when the machine has one with room (/dev/shm,
+ * ≥ 256 MB free; containers often give it 64 MB): omp syncs every append to
+ * disk, which makes writing sessions ten times slower on a disk.
  */
 export function fastTempDir(prefix: string): string {
   let base = tmpdir();
   try {
     accessSync("/dev/shm", constants.W_OK);
-    base = "/dev/shm";
+    const { bavail, bsize } = statfsSync("/dev/shm");
+    if (bavail * bsize >= 256 * 1024 * 1024) base = "/dev/shm";
   } catch {
     // no tmpfs: the OS temp folder
   }

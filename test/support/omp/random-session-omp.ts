@@ -262,7 +262,7 @@ function modelUsage(state: GenState): void {
   const { rng, sm } = state;
   const id = sm.appendModelUsage(
     { purpose: "auto-thinking", api: "openai-completions", provider: "openai", model: "gpt-5", usage: randomUsage(rng), stopReason: "stop" },
-    { sessionId: (sm as unknown as { getSessionId(): string }).getSessionId(), parentId: sm.getLeafId() },
+    { sessionId: sm.getSessionId(), parentId: sm.getLeafId() },
   );
   record(state, id, "model_usage");
 }

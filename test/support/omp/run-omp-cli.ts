@@ -56,7 +56,7 @@ export interface OmpCliOptions {
   model?: string;
   /** Working directory omp starts in (default: a folder in the throwaway HOME). */
   cwd?: string;
-  /** Extra files in the agent dir (e.g. `{"config.yml": "compaction:\n  keepRecentTokens: 2000\n"}`), blobs via `blobsFrom`. */
+  /** Extra files in the agent dir (e.g. `{"config.yml": "compaction:\n  keepRecentTokens: 2000\n"}`). */
   agentFiles?: Record<string, string>;
   /** Files copied into the agent dir's blob store (name → path). */
   blobs?: Record<string, string>;
@@ -75,7 +75,16 @@ export interface OmpCliRun {
   fileAfter: Buffer;
 }
 
-export async function runOmpCli(install: OmpInstall, options: OmpCliOptions): Promise<OmpCliRun> {
+/** A throwaway HOME whose agent dir knows only the loopback provider; `cleanup()` removes it. */
+export interface OmpHome {
+  home: string;
+  agentDir: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function prepareOmpHome(options: Pick<OmpCliOptions, "server" | "key" | "cwd" | "agentFiles" | "blobs">): OmpHome {
   const home = fastTempDir("omp-cli-home-");
   const agentDir = join(home, ".omp", "agent");
   mkdirSync(join(agentDir, "blobs"), { recursive: true });
@@ -84,30 +93,34 @@ export async function runOmpCli(install: OmpInstall, options: OmpCliOptions): Pr
   for (const [name, path] of Object.entries(options.blobs ?? {})) writeFileSync(join(agentDir, "blobs", name), readFileSync(path));
   const cwd = options.cwd ?? join(home, "work");
   mkdirSync(cwd, { recursive: true });
-  const before = options.server.requests.length;
-  const args = [
+  const env = ompEnv(home, agentDir, { [OMP_LOOPBACK_KEY_ENV]: options.key, TMPDIR: home });
+  return { home, agentDir, cwd, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** omp's flags for a quiet, offline run on the loopback model resuming `file`. */
+export function ompResumeArgs(install: OmpInstall, file: string, model = "loopback-coder"): string[] {
+  return [
     "--no-install",
     install.cliJs,
-    "-p",
     "--resume",
-    options.file,
+    file,
     "--model",
-    `${OMP_LOOPBACK_PROVIDER}/${options.model ?? "loopback-coder"}`,
+    `${OMP_LOOPBACK_PROVIDER}/${model}`,
     "--no-title",
     "--no-extensions",
     "--no-skills",
     "--no-rules",
     "--no-lsp",
-    ...(options.extraArgs ?? []),
-    options.prompt,
   ];
+}
+
+export async function runOmpCli(install: OmpInstall, options: OmpCliOptions): Promise<OmpCliRun> {
+  const omp = prepareOmpHome(options);
+  const before = options.server.requests.length;
+  const args = [...ompResumeArgs(install, options.file, options.model), "-p", ...(options.extraArgs ?? []), options.prompt];
   try {
     const run = await new Promise<Omit<OmpCliRun, "requests" | "fileAfter">>((resolve, reject) => {
-      const child = spawn(install.bun, args, {
-        cwd,
-        env: ompEnv(home, agentDir, { [OMP_LOOPBACK_KEY_ENV]: options.key, TMPDIR: home }),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(install.bun, args, { cwd: omp.cwd, env: omp.env, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
@@ -124,6 +137,6 @@ export async function runOmpCli(install: OmpInstall, options: OmpCliOptions): Pr
     });
     return { ...run, requests: options.server.requests.slice(before), fileAfter: readFileSync(options.file) };
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    omp.cleanup();
   }
 }

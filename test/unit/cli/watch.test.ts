@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileModel } from "../../support/session-lines";
+import { copyFileSync } from "node:fs";
+import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures";
 
 let dir: string;
 let cliJs: string;
@@ -103,6 +105,23 @@ describe("pi-sessions watch", () => {
     watch.child.kill("SIGINT");
     expect(await watch.exit).toBe(0);
     expect(watch.lines).toHaveLength(4);
+  });
+
+  it("an omp session: omp's context count (usage floored by the stored conversation) and omp's threshold (15 % of the window free)", async () => {
+    const file = join(dir, "omp.jsonl");
+    copyFileSync(join(OMP_FIXTURES_DIR, "omp-snapcompact.jsonl"), file);
+    const watch = start(file);
+    // 100000-token window: omp keeps max(15 %, 16384) = 16384 free → 83616.
+    expect(await watch.line(1)).toMatchObject({ change: "opened", contextTokens: 97657, contextSource: "usage", threshold: 83616, wouldCompact: true });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // Ctrl-C is handled once the follower has started
+    watch.child.kill("SIGINT");
+    expect(await watch.exit).toBe(0);
+    const small = new Watch(spawn(process.execPath, [cliJs, "watch", file, "--json", "--window", "16000", "--poll-ms", "100", "--agent-dir", mkdtempSync(join(dir, "agent-"))], { stdio: "pipe" }));
+    // omp at a 16000 window: the default reserve is impossible, so 15 % → 13600 (pi: 16000 − 16384 = −384).
+    expect(await small.line(1)).toMatchObject({ threshold: 13600 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    small.child.kill("SIGINT");
+    expect(await small.exit).toBe(0);
   });
 
   it("reports the file's deletion and stops", async () => {

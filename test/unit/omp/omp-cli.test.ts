@@ -2,7 +2,9 @@
 // server: what it sends is the oracle's convertToLlm output for the file (after
 // /clear only the turn after the boundary) plus the new prompt, and the file
 // after the run is the old bytes plus exactly omp's user, assistant and
-// session_exit entries, which omp's own SessionManager loads back.
+// session_exit entries, which omp's own SessionManager loads back. Over RPC, omp
+// compacts where the oracle's prepareCompaction cuts (settings from config.yml),
+// records /clear and renames in the title slot.
 
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,7 @@ import { scenarios, startModelServer, type ModelServer } from "../../support/mod
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
 import { OMP_LOOPBACK_PROVIDER, runOmpCli } from "../../support/omp/run-omp-cli.js";
+import { OmpRpc } from "../../support/omp/run-omp-rpc.js";
 
 const KEY = "sk-omp-loopback-0123456789";
 
@@ -71,5 +74,33 @@ describeOmp("the real omp 18.3.4 CLI resumes a session against the loopback mode
     const back = (await oracle().loadBack(file)) as OmpLoadBack;
     expect(back.leafId).toBe(appended[2]!.id);
     expect(back.context.messages.map((m) => m.role)).toEqual([...expected.leaves[0]!.context.messages.map((m) => m.role), "user", "assistant"]);
+  });
+
+  it("over RPC compacts where the oracle cuts with config.yml's settings, records /clear and renames in the title slot", async () => {
+    const file = join(dir, "omp-simple.jsonl");
+    copyFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl"), file);
+    const config = "compaction:\n  keepRecentTokens: 2000\n";
+    const expected = await oracle().answers({ file, settings: [{ keepRecentTokens: 2000 }] });
+    const cut = expected.leaves[0]!.preparations[0]!;
+
+    const rpc = await OmpRpc.start(oracle().install, { file, server, key: KEY, agentFiles: { "config.yml": config } });
+    const compacted = await rpc.send({ type: "compact" });
+    expect(compacted.success, compacted.error).toBe(true);
+    expect((await rpc.send({ type: "prompt", message: "/pisessions-clear" })).success).toBe(true);
+    expect((await rpc.send({ type: "set_session_name", name: "Renamed over RPC" })).success).toBe(true);
+    const closed = await rpc.close();
+    expect(closed.code, closed.stderr).toBe(0);
+    // The soft compaction's calls (history summary, short summary) went to the loopback model.
+    expect(closed.requests.length).toBeGreaterThan(0);
+
+    const back = (await oracle().loadBack(file)) as OmpLoadBack;
+    const compaction = back.entries.find((e) => e.type === "compaction")!;
+    expect(compaction).toMatchObject({ method: "soft", firstKeptEntryId: cut.firstKeptEntryId, tokensBefore: cut.tokensBefore });
+    expect(back.entries.map((e) => e.type).slice(-4)).toEqual(["compaction", "reset_boundary", "title_change", "custom"]);
+    expect(back.title).toBe("Renamed over RPC");
+    expect(back.titleSource).toBe("user");
+    expect(back.context.messages).toEqual([]);
+    // The rename rewrote the 256-byte slot in place: the file is still 256 bytes of slot, then the header.
+    expect(closed.fileAfter.indexOf("\n")).toBe(255);
   });
 });

@@ -50,7 +50,7 @@ describe("omp's files read as omp reads them", () => {
   });
 
   it("a pi file without omp's marks is not omp's", () => {
-    const text = readFileSync(fixture("pi073-digest-compaction-resumed-by-omp"), "utf8").split("\n").slice(0, 166).join("\n") + "\n";
+    const text = readFileSync(fixture("pi073-digest-compaction-resumed-by-omp"), "utf8").split("\n").slice(0, 167).join("\n") + "\n";
     const session = open(text);
     expect(sessionOmpMarker(session)).toBeUndefined();
     expect(sessionPi1xMarker(session)).toBeUndefined();

@@ -8,7 +8,7 @@ export interface OmpDirs {
   blobsDir: string;
 }
 
-export function defaultOmpDirs(env: Readonly<Record<string, string | undefined>> = process.env, home?: string): OmpDirs {
+export function defaultOmpDirs(env: Readonly<Record<string, string | undefined>> = process.env, home: string | undefined = env.HOME || undefined): OmpDirs {
   const agentDir = ompAgentDir({ env, home });
   return { agentDir, blobsDir: ompBlobsDir(agentDir, { env, home }) };
 }

@@ -18,11 +18,12 @@ import { ompPrepareBranchEntries } from "./branch-preparation.js";
 import { ompBuildSessionContext, type OmpContextOptions } from "./build-session-context.js";
 import { ompContextTokenRule, ompContextUsage } from "./context-usage.js";
 import { ompConvertToLlm } from "./convert-to-llm.js";
+import { ompDiagnostic } from "./diagnostics.js";
 import { describeOmpBranch, describeOmpPlan, ompPlan } from "./describe-preparation.js";
 import type { OmpMessage } from "./messages.js";
 import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
 import { ompSerializeConversation } from "./serialize-conversation.js";
-import { resolveOmpCompactionSettings, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
+import { asOmpSettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
 import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
 
 /** "provider/id" → {provider, modelId} (split at the first slash). */
@@ -102,6 +103,14 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
       return resolveOmpCompactionSettings(from);
     },
     tokenCountsExact: (model) => !hasNativeTokenizer(model),
+    explainDiagnostic: ompDiagnostic,
+    compactionThreshold: (contextWindow, settings) => resolveThresholdTokens(contextWindow, asOmpSettings(settings)),
+    shouldCompact: (tokens, contextWindow, settings) => shouldCompact(tokens, contextWindow, asOmpSettings(settings)),
+    // omp's title: the slot's (empty = none), else the header's; pi's session_info is not read.
+    sessionName: (facts) => {
+      const title = (facts.header as { title?: unknown } | null)?.title;
+      return facts.titleSlot?.title || (typeof title === "string" && title ? title : null);
+    },
   };
   return Object.freeze(semantics);
 }

@@ -122,6 +122,16 @@ export function resolveOmpCompactionSettings(options: OmpSettingsOptions): Resol
   return { settings, sources, diagnostics };
 }
 
+/** Settings from elsewhere read as omp's: omp's fields where present, else its defaults (a pi-shaped reserve is not omp's floor). */
+export function asOmpSettings(settings: CompactionSettings): OmpCompactionSettings {
+  const s = settings as Partial<OmpCompactionSettings>;
+  return {
+    ...settings,
+    thresholdPercent: typeof s.thresholdPercent === "number" ? s.thresholdPercent : -1,
+    thresholdTokens: typeof s.thresholdTokens === "number" ? s.thresholdTokens : -1,
+  };
+}
+
 /** effectiveReserveTokens: at least 15 % of the window. */
 export function effectiveReserveTokens(contextWindow: number, settings: OmpCompactionSettings): number {
   return Math.max(Math.floor(contextWindow * 0.15), settings.reserveTokensSet ?? OMP_DEFAULT_RESERVE_TOKENS);

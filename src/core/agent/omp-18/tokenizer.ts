@@ -5,6 +5,7 @@
 // estimate (`nativeTokenizerFamily`).
 
 import { FRAME_TOKEN_ESTIMATE } from "./snapcompact-archive.js";
+import NATIVE_TOKENIZER_MODELS from "./native-tokenizer-models.json";
 import type { OmpMessage } from "./messages.js";
 
 const IMAGE_TOKEN_ESTIMATE = 1200;
@@ -110,14 +111,26 @@ export function countMessagesTokens(messages: readonly OmpMessage[], options: Co
 /** Tokenizer families omp 18.3.4's catalog gives native tokenizers (pi-catalog ModelTokenizer). */
 export type NativeTokenizerFamily = "claude-v3" | "claude-v47" | "claude-v5" | "claude-v5-sonnet" | "qwen3" | "deepseek-v3" | "kimi-k2" | "glm5";
 
+const FAMILIES = NATIVE_TOKENIZER_MODELS as Record<string, Partial<Record<NativeTokenizerFamily, string[]>>>;
+let byModel: Map<string, NativeTokenizerFamily> | undefined;
+
 /**
- * Whether omp would count this model's tokens with a native tokenizer, so that
- * our byte estimate differs from omp's count. From the model id the way omp's
- * catalog assigns families (Claude, Qwen 3, DeepSeek V3, Kimi K2, GLM 5 ids);
- * a custom `models.yml` model of another name has none.
+ * The tokenizer family omp counts `provider/modelId` with (its bundled catalog,
+ * native-tokenizer-models.json), or undefined: then omp counts with the byte
+ * estimate, as we do (custom `models.yml` models, and e.g. openai/gpt-5).
  */
+export function nativeTokenizerFamily(model: { provider: string; modelId: string } | null | undefined): NativeTokenizerFamily | undefined {
+  if (!model) return undefined;
+  if (!byModel) {
+    byModel = new Map();
+    for (const [provider, families] of Object.entries(FAMILIES)) {
+      for (const [family, ids] of Object.entries(families)) for (const id of ids ?? []) byModel.set(`${provider}/${id}`, family as NativeTokenizerFamily);
+    }
+  }
+  return byModel.get(`${model.provider}/${model.modelId}`);
+}
+
+/** Whether omp would count this model's tokens with a native tokenizer, so that our byte estimate differs from omp's count. */
 export function hasNativeTokenizer(model: { provider: string; modelId: string } | null | undefined): boolean {
-  if (!model) return false;
-  const id = model.modelId.toLowerCase();
-  return /claude|qwen3|deepseek-(?:v3|chat|reasoner)|kimi-k2|glm-?5/.test(id);
+  return nativeTokenizerFamily(model) !== undefined;
 }

@@ -15,6 +15,7 @@ import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "../../tokens/context-usage.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_0_73 } from "../../session/format/agent-version.js";
 
 export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
@@ -32,6 +33,10 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   branchModel,
   prepareBranchEntries,
   serializeConversation,
+  sessionName: (facts) => facts.sessionInfoName ?? null,
+  explainDiagnostic: (d) => d,
+  compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
+  shouldCompact,
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
 } satisfies AgentSemantics);

@@ -6,6 +6,7 @@ import { describePreparation } from "../../compaction/describe-preparation.js";
 import { branchModel } from "../../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../../settings/model-compaction-settings.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_1_5 } from "../../session/format/agent-version.js";
 import { pi15ContextTokenRule } from "./context-token-rule.js";
 import { contextUsage } from "./context-usage.js";
@@ -37,6 +38,10 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   branchModel,
   prepareBranchEntries,
   serializeConversation,
+  sessionName: (facts) => facts.sessionInfoName ?? null,
+  explainDiagnostic: (d) => d,
+  compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
+  shouldCompact,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
   resolveCompactionSettings: resolveModelCompactionSettings,
 } satisfies AgentSemantics);
