@@ -33,7 +33,7 @@ import { SessionStore } from "./session-store";
 import { extensionIndexSnapshots } from "./index-snapshots";
 import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
-import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
+import { ompSessionsFolder, readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
 import { SessionStatusBar } from "./status-bar";
 import { registerReader } from "./reader";
 import { registerExport } from "./commands/export-session";
@@ -64,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       trusted: isTrusted(),
       overrides: settingsOverrides(settings),
       ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
-      ...(settings.omp.enabled ? { ompSessionsRoot: settings.omp.sessionsRoot } : {}),
+      ...(ompSessionsFolder(settings) ? { ompSessionsRoot: ompSessionsFolder(settings) } : {}),
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),

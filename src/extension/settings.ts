@@ -32,6 +32,16 @@ export interface ExtensionSettings {
   omp: { enabled: boolean; agentDir: string; sessionsRoot: string };
 }
 
+/**
+ * oh-my-pi's sessions folder when its files can be told apart by where they lie:
+ * undefined when omp discovery is off, or when omp's folder is pi's own (omp
+ * honours $PI_CODING_AGENT_DIR too: a shared folder says nothing about whose a file is).
+ */
+export function ompSessionsFolder(settings: Pick<ExtensionSettings, "omp" | "agentDir">): string | undefined {
+  if (!settings.omp.enabled) return undefined;
+  return resolve(settings.omp.sessionsRoot) === resolve(settings.agentDir, "sessions") ? undefined : settings.omp.sessionsRoot;
+}
+
 function expandHome(path: string): string {
   if (path === "~") return homedir();
   if (path.startsWith("~/")) return join(homedir(), path.slice(2));

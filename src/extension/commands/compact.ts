@@ -4,6 +4,7 @@
 // summary first when piSessions.compaction.confirm is on, then refreshes the
 // views and shows the written entry.
 import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import * as vscode from "vscode";
 import type { CompactionRunResult } from "../../core/write";
 import { runCompaction } from "../../core/write";
@@ -34,7 +35,7 @@ export async function compactSession(services: Services, raw: unknown): Promise<
     if (choice === undefined) return notDone("cancelled", "No model chosen.");
     const focus = args.focus ?? (await askFocus(title));
     if (focus === undefined) return notDone("cancelled", "Cancelled at the focus question.");
-    const agent = writerAgentFor(session, settings.omp.enabled ? settings.omp.sessionsRoot : undefined);
+    const agent = writerAgentFor(session, ompSessionsFolder(settings));
     const resolved = compactionSettingsFor(session, settings);
     for (const d of resolved.diagnostics) services.log.warn(d.message);
     const runtimeApiKeys = await services.apiKeys.runtimeKeys();

@@ -3,6 +3,7 @@
 // root→entry) and Clone Branch (the same at the leaf, pi's /clone). All write
 // through the core's safe writers; the views update from the store at once.
 import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
@@ -41,8 +42,7 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
     }));
   if (name === undefined) return notDone("cancelled", "Cancelled.");
   try {
-    const omp = services.settings().omp;
-    const result = renameSession({ session, name, agent: writerAgentFor(session, omp.enabled ? omp.sessionsRoot : undefined) });
+    const result = renameSession({ session, name, agent: writerAgentFor(session, ompSessionsFolder(services.settings())) });
     await services.store.refresh(path);
     services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})`);
     return ok({ name: result.name, entryId: result.entry.id });
@@ -73,8 +73,7 @@ async function label(services: Services, raw: unknown, clear: boolean): Promise<
     if (text === undefined) return notDone("cancelled", "Cancelled.");
   }
   try {
-    const omp = services.settings().omp;
-    const result = setLabel({ session, targetId, label: text, agent: writerAgentFor(session, omp.enabled ? omp.sessionsRoot : undefined) });
+    const result = setLabel({ session, targetId, label: text, agent: writerAgentFor(session, ompSessionsFolder(services.settings())) });
     await services.store.refresh(path);
     services.log.info(`label ${path} ${targetId}: ${result.label === null ? "cleared" : `"${result.label}"`} (entry ${result.entry.id})`);
     return ok({ targetId, label: result.label, entryId: result.entry.id });
@@ -108,7 +107,7 @@ async function fork(services: Services, args: CommandArgs, atLeaf: boolean): Pro
   const { path, session } = target;
   try {
     const settings = services.settings();
-    const agent = writerAgentFor(session, settings.omp.enabled ? settings.omp.sessionsRoot : undefined);
+    const agent = writerAgentFor(session, ompSessionsFolder(settings));
     const result = forkSession({ session, agentDir: settings.agentDir, agent, ompAgentDir: settings.omp.agentDir, ...(atLeaf ? {} : { atId: args.entryId }) });
     services.log.info(`${what} ${path} at ${result.atId} → ${result.path}`);
     await services.sessions.rediscover();

@@ -5,6 +5,7 @@
 // persisted (runNavigate, or runBranchSummary without a summary when hooks
 // want to see it, as pi's session_before_tree does).
 import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import * as vscode from "vscode";
 import type { LoadedSession } from "../../core/session/open/open-session";
 import { entryKind, entryPreview } from "../../core/tree/preview";
@@ -78,7 +79,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
     if (forceSummary && summary === "none") summary = "summarize";
 
     if (summary === "none" && !services.hooks.has("before_branch_summary")) {
-      const agent = writerAgentFor(session, settings.omp.enabled ? settings.omp.sessionsRoot : undefined);
+      const agent = writerAgentFor(session, ompSessionsFolder(settings));
       const moved = runNavigate({ session, targetId, agent, piVersion: piVersionChoice(session, settings).version, ...(args.label ? { label: args.label } : {}) });
       await services.store.refresh(path);
       services.log.info(`navigate ${path} to ${targetId}: ${moved.outcome}`);
@@ -104,7 +105,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
       runBranchSummary({
         session,
         piVersion: piVersionChoice(session, settings).version,
-        agent: writerAgentFor(session, settings.omp.enabled ? settings.omp.sessionsRoot : undefined),
+        agent: writerAgentFor(session, ompSessionsFolder(settings)),
         targetId,
         summarize: summary !== "none",
         agentDir: settings.agentDir,
