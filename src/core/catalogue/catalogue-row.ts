@@ -333,8 +333,9 @@ export function extendRow(
     ...previous,
     name: sawName ? (index.sessionName ?? null) : previous.name,
     agent: previous.agent,
-    // omp reads its title from the first 4 KiB: an append can reach into them only while the file is shorter.
-    ompTitle: previous.size < OMP_LIST_PREFIX_BYTES ? ompTitleOf(previous.path) : previous.ompTitle,
+    // omp reads its title from the first 4 KiB: an append reaches into them only while the file is shorter,
+    // but omp's rename rewrites the title slot in place and appends a title_change (one small read per append).
+    ompTitle: previous.agent === "omp" || previous.size < OMP_LIST_PREFIX_BYTES ? ompTitleOf(previous.path) : previous.ompTitle,
     firstUserMessage: previous.firstUserMessage ?? firstRequest(firstUserMessageText(mini)),
     entries: previous.entries + index.size,
     messages: previous.messages + index.messageCount,
