@@ -65,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       overrides: settingsOverrides(settings),
       ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
       ...(ompSessionsFolder(settings) ? { ompSessionsRoot: ompSessionsFolder(settings) } : {}),
+      ompAgentDir: settings.omp.agentDir,
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),

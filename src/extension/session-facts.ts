@@ -12,8 +12,20 @@ import { shouldCompact, type ContextUsage } from "../core/tokens";
 import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
 import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
-import type { AgentName } from "../core/session/format/agent-version";
+import { OMP_18, type AgentName } from "../core/session/format/agent-version";
+import { OMP_DEFAULT_COMPACTION_SETTINGS, resolveThresholdTokens, shouldCompact as ompShouldCompact, type OmpCompactionSettings } from "../core/agent/omp-18/settings";
+import { defaultOmpDirs } from "../core/agent/omp-18/agent-dir";
 import { isAbsolute, relative } from "node:path";
+
+/** Where the agent compacts: pi above window − reserve; omp at its threshold (15 % of the window kept free at least, config.yml's threshold settings). */
+function thresholdOf(agent: AgentName, contextWindow: number | undefined, compaction: CompactionSettings): { threshold: number | undefined; wouldCompact(tokens: number): boolean } {
+  if (contextWindow === undefined) return { threshold: undefined, wouldCompact: () => false };
+  if (agent === "omp") {
+    const settings = { ...OMP_DEFAULT_COMPACTION_SETTINGS, ...compaction } as OmpCompactionSettings;
+    return { threshold: resolveThresholdTokens(contextWindow, settings), wouldCompact: (tokens) => ompShouldCompact(tokens, contextWindow, settings) };
+  }
+  return { threshold: contextWindow - compaction.reserveTokens, wouldCompact: (tokens) => shouldCompact(tokens, contextWindow, compaction) };
+}
 
 /** Whose session a file is, and why: omp's marks in the file, else omp's folder, else pi's. */
 export function sessionAgent(path: string, marked: string | undefined, ompSessionsRoot: string | undefined): { agent: AgentName; reason?: string } {
@@ -71,6 +83,8 @@ export interface FactsContext {
   piVersion?: PiVersion;
   /** oh-my-pi's sessions folder (files under it are omp's); undefined when omp discovery is off. */
   ompSessionsRoot?: string;
+  /** oh-my-pi's agent dir (its config.yml); default omp's own. */
+  ompAgentDir?: string;
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
@@ -107,16 +121,17 @@ export function sessionFacts(
   const usage = branch.usage;
   const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const modelKey = `${choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
+  const modelKey = `${owner.agent === "omp" ? "omp" : choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
   if (!memo.compaction || memo.compactionKey !== modelKey) {
     memo.compactionKey = modelKey;
-    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context);
+    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context, owner.agent === "omp");
     memo.compaction = resolved.compaction;
     memo.settingsError = resolved.settingsError;
   }
   const compaction = memo.compaction;
   const settingsError = memo.settingsError;
-  const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
+  const limits = thresholdOf(owner.agent, contextWindow, compaction);
+  const wouldCompact = limits.wouldCompact(usage.tokens);
   const spend = session.index.totalSpend;
   return {
     path,
@@ -129,7 +144,7 @@ export function sessionFacts(
     contextWindow,
     compaction,
     wouldCompact,
-    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    threshold: limits.threshold,
     hasCompaction: branch.hasCompaction,
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
@@ -199,7 +214,15 @@ export interface VersionCompaction {
 export type RowCompactionCache = Map<string, VersionCompaction>;
 
 /** pi 1.5 applies `compaction.modelOverrides` for the session's model and rejects bad values (its message; the defaults meanwhile). */
-function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext): VersionCompaction {
+function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext, omp = false): VersionCompaction {
+  if (omp) {
+    // omp's config.yml files (its agent dir, then the project's .omp/), with omp's defaults.
+    try {
+      return { compaction: semanticsFor(OMP_18).resolveCompactionSettings({ agentDir: context.ompAgentDir ?? defaultOmpDirs().agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted }).settings };
+    } catch (error) {
+      return { compaction: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, settingsError: error instanceof Error ? error.message : String(error) };
+    }
+  }
   const settingsInput = { agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides };
   try {
     return { compaction: semanticsFor(version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings };
@@ -212,13 +235,14 @@ function versionCompaction(version: PiVersion, cwd: string | undefined, model: S
 export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: RowCompactionCache = new Map()): SessionFacts {
   // The catalogue counted the row with this version (the same choice: setting, else its marker, else installed pi).
   const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", marker: row.pi1xMarker });
-  const key = `${choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
+  const owner = sessionAgent(row.path, row.agent === "omp" ? "omp's marks in the file" : undefined, context.ompSessionsRoot);
+  const key = `${owner.agent === "omp" ? "omp" : choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
   let resolved = cache.get(key);
-  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context)));
+  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context, owner.agent === "omp")));
   const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
-  const owner = sessionAgent(row.path, row.agent === "omp" ? "omp's marks in the file" : undefined, context.ompSessionsRoot);
+  const limits = thresholdOf(owner.agent, contextWindow, compaction);
   const name = owner.agent === "omp" ? row.ompTitle : row.name;
   return {
     path: row.path,
@@ -232,8 +256,8 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
     model: row.model,
     contextWindow,
     compaction,
-    wouldCompact: contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction),
-    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    wouldCompact: limits.wouldCompact(usage.tokens),
+    threshold: limits.threshold,
     hasCompaction: row.hasCompactions,
     needsMigration: false,
     headerMissing: false,

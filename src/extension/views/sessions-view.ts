@@ -312,7 +312,7 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${facts.usage.messageCount} messages`,
     `- model: ${facts.model ? `${facts.model.provider}/${facts.model.modelId}` : "none yet"}${facts.contextWindow ? `, window ${compactNumber(facts.contextWindow)}` : ""}`,
     facts.threshold !== undefined
-      ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
+      ? `- ${facts.agent === "omp" ? "omp" : "pi"} compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
     `- ${facts.entryCount} entries (${facts.messageCount} messages), last activity ${facts.modified.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
