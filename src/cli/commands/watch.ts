@@ -55,6 +55,7 @@ function report(ctx: CommandContext, event: FollowEvent, windowOf: WindowOf, set
     jsonLine(ctx, {
         time,
         change: event.kind,
+        agent: agent.agent.agent,
         leafId: f.leafId,
         entries: f.entryCount,
         contextTokens: f.usage.tokens,

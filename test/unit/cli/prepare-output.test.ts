@@ -1,5 +1,5 @@
 // `prepare` writes the same bytes as before it streamed: stdout of `prepare
-// --json` equals JSON.stringify of describePreparation(planCompaction(path))
+// --json` equals JSON.stringify of describePreparation(planCompaction(path)) (with the agent and pi version)
 // (the document both differential suites prove against pi) for both pis, at
 // several leaves and keepRecentTokens; and the piecewise JSON writer equals
 // JSON.stringify on texts with quotes, control characters, lone surrogates
@@ -41,7 +41,7 @@ async function expectSameOutput(file: string, version: PiVersion, leaf: string |
   const s = semanticsFor(version);
   const described = s.describePreparation(s.planCompaction(session.pathTo(leaf), out.settings));
   const leafId = leaf ?? session.index.leafId;
-  const expected = `${JSON.stringify({ ...described, piVersion: version, leafId, settings: out.settings }, null, 2)}\n`;
+  const expected = `${JSON.stringify({ ...described, agent: "pi", piVersion: version, leafId, settings: out.settings }, null, 2)}\n`;
   expect(run.stdout).toBe(expected);
   // Byte for byte: history written from the line bytes must be the UTF-8 JSON.stringify writes.
   expect(run.stdoutBytes.equals(Buffer.from(expected, "utf8"))).toBe(true);

@@ -91,7 +91,7 @@ describe("pi-sessions watch", () => {
   it("prints one line per append, reports a rewrite, and exits 0 on Ctrl-C", async () => {
     const { file, model } = session();
     const watch = start(file);
-    expect(await watch.line(1)).toMatchObject({ change: "opened", entries: 2, contextTokens: 5010, contextSource: "usage", contextWindow: 100000, threshold: 100000 - 16384, wouldCompact: false });
+    expect(await watch.line(1)).toMatchObject({ change: "opened", agent: "pi", entries: 2, contextTokens: 5010, contextSource: "usage", contextWindow: 100000, threshold: 100000 - 16384, wouldCompact: false });
     const question = model.line({ kind: "user", parent: "leaf", pick: 0, text: "x".repeat(400), usage: 1 });
     appendFileSync(file, `${question}\n`);
     expect(await watch.line(2)).toMatchObject({ change: "appended", entries: 3, leafId: model.ids[2], contextTokens: 5010 + 100, wouldCompact: false });
@@ -112,7 +112,7 @@ describe("pi-sessions watch", () => {
     copyFileSync(join(OMP_FIXTURES_DIR, "omp-snapcompact.jsonl"), file);
     const watch = start(file);
     // 100000-token window: omp keeps max(15 %, 16384) = 16384 free → 83616.
-    expect(await watch.line(1)).toMatchObject({ change: "opened", contextTokens: 97657, contextSource: "usage", threshold: 83616, wouldCompact: true });
+    expect(await watch.line(1)).toMatchObject({ change: "opened", agent: "omp", contextTokens: 97657, contextSource: "usage", threshold: 83616, wouldCompact: true });
     await new Promise((resolve) => setTimeout(resolve, 300)); // Ctrl-C is handled once the follower has started
     watch.child.kill("SIGINT");
     expect(await watch.exit).toBe(0);

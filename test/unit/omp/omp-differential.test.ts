@@ -25,6 +25,7 @@ import { sessionFromBytes } from "../../../src/core/session/open/open-session.js
 import type { LoadedSession } from "../../../src/core/session/open/loaded-session.js";
 import { generateOmpCorpus, type OmpCorpusItem } from "../../support/omp/corpus.js";
 import { describeOmp, digestImages, fastTempDir } from "../../support/omp/oracle.js";
+import { cli } from "../cli/run-cli.js";
 
 const SETTINGS = [{}, { keepRecentTokens: 2000 }, { keepRecentTokens: 200 }];
 const WINDOWS = [16000, 128000, 200000];
@@ -200,4 +201,34 @@ describeOmp("omp 18.3.4 differential: our omp semantics against omp's own code o
     expect(counts.leaves).toBeGreaterThan(1000);
     expect(counts.preparations).toBeGreaterThan(200);
   });
+
+  it("through the CLI contract, without --agent: every session is recognised as omp's, context and prepare --json equal omp's", async () => {
+    const mismatches: Mismatch[] = [];
+    let runs = 0;
+    const env = { PI_CODING_AGENT_DIR: undefined, PATH: "" };
+    for (const { session, answers } of items) {
+      for (const leaf of answers.leaves) {
+        runs++;
+        const context = (await cli(["context", session.path, "--leaf", leaf.leafId, "--json", "--agent-dir", oracle().agentDir], { env })).json();
+        check(mismatches, session.seed, leaf.leafId, "cli context", { agent: context.agent, thinkingLevel: context.thinkingLevel, messages: digestImages(context.messages) }, { agent: "omp", thinkingLevel: leaf.context.thinkingLevel, messages: leaf.llm });
+        const want = leaf.preparations[1];
+        const prepare = (await cli(["prepare", session.path, "--leaf", leaf.leafId, "--json", "--keep-recent-tokens", "2000", "--agent-dir", oracle().agentDir], { env })).json();
+        check(
+          mismatches,
+          session.seed,
+          leaf.leafId,
+          "cli prepare",
+          prepare.compactable
+            ? { firstKeptEntryId: prepare.firstKeptEntryId, isSplitTurn: prepare.isSplitTurn, tokensBefore: prepare.tokensBefore, messagesToSummarize: prepare.messagesToSummarize, turnPrefixMessages: prepare.turnPrefixMessages, previousSummary: prepare.previousSummary, readFiles: prepare.readFiles, modifiedFiles: prepare.modifiedFiles, serializedHistory: prepare.serializedHistory, serializedTurnPrefix: prepare.serializedTurnPrefix }
+            : null,
+          want === null
+            ? null
+            : { firstKeptEntryId: want.firstKeptEntryId, isSplitTurn: want.isSplitTurn, tokensBefore: want.tokensBefore, messagesToSummarize: want.messagesToSummarize.length, turnPrefixMessages: want.turnPrefixMessages.length, previousSummary: want.previousSummary, readFiles: want.files.readFiles, modifiedFiles: want.files.modifiedFiles, serializedHistory: want.serializedHistory, serializedTurnPrefix: want.serializedTurnPrefix },
+        );
+      }
+    }
+    console.log(`omp differential through the CLI: ${runs} leaves × (context, prepare); ${mismatches.length} mismatches`);
+    const shown = mismatches.slice(0, 6).map((m) => `seed ${m.seed} ${m.leaf ?? ""} ${m.what}:\n ours ${JSON.stringify(m.ours)?.slice(0, 500)}\n omp  ${JSON.stringify(m.omps)?.slice(0, 500)}`);
+    expect({ mismatches: mismatches.length, shown }).toEqual({ mismatches: 0, shown: [] });
+  }, 600_000);
 }, { blobsFrom: [] });

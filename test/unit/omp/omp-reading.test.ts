@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
+import { openSession, sessionFromBytes } from "../../../src/core/session/open/open-session.js";
 import { sessionOmpMarker } from "../../../src/core/session/dialect/omp-markers.js";
 import { sessionPi1xMarker } from "../../../src/core/session/dialect/pi1x-markers.js";
 import { OMP_FIXTURES, OMP_FIXTURES_DIR, readOmpExpected } from "../../support/omp/expected-fixtures.js";
@@ -40,6 +40,17 @@ describe("omp's files read as omp reads them", () => {
       expect(sessionOmpMarker(session)).toBeDefined();
     });
   }
+
+  it("the extension's skimming read gives the same index, slot and header as the exact read", async () => {
+    for (const name of OMP_FIXTURES) {
+      const exact = open(readFileSync(fixture(name)), fixture(name));
+      const skimmed = await openSession(fixture(name), { skim: true });
+      expect(skimmed.header).toEqual(exact.header);
+      expect(skimmed.titleSlot).toEqual(exact.titleSlot);
+      expect(skimmed.index.entries).toEqual(exact.index.entries);
+      expect(skimmed.pathTo().map((e) => e.id)).toEqual(exact.pathTo().map((e) => e.id));
+    }
+  });
 
   it("the pi file omp resumed is omp's by omp's own entries (no slot)", () => {
     const session = open(readFileSync(fixture("pi073-digest-compaction-resumed-by-omp")));
