@@ -6,7 +6,8 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { titleSlotLine } from "../../support/omp/title-slot-line.js";
 import { ompLockPath } from "../../../src/core/session/append/omp-publish-lock.js";
 import { WriteRefusedError } from "../../../src/core/session/append/append.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
@@ -263,5 +264,29 @@ describeOmp("forks of omp sessions, opened by omp 18.3.4", (oracle) => {
     const sourceAt = await oracle().answers({ file: source, leaves: [atId] });
     expect(loaded.llm).toEqual(sourceAt.leaves[0]!.llm);
     for (const [target, label] of Object.entries(sourceBack.labels)) if (sourceAt.leaves[0]!.path.includes(target)) expect(loaded.labels[target]).toBe(label);
+  });
+});
+
+
+describe("bad omp input is never written to", () => {
+  const cases: [string, string][] = [
+    ["a slot only (omp would start a new session there)", `${titleSlotLine({ title: "" })}\n`],
+    ["an empty file", ""],
+    ["a slot, then no header (omp refuses to resume it)", `${titleSlotLine({ title: "x" })}\n{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n`],
+  ];
+  it.each(cases)("%s: every writer refuses, the file byte-identical", async (_name, text) => {
+    const path = join(dir, `bad-${n++}.jsonl`);
+    writeFileSync(path, text);
+    const hash = sha(path);
+    const session = await openSession(path);
+    const attempts: (() => unknown)[] = [
+      () => renameSession({ session, name: "x", agent: "omp" }),
+      () => setLabel({ session, targetId: "m1", label: "x", agent: "omp" }),
+      () => runNavigate({ session, targetId: "m1", agent: "omp" }),
+      () => forkSession({ session, agentDir: join(dir, "pi-agent"), ompAgentDir: join(dir, "fork-bad"), agent: "omp" }),
+    ];
+    for (const attempt of attempts) expect(attempt).toThrow();
+    await expect(runCompaction({ session, agentDir: join(dir, "pi-agent"), ompAgentDir: join(dir, "a"), summarizer: { digest: true }, agent: "omp" })).rejects.toThrow();
+    expect(sha(path)).toBe(hash);
   });
 });
