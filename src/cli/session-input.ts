@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
 import { defaultAgentDir } from "../core/discovery/discover";
+import { ompAgentDir } from "../core/agent/omp-18/omp-dirs";
 import { defaultOmpDirs, type AgentName } from "../core/agent";
 import { openSession, type LoadedSession } from "../core/session/open/open-session";
 import { openSessionInMemory } from "../core/session/open/open-session-in-memory";
@@ -69,6 +70,13 @@ export function resolveLeaf(ctx: CommandContext, session: LoadedSession, flag = 
   if (id === undefined) return session.index.leafId;
   if (!session.index.get(id)) throw new CliError(`${session.path}: no entry with id '${id}' (--${flag})`, EXIT_BAD_INPUT);
   return id;
+}
+
+/** omp's agent dir for writing: `--agent-dir` with `--agent omp`, else omp's own (its overrides, from the environment). */
+export function resolveOmpAgentDir(ctx: CommandContext): string {
+  const flag = stringFlag(ctx.args, "agent-dir");
+  if (flag && stringFlag(ctx.args, "agent") === "omp") return resolve(ctx.io.processCwd, flag);
+  return ompAgentDir({ env: ctx.io.env, ...(ctx.io.env.HOME ? { home: ctx.io.env.HOME } : {}) });
 }
 
 /** `--agent-dir`, else the agent's default (pi: $PI_CODING_AGENT_DIR or ~/.pi/agent; omp: ~/.omp/agent or omp's overrides). */

@@ -79,14 +79,15 @@ export function sessionSemantics(ctx: CommandContext, session?: LoadedSession): 
 }
 
 /**
- * The semantics a writer uses: pi's. An omp session is refused (exit 3, nothing
- * written) until the writers follow omp's rules (spec §8, writing tier).
+ * The semantics a writer uses: pi's, or omp's for an omp session (the writers
+ * follow omp's rules: spec §8, writing tier). `omp: false` (migrate: omp
+ * migrates its own files) refuses an omp session (exit 3, nothing written).
  */
-export function writeSemantics(ctx: CommandContext, session?: LoadedSession): SessionSemantics {
+export function writeSemantics(ctx: CommandContext, session?: LoadedSession, options: { omp?: boolean } = {}): SessionSemantics {
   const chosen = sessionSemantics(ctx, session);
-  if (chosen.agent === "omp") {
+  if (chosen.agent === "omp" && options.omp === false) {
     throw new CliError(
-      `${session?.path ?? "session"}: an omp session (${chosen.agentChoice.reason}); writing omp sessions with omp's rules is not in this build, and pi's entries would be ignored or misread by omp; nothing was written`,
+      `${session?.path ?? "session"}: an omp session (${chosen.agentChoice.reason}); omp migrates its own files when it next writes them; nothing was written`,
       EXIT_REFUSED,
     );
   }

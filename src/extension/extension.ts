@@ -30,12 +30,12 @@ import { UNDO_COMMAND_ID, undoLastCompaction } from "./commands/undo";
 import { INTERNALS_COMMAND_ID, internals } from "./internals";
 import { ModelWindows } from "./model-windows";
 import type { Services } from "./services";
-import { discoverAllProjects, discoverSessionGroups } from "./session-discovery";
+import { discoverAllProjects, discoverSessionGroups, ompDirsForCwd } from "./session-discovery";
 import { SessionStore } from "./session-store";
 import { extensionIndexSnapshots } from "./index-snapshots";
 import { SessionWatcher } from "./session-watcher";
 import { SessionsModel } from "./sessions-model";
-import { readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
+import { ompSessionsFolder, readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
 import { SessionStatusBar } from "./status-bar";
 import { registerReader } from "./reader";
 import { registerUsage } from "./usage";
@@ -67,6 +67,8 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       trusted: isTrusted(),
       overrides: settingsOverrides(settings),
       ...(settings.piVersion ? { piVersion: settings.piVersion } : {}),
+      ...(ompSessionsFolder(settings) ? { ompSessionsRoot: ompSessionsFolder(settings) } : {}),
+      ompAgentDir: settings.omp.agentDir,
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
     (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
@@ -141,10 +143,11 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   };
   const watchSessions = (): void => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const piDirs = folders.map((folder) => piSessionDirForCwd(folder.uri.fsPath, settings.agentDir));
+    const piDirs = folders.flatMap((folder) => [piSessionDirForCwd(folder.uri.fsPath, settings.agentDir), ...ompDirsForCwd(folder.uri.fsPath, settings).slice(0, 1)]);
     const all = sessions.scope === "all";
     if (all) piDirs.push(...sessions.watchedDirs());
-    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: all ? [join(settings.agentDir, "sessions")] : [], include: settings.include });
+    const roots = all ? [join(settings.agentDir, "sessions"), ...(settings.omp.enabled ? [settings.omp.sessionsRoot] : [])] : [];
+    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: roots, include: settings.include });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);

@@ -2,12 +2,16 @@
 // folder, pi's own folder for that cwd under the agent dir, and *.jsonl session
 // files inside the folder that match piSessions.include and not
 // piSessions.exclude. All projects: every folder under <agent-dir>/sessions/
-// (and the workspace's files), grouped by the cwd each header records.
+// (and the workspace's files), grouped by the cwd each header records. With
+// piSessions.omp.enabled, oh-my-pi's folders too: its folder(s) for each cwd,
+// and every project folder /resume lists (`<root>/*/*.jsonl`).
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { findSessionFiles, isSessionFile, piSessionDirForCwd } from "../core/discovery/discover";
+import { ompSessionDirsForCwd } from "../core/discovery/omp-session-folder";
+import { ompListedFiles, ompListedFilesIn } from "../core/discovery/omp-listing";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { ExtensionSettings } from "./settings";
 
@@ -45,14 +49,26 @@ async function workspaceSessionFiles(folder: vscode.WorkspaceFolder, settings: E
     .filter((path) => isSessionFile(path));
 }
 
+/** oh-my-pi's folders that hold a cwd's sessions (when omp discovery is on). */
+export function ompDirsForCwd(cwd: string, settings: Pick<ExtensionSettings, "omp">): string[] {
+  return settings.omp.enabled ? ompSessionDirsForCwd(cwd, settings.omp.sessionsRoot) : [];
+}
+
+async function ompFilesForCwd(cwd: string, settings: ExtensionSettings): Promise<string[]> {
+  const files: string[] = [];
+  for (const dir of ompDirsForCwd(cwd, settings)) for (const file of await ompListedFilesIn(dir)) if (isSessionFile(file)) files.push(file);
+  return files;
+}
+
 export async function discoverSessionGroups(settings: ExtensionSettings): Promise<SessionGroup[]> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   return Promise.all(
     folders.map(async (folder) => {
       const piDir = piSessionDirForCwd(folder.uri.fsPath, settings.agentDir);
       const fromPi = existsSync(piDir) ? await findSessionFiles([piDir], { maxDepth: 0 }) : [];
+      const fromOmp = await ompFilesForCwd(folder.uri.fsPath, settings);
       const inWorkspace = folder.uri.scheme === "file" ? await workspaceSessionFiles(folder, settings) : [];
-      const files = [...new Set([...fromPi, ...inWorkspace])];
+      const files = [...new Set([...fromPi, ...fromOmp, ...inWorkspace])];
       return { key: `group:${folder.uri.toString()}`, label: folder.name, folder, cwdMissing: false, piDir, files };
     }),
   );
@@ -72,6 +88,7 @@ export async function discoverAllProjects(settings: ExtensionSettings, headers: 
   }
   const files = new Set<string>();
   for (const dir of dirs) for (const file of await findSessionFiles([dir], { maxDepth: 0 })) files.add(file);
+  if (settings.omp.enabled) for (const file of await ompListedFiles(settings.omp.sessionsRoot)) if (isSessionFile(file)) files.add(file);
   for (const group of await discoverSessionGroups(settings)) for (const file of group.files) files.add(file);
   const byCwd = new Map<string, string[]>();
   for (const file of files) {

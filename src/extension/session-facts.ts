@@ -12,6 +12,31 @@ import type { SessionModelRef } from "../core/context/session-model";
 import { shouldCompact, type ContextUsage } from "../core/tokens";
 import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
+import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
+import { OMP_18, type AgentName } from "../core/session/format/agent-version";
+import { OMP_DEFAULT_COMPACTION_SETTINGS, resolveThresholdTokens, shouldCompact as ompShouldCompact, type OmpCompactionSettings } from "../core/agent/omp-18/settings";
+import { defaultOmpDirs } from "../core/agent/omp-18/agent-dir";
+import { isAbsolute, relative } from "node:path";
+
+/** Where the agent compacts: pi above window − reserve; omp at its threshold (15 % of the window kept free at least, config.yml's threshold settings). */
+function thresholdOf(agent: AgentName, contextWindow: number | undefined, compaction: CompactionSettings): { threshold: number | undefined; wouldCompact(tokens: number): boolean } {
+  if (contextWindow === undefined) return { threshold: undefined, wouldCompact: () => false };
+  if (agent === "omp") {
+    const settings = { ...OMP_DEFAULT_COMPACTION_SETTINGS, ...compaction } as OmpCompactionSettings;
+    return { threshold: resolveThresholdTokens(contextWindow, settings), wouldCompact: (tokens) => ompShouldCompact(tokens, contextWindow, settings) };
+  }
+  return { threshold: contextWindow - compaction.reserveTokens, wouldCompact: (tokens) => shouldCompact(tokens, contextWindow, compaction) };
+}
+
+/** Whose session a file is, and why: omp's marks in the file, else omp's folder, else pi's. */
+export function sessionAgent(path: string, marked: string | undefined, ompSessionsRoot: string | undefined): { agent: AgentName; reason?: string } {
+  if (marked) return { agent: "omp", reason: marked };
+  if (ompSessionsRoot) {
+    const rel = relative(ompSessionsRoot, path);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return { agent: "omp", reason: "it lies in omp's sessions folder" };
+  }
+  return { agent: "pi" };
+}
 
 export interface SessionFacts {
   path: string;
@@ -41,6 +66,10 @@ export interface SessionFacts {
   sizeBytes: number;
   /** Total tokens and cost of every entry of the file, as pi 1.5 totals them. */
   totals: { tokens: number; cost: number };
+  /** Whose session it is: oh-my-pi's (its title slot, an entry only omp writes, or omp's folder) or pi's. */
+  agent: AgentName;
+  /** Why it is omp's (for tooltips). */
+  agentReason?: string;
   /** Which pi's semantics the facts were computed with, and why (for tooltips). */
   piVersion?: PiVersion;
   piVersionReason?: string;
@@ -54,6 +83,10 @@ export interface FactsContext {
   overrides: SettingsObject;
   /** An explicit choice (a setting other than auto); default: automatic per session. */
   piVersion?: PiVersion;
+  /** oh-my-pi's sessions folder (files under it are omp's); undefined when omp discovery is off. */
+  ompSessionsRoot?: string;
+  /** oh-my-pi's agent dir (its config.yml); default omp's own. */
+  ompAgentDir?: string;
   contextWindow(model: SessionModelRef): number | undefined;
 }
 
@@ -81,22 +114,26 @@ export function sessionFacts(
   memo: FactsMemo = {},
 ): SessionFacts {
   const path = session.path ?? "";
-  const name = branch.name;
+  const owner = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot);
+  // omp names a session by its title slot (else the header's title) and never by pi's session_info.
+  const ompTitle = session.titleSlot ? session.titleSlot.title.trim() || null : typeof session.header?.title === "string" ? session.header.title : null;
+  const name = owner.agent === "omp" ? ompTitle : branch.name;
   if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
   const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
   const usage = branch.usage;
   const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const modelKey = `${choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
+  const modelKey = `${owner.agent === "omp" ? "omp" : choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
   if (!memo.compaction || memo.compactionKey !== modelKey) {
     memo.compactionKey = modelKey;
-    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context);
+    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context, owner.agent === "omp");
     memo.compaction = resolved.compaction;
     memo.settingsError = resolved.settingsError;
   }
   const compaction = memo.compaction;
   const settingsError = memo.settingsError;
-  const wouldCompact = contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction);
+  const limits = thresholdOf(owner.agent, contextWindow, compaction);
+  const wouldCompact = limits.wouldCompact(usage.tokens);
   const spend = session.index.totalSpend;
   return {
     path,
@@ -109,7 +146,7 @@ export function sessionFacts(
     contextWindow,
     compaction,
     wouldCompact,
-    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    threshold: limits.threshold,
     hasCompaction: branch.hasCompaction,
     needsMigration: session.needsMigration,
     headerMissing: session.headerMissing,
@@ -121,6 +158,8 @@ export function sessionFacts(
     messageCount: branch.messageCount,
     sizeBytes: stat?.size ?? 0,
     totals: { tokens: spend.input + spend.output + spend.cacheRead + spend.cacheWrite, cost: spend.cost },
+    agent: owner.agent,
+    ...(owner.reason ? { agentReason: owner.reason } : {}),
     piVersion: choice.version,
     piVersionReason: choice.reason,
     ...(settingsError !== undefined ? { settingsError } : {}),
@@ -177,7 +216,15 @@ export interface VersionCompaction {
 export type RowCompactionCache = Map<string, VersionCompaction>;
 
 /** pi 1.5 applies `compaction.modelOverrides` for the session's model and rejects bad values (its message; the defaults meanwhile). */
-function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext): VersionCompaction {
+function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext, omp = false): VersionCompaction {
+  if (omp) {
+    // omp's config.yml files (its agent dir, then the project's .omp/), with omp's defaults.
+    try {
+      return { compaction: semanticsFor(OMP_18).resolveCompactionSettings({ agentDir: context.ompAgentDir ?? defaultOmpDirs().agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted }).settings };
+    } catch (error) {
+      return { compaction: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, settingsError: error instanceof Error ? error.message : String(error) };
+    }
+  }
   const settingsInput = { agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides };
   try {
     return { compaction: semanticsFor(version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings };
@@ -190,24 +237,29 @@ function versionCompaction(version: PiVersion, cwd: string | undefined, model: S
 export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: RowCompactionCache = new Map()): SessionFacts {
   // The catalogue counted the row with this version (the same choice: setting, else its marker, else installed pi).
   const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", marker: row.pi1xMarker });
-  const key = `${choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
+  const owner = sessionAgent(row.path, row.agent === "omp" ? "omp's marks in the file" : undefined, context.ompSessionsRoot);
+  const key = `${owner.agent === "omp" ? "omp" : choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
   let resolved = cache.get(key);
-  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context)));
+  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context, owner.agent === "omp")));
   const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
+  const limits = thresholdOf(owner.agent, contextWindow, compaction);
+  const name = owner.agent === "omp" ? row.ompTitle : row.name;
   return {
     path: row.path,
-    title: oneLine(row.name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
-    name: row.name,
+    title: oneLine(name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
+    name,
+    agent: owner.agent,
+    ...(owner.reason ? { agentReason: owner.reason } : {}),
     entryCount: row.entries,
     leafId: null,
     usage,
     model: row.model,
     contextWindow,
     compaction,
-    wouldCompact: contextWindow !== undefined && shouldCompact(usage.tokens, contextWindow, compaction),
-    threshold: contextWindow !== undefined ? contextWindow - compaction.reserveTokens : undefined,
+    wouldCompact: limits.wouldCompact(usage.tokens),
+    threshold: limits.threshold,
     hasCompaction: row.hasCompactions,
     needsMigration: false,
     headerMissing: false,
@@ -225,4 +277,9 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
 /** The compaction settings pi applies to a session run in `cwd`. */
 export function compactionSettingsFor(cwd: string | undefined, context: FactsContext): CompactionSettings {
   return resolveCompactionSettings({ agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides }).settings;
+}
+
+/** Whose session an opened file is, for the writers: omp's marks, else omp's folder (when omp discovery is on). */
+export function writerAgentFor(session: LoadedSession, ompSessionsRoot: string | undefined): AgentName {
+  return sessionAgent(session.path ?? "", sessionOmpMarker(session)?.what, ompSessionsRoot).agent;
 }

@@ -4,6 +4,8 @@
 // something asks (the Sessions view becoming visible, a command): activation
 // stays cheap. A cold fill lists the files first and reads them one after the
 // other, each row filled in as it is read (with progress in the view).
+import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
+import { OMP_18 } from "../core/session/format/agent-version";
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import * as vscode from "vscode";
@@ -16,7 +18,7 @@ import type { BulkReader } from "../core/catalogue/bulk-reader";
 import { choosePiVersion, semanticsFor } from "../core/agent";
 import { LiveSessionFacts } from "../core/live/live-facts";
 import { FactsPreparer } from "./facts-preparer";
-import { factsFromRow, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
+import { factsFromRow, sessionAgent, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
 
 /** Sessions kept open (indexed in memory) besides the ones pinned (active, shown): the most recently used. */
 const OPEN_LIMIT = 3;
@@ -340,7 +342,9 @@ export class SessionsModel implements vscode.Disposable {
     try {
       const context = this.factsContext();
       const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
-      const rule = semanticsFor(choice.version).contextTokenRule;
+      // An omp session's context is counted as omp counts it (its marks, or omp's folder).
+      const omp = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot).agent === "omp";
+      const rule = (omp ? semanticsFor(OMP_18) : semanticsFor(choice.version)).contextTokenRule;
       let live = this.live.get(path);
       // A new version (a 0.73-era session resumed in pi 1.5, a changed setting) counts from scratch.
       if (live && live.rule !== rule) live = undefined;

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import * as vscode from "vscode";
 import { defaultAgentDir } from "../core/discovery/discover";
+import { ompAgentDir, ompSessionsRoot } from "../core/agent/omp-18/omp-dirs";
 import type { SettingsObject } from "../core/settings";
 import { checkPresets, type PresetTable } from "../core/summarize/pi-sessions-config";
 import type { PromptFileRef } from "../core/write";
@@ -27,6 +28,18 @@ export interface ExtensionSettings {
   autoCompactionNotice: { enabled: boolean; idleSeconds: number };
   /** piSessions.piVersion; undefined = "auto". */
   piVersion?: PiVersion;
+  /** piSessions.omp.*: list oh-my-pi's sessions too, from its agent dir and sessions folder. */
+  omp: { enabled: boolean; agentDir: string; sessionsRoot: string };
+}
+
+/**
+ * oh-my-pi's sessions folder when its files can be told apart by where they lie:
+ * undefined when omp discovery is off, or when omp's folder is pi's own (omp
+ * honours $PI_CODING_AGENT_DIR too: a shared folder says nothing about whose a file is).
+ */
+export function ompSessionsFolder(settings: Pick<ExtensionSettings, "omp" | "agentDir">): string | undefined {
+  if (!settings.omp.enabled) return undefined;
+  return resolve(settings.omp.sessionsRoot) === resolve(settings.agentDir, "sessions") ? undefined : settings.omp.sessionsRoot;
 }
 
 function expandHome(path: string): string {
@@ -72,7 +85,10 @@ export function readExtensionSettings(): ExtensionSettings {
   }
   const defaultPreset = config.get<string>("defaultPreset", "").trim();
   const piVersion = config.get<string>("piVersion", "auto");
+  const ompAgentDirSetting = config.get<string>("omp.agentDir", "").trim();
+  const ompDir = ompAgentDirSetting ? expandHome(ompAgentDirSetting) : ompAgentDir();
   return {
+    omp: { enabled: config.get<boolean>("omp.enabled", true), agentDir: ompDir, sessionsRoot: ompSessionsRoot(ompDir) },
     ...(isPiVersion(piVersion) ? { piVersion } : {}),
     agentDir: agentDirSetting ? expandHome(agentDirSetting) : defaultAgentDir(process.env),
     include: stringList(config.get("include"), ["**/*.jsonl"]),

@@ -73,6 +73,8 @@ export interface SummaryPanelState {
   piVersion?: "0.73" | "1.5";
   /** Who wrote it when not this editor or the CLI, e.g. "in pi, by the pi-sessions extension (/compact)". */
   origin?: string;
+  /** "omp": an oh-my-pi session (read with omp 18.3.4's semantics; piVersion then absent). */
+  agent?: "omp";
 }
 
 export type HostMessage =
@@ -159,7 +161,8 @@ export function isSummaryPanelState(x: unknown): x is SummaryPanelState {
     typeof x.readOnly === "boolean" &&
     isOptionalString(x.notice, LIMITS.errorChars) &&
     (x.piVersion === undefined || x.piVersion === "0.73" || x.piVersion === "1.5") &&
-    isOptionalString(x.origin, LIMITS.nameChars)
+    isOptionalString(x.origin, LIMITS.nameChars) &&
+    (x.agent === undefined || x.agent === "omp")
   );
 }
 

@@ -88,7 +88,8 @@ export function renderHeader(state: SummaryPanelState, actions: HeaderActions, n
   );
   if (state.origin) facts.append(...fact("Written", h("span", { className: "origin", text: state.origin })));
   facts.append(...whenFact(state.timestamp, now));
-  if (state.piVersion) facts.append(...fact("pi", h("span", { className: "pi-version", text: `${state.piVersion} semantics` })));
+  if (state.agent === "omp") facts.append(...fact("agent", h("span", { className: "pi-version", text: "oh-my-pi (omp 18.3.4) semantics" })));
+  else if (state.piVersion) facts.append(...fact("pi", h("span", { className: "pi-version", text: `${state.piVersion} semantics` })));
   facts.append(...anchorFact(state, actions));
   facts.append(
     ...fact("Entry", state.entryId ? entryButton(state.entryId, actions) : h("span", { text: "not in the session yet" })),

@@ -27,7 +27,7 @@ export const branchSummaryCommand: Command = {
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session);
     resolveLeaf(ctx, session, "target");
-    const { piVersion } = writeSemantics(ctx, session);
+    const { piVersion, agent } = writeSemantics(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     const resolved = resolveBranchSummarySettings({ agentDir, cwd, overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } } });
@@ -36,6 +36,7 @@ export const branchSummaryCommand: Command = {
     const label = stringFlag(ctx.args, "label");
     const result = await withInterrupt((signal) =>
       runBranchSummary({
+        agent,
         session,
         piVersion,
         targetId,
@@ -69,8 +70,8 @@ export const branchSummaryCommand: Command = {
         abandonedEntries: result.abandonedEntries,
         model: result.model,
         digest: result.digest,
-        agent: "pi",
-        piVersion: result.piVersion,
+        agent,
+        ...(agent === "pi" ? { piVersion: result.piVersion } : {}),
         warnings: result.warnings,
       });
       return 0;

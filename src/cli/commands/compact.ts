@@ -6,7 +6,7 @@ import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
-import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
+import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
@@ -22,14 +22,16 @@ export const compactCommand: Command = {
     const leafId = resolveLeaf(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
-    const { semantics, piVersion } = writeSemantics(ctx, session);
+    const ompDir = resolveOmpAgentDir(ctx);
+    const { semantics, piVersion, agent } = writeSemantics(ctx, session);
+    const omp = agent === "omp";
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
     const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
     let resolved;
     try {
       resolved = semantics.resolveCompactionSettings(
         {
-          agentDir,
+          agentDir: omp ? ompDir : agentDir,
           cwd,
           overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
         },
@@ -46,8 +48,10 @@ export const compactCommand: Command = {
       runCompaction({
         session,
         piVersion,
+        agent,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
+        ompAgentDir: ompDir,
         cwd,
         settings: resolved.settings,
         summarizer: choice,
@@ -69,8 +73,8 @@ export const compactCommand: Command = {
         outcome: result.outcome,
         leafId: result.leafId,
         digest: result.digest,
-        agent: "pi",
-        piVersion: result.piVersion,
+        agent: result.agent,
+        ...(result.agent === "pi" ? { piVersion: result.piVersion } : {}),
         warnings: result.warnings,
       });
       return 0;

@@ -5,7 +5,7 @@ import { boolFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines } from "../output";
-import { loadSession, requireFileArg, resolveAgentDir } from "../session-input";
+import { loadSession, requireFileArg, resolveAgentDir, resolveOmpAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
 import { writeSemantics } from "../session-semantics";
 import { counted } from "../../core/text/counted";
@@ -20,7 +20,7 @@ export const forkCommand: Command = {
     const file = requireFileArg(ctx);
     const session = await loadSession(ctx, file);
     // pi's writes only: an omp session is refused until the writers follow omp's rules.
-    writeSemantics(ctx, session);
+    const { agent } = writeSemantics(ctx, session);
     const cwdFlag = stringFlag(ctx.args, "cwd");
     const cwd = cwdFlag !== undefined ? resolve(ctx.io.processCwd, cwdFlag) : undefined;
     if (cwd !== undefined && !(existsSync(cwd) && statSync(cwd).isDirectory())) throw new CliError(`--cwd ${cwdFlag}: not a directory`, EXIT_BAD_INPUT);
@@ -29,8 +29,10 @@ export const forkCommand: Command = {
     let result;
     try {
       result = forkSession({
+        agent,
         session,
         agentDir: resolveAgentDir(ctx),
+        ompAgentDir: resolveOmpAgentDir(ctx),
         dryRun: boolFlag(ctx.args, "dry-run"),
         ...(atId !== undefined ? { atId } : {}),
         ...(cwd !== undefined ? { cwd } : {}),
@@ -41,7 +43,7 @@ export const forkCommand: Command = {
     }
     if (ctx.json) {
       printJson(ctx, {
-        agent: "pi",
+        agent,
         written: result.written,
         path: result.path,
         id: result.header.id,

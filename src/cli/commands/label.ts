@@ -24,15 +24,15 @@ export const labelCommand: Command = {
     if (!clear && !name!.trim()) throw new UsageError("the label NAME is empty (use --clear to remove a label)");
     const session = await loadSession(ctx, resolve(ctx.io.processCwd, file));
     // pi's writes only: an omp session is refused until the writers follow omp's rules.
-    writeSemantics(ctx, session);
+    const { agent } = writeSemantics(ctx, session);
     let result;
     try {
-      result = setLabel({ session, targetId, label: clear ? undefined : name, dryRun: boolFlag(ctx.args, "dry-run") });
+      result = setLabel({ session, agent, targetId, label: clear ? undefined : name, dryRun: boolFlag(ctx.args, "dry-run") });
     } catch (error) {
       throw toCliError(error);
     }
     if (ctx.json) {
-      printJson(ctx, { agent: "pi", written: result.written, entry: result.entry, targetId: result.targetId, label: result.label, previousLabel: result.previousLabel });
+      printJson(ctx, { agent, written: result.written, entry: result.entry, targetId: result.targetId, label: result.label, previousLabel: result.previousLabel });
       return 0;
     }
     const what = result.label === null ? `label of ${targetId} cleared` : `${targetId} labelled "${result.label}"`;

@@ -1,14 +1,16 @@
-import type { CatalogueRow } from "../../core/catalogue/catalogue-row";
+import { rowTitle, type CatalogueRow } from "../../core/catalogue/catalogue-row";
+import { ompDisplayName } from "../../core/discovery/omp-listing";
+import type { AgentName } from "../../core/session/format/agent-version";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { lookedIn, sessionRows } from "../session-rows";
 
-function jsonRow(r: CatalogueRow): Record<string, unknown> {
+function jsonRow(r: CatalogueRow, agent: AgentName): Record<string, unknown> {
   return {
     path: r.path,
     id: r.id,
     cwd: r.cwd,
-    name: r.name,
+    name: rowTitle(r, agent),
     entries: r.entries,
     modified: r.modified,
     messages: r.messages,
@@ -39,30 +41,37 @@ function compact(n: number): string {
 
 export const listCommand: Command = {
   name: "list",
-  usage: "list [DIR…] [--all] [--json] [--agent-dir DIR] [--cwd DIR] [--pi-version 0.73|1.5]",
+  usage: "list [DIR…] [--all] [--json] [--agent pi|omp] [--agent-dir DIR] [--cwd DIR] [--pi-version 0.73|1.5]",
   summary:
-    "Sessions of the project dirs (pi's own folder for each under the agent dir, plus *.jsonl session files inside them), or of every project with --all; remembered in pi-sessions' cache folder between runs.",
-  flags: { all: { value: false } },
+    "Sessions of the project dirs (pi's and oh-my-pi's own folders for each, plus *.jsonl session files inside them), or of every project with --all; each row says whose session it is; remembered in pi-sessions' cache folder between runs.",
+  flags: { all: { value: false }, agent: { value: true } },
   async run(ctx) {
     const found = await sessionRows(ctx);
-    const { rows, versionOf } = found;
+    const { rows, versionOf, agentOf } = found;
     rows.sort((a, b) => b.modified.localeCompare(a.modified) || a.path.localeCompare(b.path));
     if (ctx.json) {
       printJson(ctx, {
         // Sessions without a pi 1.x marker are read with this; each session says its own.
         piVersion: found.defaultVersion,
-        sessions: rows.map((r) => ({ piVersion: versionOf(r.pi1xMarker), ...jsonRow(r) })),
+        sessions: rows.map((r) => {
+          const agent = agentOf(r);
+          return agent === "omp" ? { agent, ...jsonRow(r, agent) } : { agent, piVersion: versionOf(r.pi1xMarker), ...jsonRow(r, agent) };
+        }),
       });
       return 0;
     }
     if (rows.length === 0) {
-      printLines(ctx, [lookedIn(found)]);
+      printLines(ctx, [lookedIn(ctx, found)]);
       return 0;
     }
     printLines(
       ctx,
       rows.map((s) => {
-        const title = s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)");
+        const agent = agentOf(s);
+        const title =
+          agent === "omp"
+            ? `[omp] ${ompDisplayName({ title: s.ompTitle, firstMessage: s.firstUserMessage, created: null }, new Date(s.mtimeMs)).slice(0, 60)}`
+            : (s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)"));
         const tokens = `${s.contextSource === "usage" ? "" : "~"}${compact(s.contextTokens)} ctx`;
         const cost = s.cost > 0 ? `  $${s.cost.toFixed(2)}` : "";
         return `${s.modified}  ${String(s.entries).padStart(6)} ${s.entries === 1 ? "entry  " : "entries"}  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;

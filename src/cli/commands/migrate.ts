@@ -19,7 +19,7 @@ export const migrateCommand: Command = {
     if (!existsSync(file)) throw new CliError(`${file}: no such file`, EXIT_BAD_INPUT);
     const dryRun = boolFlag(ctx.args, "dry-run");
     // Migration is the same in both pi versions; the choice is reported like every writer's.
-    const { piVersion } = writeSemantics(ctx, await openSession(file).catch(() => undefined));
+    const { piVersion } = writeSemantics(ctx, await openSession(file).catch(() => undefined), { omp: false });
     let result;
     try {
       result = migrateSessionFile(file, { dryRun });

@@ -28,7 +28,7 @@ export const navigateCommand: Command = {
     if (undo && stringFlag(ctx.args, "label") !== undefined) throw new UsageError("--label goes with --target");
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session) ?? undefined;
-    const { piVersion } = writeSemantics(ctx, session);
+    const { piVersion, agent } = writeSemantics(ctx, session);
     const dryRun = boolFlag(ctx.args, "dry-run");
     const label = stringFlag(ctx.args, "label");
     let result: NavigateResult & { compactionId?: string };
@@ -37,7 +37,7 @@ export const navigateCommand: Command = {
       const undone = await withInterrupt(async () => undoCompaction({ session, piVersion, leafId, dryRun, ...(compactionId ? { compactionId } : {}) }));
       result = { ...undone, compactionId: undone.compaction.id };
     } else {
-      result = await withInterrupt(async () => runNavigate({ session, piVersion, targetId: targetId!, leafId, dryRun, ...(label ? { label } : {}) }));
+      result = await withInterrupt(async () => runNavigate({ session, piVersion, agent, targetId: targetId!, leafId, dryRun, ...(label ? { label } : {}) }));
     }
     if (ctx.json) {
       printJson(ctx, {
@@ -48,8 +48,8 @@ export const navigateCommand: Command = {
         oldLeafId: result.oldLeafId,
         editorText: result.editorText ?? null,
         labelEntry: result.labelEntry,
-        agent: "pi",
-        piVersion: result.piVersion,
+        agent,
+        ...(agent === "pi" ? { piVersion: result.piVersion } : {}),
         ...(result.compactionId ? { undoneCompactionId: result.compactionId } : {}),
       });
       return 0;

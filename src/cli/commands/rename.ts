@@ -19,15 +19,15 @@ export const renameCommand: Command = {
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote a NAME with spaces)`);
     const session = await loadSession(ctx, resolve(ctx.io.processCwd, file));
     // pi's writes only: an omp session is refused until the writers follow omp's rules.
-    writeSemantics(ctx, session);
+    const { agent } = writeSemantics(ctx, session);
     let result;
     try {
-      result = renameSession({ session, name, dryRun: boolFlag(ctx.args, "dry-run") });
+      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run") });
     } catch (error) {
       throw toCliError(error);
     }
     if (ctx.json) {
-      printJson(ctx, { agent: "pi", written: result.written, entry: result.entry, name: result.name, previousName: result.previousName });
+      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName, agent: result.agent });
       return 0;
     }
     printLines(ctx, [result.written ? `session named "${result.name}" (entry ${result.entry.id})` : `dry run: would name the session "${result.name}"; nothing written`]);

@@ -1,35 +1,23 @@
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { defaultCacheDir } from "../../core/cache-dir";
 import { SearchIndex, type SearchResult } from "../../core/search/search-index";
-import { findSessionFiles, piSessionDirForCwd } from "../../core/discovery/discover";
-import { jsonlFilesInFolders, piSessionFolders } from "../../core/discovery/discover";
+import { sessionDirsForCwd } from "../../core/discovery/agent-roots";
+import { candidateFiles, homeOf, listedRoots } from "../session-roots";
 import { boolFlag, intFlag } from "../args";
 import type { Command, CommandContext } from "../command";
 import { CliError, EXIT_BAD_INPUT, UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
-import { resolveAgentDir, resolveCwd } from "../session-input";
+import { resolveCwd } from "../session-input";
 
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** Like `list`: pi's folder for the project plus session files inside it; or every folder under <agent-dir>/sessions/. */
+/** Like `list`: each agent's folder for the project plus session files inside it; or every folder of each agent. */
 async function scopeFiles(ctx: CommandContext): Promise<{ files: string[]; scope: string }> {
-  const agentDir = resolveAgentDir(ctx);
+  const roots = listedRoots(ctx);
   if (boolFlag(ctx.args, "all")) {
-    return { files: await jsonlFilesInFolders(await piSessionFolders(agentDir)), scope: `every folder under ${join(agentDir, "sessions")}` };
+    return { files: await candidateFiles(ctx, roots, [], true), scope: `every folder under ${roots.map((r) => r.sessionsRoot).join(" and ")}` };
   }
   const cwd = resolveCwd(ctx);
-  const piDir = piSessionDirForCwd(cwd, agentDir);
-  const files = new Map<string, string>();
-  for (const file of await jsonlFilesInFolders([piDir])) files.set(canonical(file), file);
-  for (const file of await findSessionFiles([cwd], {})) files.set(canonical(file), file);
-  return { files: [...files.values()], scope: `${piDir} and ${cwd}` };
+  const files = await candidateFiles(ctx, roots, [cwd], false, true);
+  return { files, scope: `${roots.map((r) => sessionDirsForCwd(r, cwd, homeOf(ctx))[0]).join(", ")} and ${cwd}` };
 }
 
 function printText(ctx: CommandContext, result: SearchResult, scope: string): void {
@@ -50,7 +38,7 @@ export const searchCommand: Command = {
   name: "search",
   usage: "search QUERY [--all] [--limit N] [--json] [--agent-dir DIR] [--cwd DIR]",
   summary: "Sessions whose name, id, cwd or message text match QUERY, in pi 1.5's /resume syntax: words, \"exact phrase\", re:<regex>.",
-  flags: { all: { value: false }, limit: { value: true } },
+  flags: { all: { value: false }, limit: { value: true }, agent: { value: true } },
   async run(ctx) {
     const query = ctx.args.positionals.join(" ");
     if (!query.trim()) throw new UsageError("search needs a QUERY (words, \"a phrase\" or re:<regex>)");

@@ -112,7 +112,7 @@ export const usageCommand: Command = {
       return 0;
     }
     if (found.rows.length === 0) {
-      printLines(ctx, [lookedIn(found)]);
+      printLines(ctx, [lookedIn(ctx, found)]);
       return 0;
     }
     printLines(ctx, textLines(report, lines, by as Group));

@@ -40,7 +40,10 @@ export interface ChooseAgentInput extends ChoosePiVersionInput {
 export function ompRoots(env: Readonly<Record<string, string | undefined>> = process.env, home: string = env.HOME || homedir()): string[] {
   const roots = [join(home, env.PI_CONFIG_DIR || ".omp")];
   const dirs = defaultOmpDirs(env, home);
-  if (!roots.some((r) => isUnder(dirs.agentDir, r))) roots.push(dirs.agentDir);
+  // $PI_CODING_AGENT_DIR is pi's agent dir as well (omp honours it for its default profile):
+  // a file in a folder both agents use is not omp's by where it lies.
+  const sharedWithPi = env.PI_CODING_AGENT_DIR !== undefined && env.PI_CODING_AGENT_DIR !== "" && resolve(dirs.agentDir) === resolve(env.PI_CODING_AGENT_DIR);
+  if (!sharedWithPi && !roots.some((r) => isUnder(dirs.agentDir, r))) roots.push(dirs.agentDir);
   if (env.XDG_DATA_HOME) roots.push(join(env.XDG_DATA_HOME, "omp"));
   return roots;
 }

@@ -12,8 +12,9 @@ export const CATALOGUE_FORMAT = "pi-sessions-catalogue";
  * 2: rows carry `pi1xMarker`, and sessions with one are counted by pi 1.5's rule. 3: a log of checksummed lines, id filters inline.
  * 4: rows carry `spend` (by 15-minute slot, kind and model: spend-slots.ts).
  * 5: rows carry `newestEntry` (a session's last activity counts every entry, ours too).
+ * 6: rows carry `agent` and `ompTitle`.
  */
-export const CATALOGUE_VERSION = 5;
+export const CATALOGUE_VERSION = 6;
 
 /** What the row was computed from: the file's size, mtime and the hash of its last ≤ 4 KiB. */
 export interface RecordKey {
@@ -21,6 +22,8 @@ export interface RecordKey {
   mtimeMs: number;
   tailHash: string;
   tailLength: number;
+  /** The file's inode: another file at the path (omp's atomic rewrite) is read again, never carried over. */
+  ino?: number;
 }
 
 /** As stored: a record without its id filter (damaged, or not sent) cannot be carried over an append. */
@@ -37,7 +40,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object
 const strOrNull = (v: unknown): boolean => v === null || isStr(v);
 
 export function validKey(k: unknown): k is RecordKey {
-  return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength);
+  return isObj(k) && isNum(k.size) && k.size >= 0 && isNum(k.mtimeMs) && isStr(k.tailHash) && /^[0-9a-f]{64}$/.test(k.tailHash) && isNum(k.tailLength) && (k.ino === undefined || isNum(k.ino));
 }
 
 const NUMBER_FIELDS = ["entries", "messages", "lastActivity", "newestEntry", "contextTokens", "contextMessages", "totalTokens", "input", "output", "cacheRead", "cacheWrite", "cost", "size", "mtimeMs"] as const;
@@ -47,6 +50,7 @@ function validRow(r: unknown, path: string): r is CatalogueRow {
   if (!isStr(r.modified) || Number.isNaN(new Date(r.modified).getTime())) return false;
   if (r.contextSource !== "usage" && r.contextSource !== "estimate" && r.contextSource !== "estimate-after-compaction") return false;
   if (typeof r.hasCompactions !== "boolean") return false;
+  if ((r.agent !== "pi" && r.agent !== "omp") || !strOrNull(r.ompTitle)) return false;
   if (r.pi1xMarker !== null && !(isObj(r.pi1xMarker) && isStr(r.pi1xMarker.entryId) && isNum(r.pi1xMarker.line) && isStr(r.pi1xMarker.what))) return false;
   if (r.model !== null && !(isObj(r.model) && isStr(r.model.provider) && isStr(r.model.modelId))) return false;
   if (!validSpendSlots(r.spend)) return false;

@@ -13,6 +13,11 @@ import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule
 import type { PiVersion } from "../session/format/pi-version.js";
 import { semanticsFor } from "../agent/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
+import { ompMarkOfEntry, sessionOmpMarker } from "../session/dialect/omp-markers.js";
+import { OMP_18 } from "../session/format/agent-version.js";
+import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
+import type { AgentName } from "../session/format/agent-version.js";
+import { OMP_LIST_PREFIX_BYTES, readOmpListing } from "../discovery/omp-listing.js";
 import type { EntryMeta } from "../session/format/entry-meta.js";
 import type { SessionEntry } from "../session/format/types.js";
 import { IdFilter } from "./id-filter.js";
@@ -30,6 +35,13 @@ export interface CatalogueRow {
   cwd: string;
   /** pi's session name (last session_info, trimmed), or null. */
   name: string | null;
+  /**
+   * Whose marks the file holds: "omp" for omp's title slot or an entry only omp
+   * writes, else "pi". A list also counts a file under omp's folder as omp's (agentOfRow).
+   */
+  agent: AgentName;
+  /** omp's title for its /resume list (title slot, header title, a compaction shortSummary in the first 4 KiB), or null. */
+  ompTitle: string | null;
   /** Text of the first user message with text (pi's firstMessage), cut to FIRST_REQUEST_CHARS, or null. */
   firstUserMessage: string | null;
   /** The header's parentSession (the session this one was forked from), or null. */
@@ -91,6 +103,30 @@ export interface ComputedRow {
   resume: RowResume | null;
 }
 
+function ompMarkOfEntryOrUndefined(mini: LoadedSession, m: EntryMeta): boolean {
+  if (m.type !== "model_change" && m.type !== "compaction" && m.type !== "custom" && m.type !== "message") return false;
+  try {
+    return ompMarkOfEntry(mini.entryAt(m)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** omp's /resume title of the file (read from its first 4 KiB), or null. */
+export function ompTitleOf(path: string): string | null {
+  return readOmpListing(path)?.title ?? null;
+}
+
+/** Whose session a row is in a list: omp's when it lies under one of omp's session roots, else as the file says. */
+export function agentOfRow(row: Pick<CatalogueRow, "agent" | "path">, isUnderOmpRoot: (path: string) => boolean): AgentName {
+  return row.agent === "omp" || isUnderOmpRoot(row.path) ? "omp" : "pi";
+}
+
+/** The name a list shows for the row: omp's title for an omp session (omp ignores session_info), pi's session name otherwise. */
+export function rowTitle(row: Pick<CatalogueRow, "name" | "ompTitle">, agent: AgentName): string | null {
+  return agent === "omp" ? row.ompTitle : row.name;
+}
+
 export function firstRequest(text: string | null): string | null {
   return text === null ? null : text.length > FIRST_REQUEST_CHARS ? text.slice(0, FIRST_REQUEST_CHARS) : text;
 }
@@ -102,6 +138,11 @@ export function headerTime(header: { timestamp?: unknown } | null): number {
 export function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: number): string {
   if (lastActivity > 0) return new Date(lastActivity).toISOString();
   return new Date(!Number.isNaN(headerMs) ? headerMs : mtimeMs).toISOString();
+}
+
+/** The rule a row is counted with: omp's for omp's sessions, else the pi version's. */
+export function rowTokenRule(agent: AgentName, marker: Pi1xMarker | null, versionOf: RowVersion): ContextTokenRule {
+  return (agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(versionOf(marker))).contextTokenRule;
 }
 
 /** The pi version a row is counted with, from the file's first pi 1.x marker (see `rowVersionPolicy`). */
@@ -123,7 +164,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
   const header = session.header;
   if (!header || session.headerMissing || session.path === undefined) return null;
   const marker = sessionPi1xMarker(session) ?? null;
-  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
+  const agent: AgentName = sessionOmpMarker(session) ? "omp" : "pi";
+  const rule = rowTokenRule(agent, marker, versionOf);
   const facts = new LiveSessionFacts(session, rule);
   const f = facts.current;
   const spend = session.index.totalSpend;
@@ -132,6 +174,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     name: f.name,
+    agent,
+    ompTitle: ompTitleOf(session.path),
     firstUserMessage: firstRequest(firstUserMessageText(session)),
     parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
     pi1xMarker: marker,
@@ -272,7 +316,7 @@ export function extendRow(
   mtimeMs: number,
   versionOf: RowVersion,
 ): ComputedRow | null {
-  const rule = semanticsFor(versionOf(previous.pi1xMarker)).contextTokenRule;
+  const rule = rowTokenRule(previous.agent, previous.pi1xMarker, versionOf);
   if (resume.editsAhead && keepsProjection(rule)) return null;
   if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const mini = appendedChain(appended, resume.leafId, (id) => resume.ids.mayHave(id));
@@ -280,6 +324,8 @@ export function extendRow(
   const metas = mini.index.entries;
   // The file's first marker: the row needs its line, and maybe another rule.
   if (!previous.pi1xMarker && findPi1xMarker(metas, (m) => entryOrUndefined(mini, m))) return null;
+  // The first omp entry of a pi row: counted by omp's rule from now on (a full read).
+  if (previous.agent === "pi" && metas.some((m) => isOmpOnlyEntryType(m.type) || ompMarkOfEntryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
   const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
   for (const m of metas) {
@@ -300,6 +346,10 @@ export function extendRow(
   const row: CatalogueRow = {
     ...previous,
     name: sawName ? (index.sessionName ?? null) : previous.name,
+    agent: previous.agent,
+    // omp reads its title from the first 4 KiB: an append reaches into them only while the file is shorter,
+    // but omp's rename rewrites the title slot in place and appends a title_change (one small read per append).
+    ompTitle: previous.agent === "omp" || previous.size < OMP_LIST_PREFIX_BYTES ? ompTitleOf(previous.path) : previous.ompTitle,
     firstUserMessage: previous.firstUserMessage ?? firstRequest(firstUserMessageText(mini)),
     entries: previous.entries + index.size,
     messages: previous.messages + index.messageCount,

@@ -21,7 +21,9 @@ export function readRecord(path: string, versionOf: RowVersion, options: { sumAh
   // Skimmed: a list row needs the index's fields, not every byte of every tool output validated.
   const session = openSessionSync(path, { skim: true });
   const fp = session.fingerprint;
-  const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+  // The inode the read was made from (the session keeps its file's stat).
+  const ino = (session as { fileStat?: { ino: number } }).fileStat?.ino;
+  const key: RecordKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength, ...(ino ? { ino } : {}) };
   const computed = rowFromSession(session, fp.size, fp.mtimeMs, versionOf, options.sumAhead === true);
   if (!computed) return { path, key, kind: "other" };
   return { path, key, kind: "session", ...computed };

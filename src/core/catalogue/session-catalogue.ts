@@ -355,6 +355,7 @@ export class SessionCatalogue {
     try {
       const st = fstatSync(fd);
       if (st.size <= key.size) return null;
+      if (key.ino !== undefined && st.ino !== key.ino) return null;
       const oldTail = readRange(fd, key.size - key.tailLength, key.tailLength);
       if (oldTail.length !== key.tailLength || hashBytes(oldTail) !== key.tailHash) return null;
       let appended = readRange(fd, key.size, st.size - key.size);
@@ -382,7 +383,7 @@ export class SessionCatalogue {
           ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
           : Buffer.concat([oldTail.subarray(Math.max(0, oldTail.length - (FINGERPRINT_TAIL_BYTES - appended.length))), appended]);
       const fp = fingerprintOf(size, tail, st.mtimeMs);
-      newKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+      newKey = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength, ino: st.ino };
     } finally {
       closeSync(fd);
     }

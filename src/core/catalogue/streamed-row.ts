@@ -29,9 +29,11 @@ import { borrowSearchChunk, SEARCH_CHUNK_BYTES } from "../session/skim/search-me
 import { textOfContent } from "../session/open/session-info.js";
 import type { SessionEntry, SessionHeader } from "../session/format/types.js";
 import { findPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
-import { semanticsFor } from "../agent/index.js";
 import type { RecordKey } from "./catalogue-file.js";
-import { firstRequest, headerTime, modifiedOf, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
+import { firstRequest, headerTime, modifiedOf, ompTitleOf, rowTokenRule, type CatalogueRow, type ComputedRow, type RowResume, type RowVersion } from "./catalogue-row.js";
+import { titleSlotOf } from "../session/format/title-slot.js";
+import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
+import { ompMarkOfEntry } from "../session/dialect/omp-markers.js";
 import { EntryTable } from "./entry-table.js";
 import { IdFilter } from "./id-filter.js";
 import { StreamedBranch } from "./streamed-branch.js";
@@ -195,6 +197,10 @@ class StreamedLines {
   readonly table = new EntryTable();
   readonly sums = new RowSums();
   header: SessionHeader | null = null;
+  /** Line 1 was omp's title slot. */
+  titleSlot = false;
+  /** The file holds omp's title slot or an entry only omp writes. */
+  ompMarked = false;
   headerMissing = false;
   /** The file needs what this reader does not do (migration, a reused id): read it in full. */
   giveUp = false;
@@ -243,6 +249,19 @@ class StreamedLines {
   }
 
   private accept(l: JsonlLine, scan: Accepted): void {
+    if (!this.headerDecided && !this.titleSlot && scan.kind === "object" && scan.fields.type === "title") {
+      // omp's title slot on line 1: the header is the next parsed line (as SessionBuilder reads it).
+      try {
+        const slot = titleSlotOf(JSON.parse(asBuffer(l.bytes).toString("utf8", l.start, l.start + l.length)));
+        if (slot) {
+          this.titleSlot = true;
+          this.ompMarked = true;
+          return;
+        }
+      } catch {
+        // not a slot: the header decision below
+      }
+    }
     if (!this.headerDecided) {
       this.headerDecided = true;
       if (scan.kind === "object" && scan.fields.type === "session" && typeof scan.fields.id === "string") {
@@ -276,7 +295,16 @@ class StreamedLines {
     }
     this.current.line = l;
     this.sums.add(meta, this.body, l);
+    if (!this.ompMarked && (isOmpOnlyEntryType(meta.type) || (meta.role !== undefined && OMP_ROLES.has(meta.role)) || (OMP_MARKED_BY_BODY.has(meta.type) && this.ompMarkedBody(meta)))) this.ompMarked = true;
     this.current.line = null;
+  }
+
+  private ompMarkedBody(meta: EntryMeta): boolean {
+    try {
+      return ompMarkOfEntry(this.bodies.entry(meta)) !== undefined;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -314,7 +342,7 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
     // The tail is still in the chunk when the last read held it (no allocation per file).
     const tail = !lines.headerMissing && lastRead >= tailLength ? chunk.subarray(lastRead - tailLength, lastRead) : new ReusedReads(fd, chunk, size, path).read(size - tailLength, tailLength);
     const fp = fingerprintOf(size, tail, stat.mtimeMs);
-    const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const key: RecordKey = { size, mtimeMs: stat.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength, ino: stat.ino };
     const header = lines.header;
     if (!header || lines.headerMissing) return { key, computed: null };
     return { key, computed: rowOf(path, lines, header, fd, chunk, key, lastByte === 0x0a, versionOf, options.sumAhead === true) };
@@ -326,10 +354,14 @@ export function streamRow(path: string, versionOf: RowVersion, options: { chunkB
 /** Bodies parsed again for the branch's tokens that are kept for a second question (line bytes). */
 const BODY_CACHE_BYTES = 1024 * 1024;
 
+/** Entry types whose body may mark a file as omp's (a model_change with `model`, an omp compaction, omp's core custom entries, an assistant's contextSnapshot). */
+const OMP_MARKED_BY_BODY: ReadonlySet<string> = new Set(["model_change", "compaction", "custom"]);
+const OMP_ROLES: ReadonlySet<string> = new Set(["developer", "pythonExecution", "fileMention"]);
+
 function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: number, chunk: Buffer, key: RecordKey, complete: boolean, versionOf: RowVersion, sumAhead: boolean): ComputedRow {
   const { table, sums } = lines;
   const marker = sums.marker ?? null;
-  const rule = semanticsFor(versionOf(marker)).contextTokenRule;
+  const rule = rowTokenRule(lines.ompMarked ? "omp" : "pi", marker, versionOf);
   const bodies = new EntryBodies(new ReusedReads(fd, chunk, key.size, path), path, BODY_CACHE_BYTES);
   const leaf = table.size - 1;
   const branch = leaf >= 0 ? table.branchTo(leaf) : new Int32Array(0);
@@ -341,6 +373,8 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     name: sums.name ?? null,
+    agent: lines.ompMarked ? "omp" : "pi",
+    ompTitle: ompTitleOf(path),
     firstUserMessage: firstRequest(sums.firstUserMessage),
     parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
     pi1xMarker: marker,

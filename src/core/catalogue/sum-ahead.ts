@@ -17,10 +17,9 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { hashBytes } from "../session/bytes/fingerprint.js";
 import { readRange } from "../session/bytes/read-range.js";
-import { semanticsFor } from "../agent/index.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import type { CatalogueRecord } from "./catalogue-file.js";
-import { appendedChain, appendedTokens, type RowVersion } from "./catalogue-row.js";
+import { appendedChain, appendedTokens, rowTokenRule, type RowVersion } from "./catalogue-row.js";
 import { keepsProjection, ProjectedTail, type ProjectedResume } from "./projected-resume.js";
 import { readRecord } from "./read-record.js";
 import type { CatalogueOptions } from "./catalogue-options.js";
@@ -41,7 +40,7 @@ export function sumAnswerOf(path: string, versionOf: RowVersion, upTo?: number):
 /** Whether the row would want a sum ahead: counted by pi 1.5, resumable, without one (and no edit waiting for its target). */
 export function wantsSum(record: CatalogueRecord | undefined, versionOf: RowVersion): record is SessionRecord {
   if (record?.kind !== "session" || !record.resume || record.resume.projected || record.resume.editsAhead) return false;
-  return keepsProjection(semanticsFor(versionOf(record.row.pi1xMarker)).contextTokenRule);
+  return keepsProjection(rowTokenRule(record.row.agent, record.row.pi1xMarker, versionOf));
 }
 
 /**
@@ -71,7 +70,7 @@ export function sumForRecord(record: SessionRecord, answer: SumAnswer, versionOf
   const mini = appendedChain(appended, answer.leafId, () => false);
   const metas = mini?.index.entries;
   if (!mini || !metas || metas.length === 0 || metas[metas.length - 1]!.id !== resume.leafId) return undefined;
-  const rule = semanticsFor(versionOf(record.row.pi1xMarker)).contextTokenRule;
+  const rule = rowTokenRule(record.row.agent, record.row.pi1xMarker, versionOf);
   const tail = new ProjectedTail(answer.projected);
   metas.forEach((m, i) => tail.add(m, m.id, appendedTokens(rule, mini, m), () => mini.entryAt(m), i));
   return tail.current;

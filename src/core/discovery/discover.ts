@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { firstUserMessageText, sessionModifiedDate } from "../session/open/session-info.js";
 import { openSession } from "../session/open/open-session.js";
 import { sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
+import { titleSlotOf } from "../session/format/title-slot.js";
 
 /** pi's agent dir: `$PI_CODING_AGENT_DIR` (a leading `~` or `~/` expanded, as pi does) or `~/.pi/agent`. */
 export function defaultAgentDir(env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
@@ -80,7 +81,8 @@ const HEADER_PROBE_BYTES = 512;
 const MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
- * Whether the file's first line is a session header (`type` "session", string `id`).
+ * Whether the file's first line is a session header (`type` "session", string `id`),
+ * or omp's title slot followed by one.
  * Like pi's isValidSessionFile, but a first line longer than pi's 512-byte probe
  * is read to its end, and a BOM and blank lines before it are skipped (pi's load trims them).
  */
@@ -100,8 +102,13 @@ export function isSessionFile(path: string): boolean {
       const n = readSync(fd, chunk, 0, size, position);
       bytes = Buffer.concat([bytes, chunk.subarray(0, n)]);
       position += n;
-      const text = bytes.toString("utf8").replace(/^[\s\uFEFF]+/, "");
-      const nl = text.indexOf("\n");
+      let text = bytes.toString("utf8").replace(/^[\s\uFEFF]+/, "");
+      let nl = text.indexOf("\n");
+      // omp's title slot on line 1: the header is the next line.
+      if (nl >= 0 && isTitleSlotText(text.slice(0, nl))) {
+        text = text.slice(nl + 1).replace(/^\s+/, "");
+        nl = text.indexOf("\n");
+      }
       if (nl >= 0 || n === 0) return isHeaderText(nl >= 0 ? text.slice(0, nl) : text);
       if (position >= MAX_HEADER_BYTES) return false;
       size = Math.min(size * 4, MAX_HEADER_BYTES - position);
@@ -110,6 +117,14 @@ export function isSessionFile(path: string): boolean {
     return false;
   } finally {
     closeSync(fd);
+  }
+}
+
+function isTitleSlotText(line: string): boolean {
+  try {
+    return titleSlotOf(JSON.parse(line.trim())) !== undefined;
+  } catch {
+    return false;
   }
 }
 

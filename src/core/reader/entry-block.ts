@@ -6,6 +6,7 @@ import type { SessionEntry } from "../session/format/types";
 import type { AssistantPart, ReaderBlock, ToolCallView } from "./reader-block";
 import { imageRefusal, MAX_IMAGES_PER_BLOCK, type ReaderImage } from "./reader-image";
 import { counted } from "../text/counted.js";
+import { snapcompactFrameImages } from "./snapcompact-frames";
 
 /** Longest text one block carries; the rest is cut with a note (a tool output can be megabytes). */
 export const MAX_BLOCK_CHARS = 100_000;
@@ -167,7 +168,15 @@ function markText(e: Rec): { title: string; text: string } | undefined {
     case "session_info":
       return { title: "name", text: `named "${String(e.name ?? "")}"` };
     case "custom":
+      if (e.customType === "session_exit") {
+        const data = isRec(e.data) ? e.data : {};
+        return { title: "session exit", text: `omp exited (${String(data.kind ?? "?")}${data.reason ? `: ${String(data.reason)}` : ""})` };
+      }
       return { title: "custom", text: `custom ${String(e.customType ?? "")}` };
+    case "reset_boundary":
+      return { title: "/clear", text: "── /clear ── everything above is out of the model's context" };
+    case "title_change":
+      return { title: "title", text: `titled "${String(e.title ?? "")}"${typeof e.previousTitle === "string" ? ` (was "${e.previousTitle}")` : ""}` };
     case "usage": {
       const usage = isRec(e.usage) ? num(e.usage.totalTokens) : undefined;
       return { title: "usage", text: `usage ${String(e.kind ?? "")} ${String(e.provider ?? "?")}/${String(e.model ?? "?")}${usage !== undefined ? ` · ${usage} tokens` : ""}${e.note ? ` · ${String(e.note)}` : ""}` };
@@ -179,22 +188,36 @@ function markText(e: Rec): { title: string; text: string } | undefined {
   }
 }
 
-/** `maxChars`: the longest text kept (exports pass Infinity). */
-export function entryBlock(entry: SessionEntry | Rec, maxChars = MAX_BLOCK_CHARS): ReaderBlock {
+/** `maxChars`: the longest text kept (exports pass Infinity); `blobsDir`: omp's blob store, for snapcompact frames. */
+export function entryBlock(entry: SessionEntry | Rec, maxChars = MAX_BLOCK_CHARS, options: { blobsDir?: string } = {}): ReaderBlock {
   const cut = (block: ReaderBlock): ReaderBlock => cutAt(block, maxChars);
   const e = entry as Rec;
   const base: ReaderBlock = { id: str(e.id) ?? "", kind: "unknown", timestamp: str(e.timestamp) ?? "", text: "" };
   switch (e.type) {
     case "message":
       return cut(isRec(e.message) ? messageBlock(base, e.message) : { ...base, title: "message", text: safeJson(e) });
-    case "compaction":
+    case "compaction": {
+      // omp: the method, tokens after, the short summary; a snapcompact archive's frames as images.
+      const facts = [
+        str(e.method) ? `${str(e.method)}` : undefined,
+        str(e.firstKeptEntryId) ? `keeps from ${str(e.firstKeptEntryId)}` : undefined,
+        num(e.tokensAfter) !== undefined ? `→ ${num(e.tokensAfter)} tokens after` : undefined,
+      ].filter((f): f is string => f !== undefined);
+      const frames = snapcompactFrameImages(e, options.blobsDir);
+      if (frames) {
+        const notShown = frames.refusals.length > 0 ? ` (${frames.refusals.length} not shown: ${[...new Set(frames.refusals)].join("; ")})` : "";
+        facts.push(`${frames.count} snapcompact frame${frames.count === 1 ? "" : "s"}${notShown}`);
+      }
+      const short = str(e.shortSummary);
       return cut({
         ...base,
         kind: "compaction",
-        text: str(e.summary) ?? "",
+        text: short ? `${short}\n\n${str(e.summary) ?? ""}` : (str(e.summary) ?? ""),
         ...(num(e.tokensBefore) !== undefined ? { tokens: num(e.tokensBefore) } : {}),
-        ...(str(e.firstKeptEntryId) ? { detail: `keeps from ${str(e.firstKeptEntryId)}` } : {}),
+        ...(facts.length > 0 ? { detail: facts.join(" · ") } : {}),
+        ...(frames && frames.shown.length > 0 ? { images: frames.shown } : {}),
       });
+    }
     case "branch_summary":
       return cut({ ...base, kind: "branchSummary", text: str(e.summary) ?? "", ...(str(e.fromId) ? { detail: `from ${str(e.fromId)}` } : {}) });
     case "custom_message": {

@@ -3,6 +3,7 @@
 // are parsed, so a 100 MB session shows its last turns without reading every
 // body. `extend` follows pi's appends: the new entries below the shown leaf,
 // and the earlier entries a new label or context edit changes.
+import { blobsDirBeside } from "./snapcompact-frames";
 import type { LoadedSession } from "../session/open/open-session";
 import type { EntryMeta } from "../session/format/entry-meta";
 import { entryBlock, replacementText } from "./entry-block";
@@ -44,6 +45,9 @@ export class ReaderPager {
   private ids: string[] = [];
   private readonly edits = new Map<string, ContextEditMark>();
   private pathLeaf: string | null;
+
+  /** omp's blob store beside the session's sessions root (snapcompact frames); null when there is none. */
+  private blobsDir: string | null | undefined;
 
   constructor(
     private session: LoadedSession,
@@ -144,7 +148,8 @@ export class ReaderPager {
 
   private block(id: string): ReaderBlock {
     const meta = this.session.index.get(id)!;
-    const block = entryBlock(this.session.entryAt(meta));
+    this.blobsDir ??= blobsDirBeside(this.session.path) ?? null;
+    const block = entryBlock(this.session.entryAt(meta), undefined, this.blobsDir ? { blobsDir: this.blobsDir } : {});
     const label = this.session.index.labelOf(id);
     const edit = this.edits.get(id);
     return { ...block, ...(label !== undefined ? { label } : {}), ...(edit ? { edit } : {}) };

@@ -19,6 +19,7 @@ import { asBuffer, JsonlReader, type JsonlLine } from "../session/bytes/jsonl-re
 import { FINGERPRINT_TAIL_BYTES, fingerprintOf, type FileFingerprint } from "../session/bytes/fingerprint";
 import { NormalizedTextBuilder, PiOmits, searchableMessageText, sessionInfoName } from "./message-text";
 import { skimTextMessage } from "./text-message-skim";
+import { titleSlotOf } from "../session/format/title-slot";
 
 /** What the index keeps about one session file (one manifest row). */
 export interface FileState {
@@ -159,6 +160,14 @@ class LineSink {
         return;
       }
       const f = scan.fields;
+      // omp's title slot on line 1: its title is the session's name, the header is the next line.
+      if (!this.state.seenFirst && l.line === 1 && f.type === "title") {
+        const slot = titleSlotOf(value());
+        if (slot) {
+          this.state.name = slot.title.trim() ? slot.title : null;
+          return;
+        }
+      }
       if (!this.state.seenFirst) return this.header(f);
       if (f.type === "session_info") {
         this.state.name = sessionInfoName(f.name) ?? null;

@@ -10,6 +10,7 @@ import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import type { FilesTouched } from "../files-touched/index.js";
 import { semanticsFor } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import { OMP_18, type AgentName } from "../session/format/agent-version.js";
 import type { SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
 import { completeSummaryWithUsage } from "../summarize/call-model.js";
@@ -17,6 +18,7 @@ import { buildDigest } from "../summarize/digest.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
 import { NoSummaryModelError } from "./compaction-draft.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
+import { upsertOmpFileOperations } from "./omp-files-block.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { ModelCallSettings, ProgressListener } from "./run-common.js";
 import { chooseSummarizer, type SummarizerChoice } from "./summarizer.js";
@@ -26,8 +28,13 @@ export interface BranchSummaryInstructions {
   replaceInstructions?: boolean;
 }
 
+/** omp's branch-summary-preamble.md as rendered: its own text comes right after it, without a separator. */
+export const OMP_BRANCH_SUMMARY_PREAMBLE = "User explored another conversation branch, then returned here.\nExploration summary:";
+
 export interface BranchSummaryTextOptions extends ModelCallSettings {
   piVersion: PiVersion;
+  /** Whose session: omp's text starts with omp's preamble and ends with omp's `<files>` block (default pi). */
+  agent?: AgentName;
   agentDir: string;
   /** The branch being left, root→leaf (gives the session model). */
   pathEntries: readonly SessionEntry[];
@@ -66,7 +73,8 @@ function withPromptFile(instructions: BranchSummaryInstructions, promptText: str
 
 export async function buildBranchSummaryText(options: BranchSummaryTextOptions): Promise<BranchSummaryText> {
   const { entries, instructions, cwd, trustProject, warnings, piVersion } = options;
-  const semantics = semanticsFor(piVersion);
+  const omp = options.agent === "omp";
+  const semantics = omp ? semanticsFor(OMP_18) : semanticsFor(piVersion);
   let settings = options.settings;
   if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
   const pathEntries = options.pathEntries;
@@ -113,15 +121,15 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
     if (piVersion === "1.5") usage = answer.usage as unknown as Usage;
   }
   const bounded = boundSummary({
-    text: BRANCH_SUMMARY_PREAMBLE + text,
-    readFiles: lists.readFiles,
-    modifiedFiles: lists.modifiedFiles,
+    text: (omp ? OMP_BRANCH_SUMMARY_PREAMBLE : BRANCH_SUMMARY_PREAMBLE) + text,
+    readFiles: omp ? [] : lists.readFiles,
+    modifiedFiles: omp ? [] : lists.modifiedFiles,
     manifest: filesOptions.branchSummary ? abandonedFiles : undefined,
     budgetTokens: summaryBudget(settings.reserveTokens),
   });
   if (bounded.textCut) warnings.push("The summary text was cut to keep the summary within its budget (pi's branchSummary.reserveTokens).");
   return {
-    summary: bounded.summary,
+    summary: omp ? upsertOmpFileOperations(bounded.summary, lists.readFiles, lists.modifiedFiles, new Set(prepared.fileOps.read)) : bounded.summary,
     details: {
       readFiles: lists.readFiles,
       modifiedFiles: lists.modifiedFiles,

@@ -10,6 +10,7 @@ import type { CompactionPreparation, SummaryRequest } from "../compaction/index.
 import type { FilesTouched } from "../files-touched/index.js";
 import { semanticsFor } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import { OMP_18, type AgentName } from "../session/format/agent-version.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
 import { completeSummaryWithUsage, type SummaryAnswer } from "../summarize/call-model.js";
@@ -20,10 +21,13 @@ import { compactionCalls, compactionSpans } from "./compaction-calls.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import { allOrAbort, type ModelCallSettings, type ProgressListener } from "./run-common.js";
+import { upsertOmpFileOperations } from "./omp-files-block.js";
 import { chooseSummarizer, type Summarizer, type SummarizerChoice } from "./summarizer.js";
 
 export interface CompactionDraftOptions extends ModelCallSettings {
   piVersion: PiVersion;
+  /** Whose session: omp's summary ends with omp's `<files>` block and is marked `fromExtension` (default pi). */
+  agent?: AgentName;
   agentDir: string;
   /** The branch root→leaf. */
   pathEntries: readonly SessionEntry[];
@@ -116,7 +120,8 @@ async function modelSummary(
 
 export async function buildCompactionDraft(options: CompactionDraftOptions): Promise<CompactionDraftResult> {
   const { piVersion, pathEntries, prep, warnings } = options;
-  const semantics = semanticsFor(piVersion);
+  const omp = options.agent === "omp";
+  const semantics = omp ? semanticsFor(OMP_18) : semanticsFor(piVersion);
   const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const digest = summarizer.kind === "digest";
@@ -150,17 +155,18 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
   const lists = computeFileLists(prep.fileOps);
   let branchFiles: FilesTouched | undefined;
   if (filesOptions.compaction) branchFiles = await filesTouchedOf(pathEntries, options.cwd);
+  // omp's summaries end with its own <files> block (at most 20 files; omp strips and re-adds it), not pi's lists.
   const bounded = boundSummary({
     text: summary.text,
-    readFiles: lists.readFiles,
-    modifiedFiles: lists.modifiedFiles,
+    readFiles: omp ? [] : lists.readFiles,
+    modifiedFiles: omp ? [] : lists.modifiedFiles,
     manifest: branchFiles,
     budgetTokens: summaryBudget(prep.settings.reserveTokens),
   });
   if (bounded.textCut) warnings.push("The summary text was cut to keep the summary within its budget (pi's reserveTokens).");
   const draft: CompactionDraft = {
     type: "compaction",
-    summary: bounded.summary,
+    summary: omp ? upsertOmpFileOperations(bounded.summary, lists.readFiles, lists.modifiedFiles, new Set(prep.fileOps.read)) : bounded.summary,
     firstKeptEntryId: prep.firstKeptEntryId,
     tokensBefore: prep.tokensBefore,
     details: {
@@ -177,8 +183,7 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
         ...options.detailsExtra,
       },
     },
-    ...(summary.usage ? { usage: summary.usage } : {}),
-    fromHook: false,
+    ...(omp ? { fromExtension: true } : { ...(summary.usage ? { usage: summary.usage } : {}), fromHook: false }),
   };
   return { draft, model: summarizer.label, digest, thinkingLevel: summary.thinkingLevel, folded: bounded.folded };
 }

@@ -14,6 +14,9 @@
 // pi writes the file only once the branch holds a conversation; pi 0.73 needs an
 // assistant message for it (resuming a file without one writes its header twice),
 // so a branch without an assistant message is refused.
+// An omp session forks the way omp's createBranchedSession writes one: its
+// title slot first (the source's title), a header with `title`/`titleSource`,
+// the labels' entries dated now, in omp's folder for the cwd under omp's root.
 
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
@@ -26,9 +29,14 @@ import type { LoadedSession } from "../session/open/open-session.js";
 import { recordedCwd } from "../session/open/session-info.js";
 import { newSessionId, sessionFileName } from "../session/format/session-id.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/format/types.js";
-import { requireEntry, RunInputError } from "./run-common.js";
+import { requireEntry, RunInputError, writerAgent, type AgentOption } from "./run-common.js";
+import { serializeTitleSlot } from "../session/format/omp-title-slot-serialize.js";
+import { ompAgentDir, ompSessionsRoot } from "../agent/omp-18/omp-dirs.js";
+import { ompSessionDirForCwd } from "../discovery/omp-session-folder.js";
 
-export interface ForkOptions {
+export interface ForkOptions extends AgentOption {
+  /** omp's agent dir (an omp session's fork goes to its sessions folder); default omp's own, from the environment. */
+  ompAgentDir?: string;
   session: LoadedSession;
   /** The entry the new session ends at; default the source's leaf (pi's /clone). */
   atId?: string;
@@ -49,6 +57,8 @@ export interface ForkResult {
   /** The new session file. */
   path: string;
   header: SessionHeader;
+  /** omp's title slot line (an omp fork), else undefined. */
+  titleSlot?: string;
   /** The entries of the new file (header excluded), as written. */
   entries: Record<string, unknown>[];
   /** The entry the fork ends at (the new file's last non-label entry). */
@@ -109,18 +119,19 @@ function uniqueId(taken: Set<string>, newId: () => string): string {
 }
 
 /** The new file's header and entries, and where it goes; writes nothing. */
-export function planFork(options: ForkOptions): { path: string; header: SessionHeader; entries: Entry[]; atId: string } {
+export function planFork(options: ForkOptions): { path: string; header: SessionHeader; entries: Entry[]; atId: string; titleSlot?: string } {
   const { session } = options;
   const source = session.path;
   if (source === undefined) throw new RunInputError("not-a-file", "the session was not read from a file; nothing to fork");
   if (!session.header || session.headerMissing) throw new RunInputError("missing-header", `${source}:1: cannot fork: the first line is not a session header`);
-  if (session.titleSlot) throw new RunInputError("omp-title-slot", `${source}:1: cannot fork with pi's rules: line 1 is omp's title slot (an omp session)`);
+  const omp = writerAgent(session, options) === "omp";
+  if (session.titleSlot && !omp) throw new RunInputError("omp-title-slot", `${source}:1: cannot fork with pi's rules: line 1 is omp's title slot (an omp session)`);
   const atId = options.atId ?? session.index.leafId;
   if (atId === null) throw new RunInputError("empty-session", `${source}: cannot fork: the session has no entries`);
   requireEntry(session, atId, "fork point");
   checkParentChain(session, atId);
   const path = session.pathTo(atId);
-  if (!hasAssistantMessage(path)) {
+  if (!omp && !hasAssistantMessage(path)) {
     throw new RunInputError(
       "no-conversation",
       `${source}: cannot fork at ${atId}: the branch up to it has no assistant message; pi creates no session file before one (and pi 0.73 would write the header twice when resuming such a file)`,
@@ -132,7 +143,12 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
   const now = (options.now ?? (() => new Date()))();
   const timestamp = now.toISOString();
   const id = newSessionId(now);
-  const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession: resolve(source) };
+  // omp: the source's current title (its slot, else the header's) goes with it.
+  const slotTitle = session.titleSlot ? session.titleSlot.title || undefined : typeof session.header.title === "string" ? session.header.title : undefined;
+  const titleSource = session.titleSlot ? session.titleSlot.source : (session.header.titleSource as "auto" | "user" | undefined);
+  const header: SessionHeader = omp
+    ? ({ type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, title: slotTitle, titleSource: slotTitle ? titleSource : undefined, parentSession: resolve(source) } as SessionHeader)
+    : { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession: resolve(source) };
 
   const entries = chainWithoutLabels(path);
   const pathEntryIds = new Set(entries.map((e) => e.id));
@@ -142,11 +158,12 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
     if (!pathEntryIds.has(targetId)) continue;
     const labelId = uniqueId(pathEntryIds, options.newId ?? (() => randomUUID().slice(0, 8)));
     pathEntryIds.add(labelId);
-    labelEntries.push({ type: "label", id: labelId, parentId, timestamp: labelTimestamp, targetId, label });
+    labelEntries.push({ type: "label", id: labelId, parentId, timestamp: omp ? timestamp : labelTimestamp, targetId, label });
     parentId = labelId;
   }
-  const dir = options.sessionDir ?? piSessionDirForCwd(cwd, options.agentDir);
-  return { path: join(dir, sessionFileName(timestamp, id)), header, entries: [...entries, ...labelEntries], atId };
+  const dir = options.sessionDir ?? (omp ? ompSessionDirForCwd(cwd, ompSessionsRoot(options.ompAgentDir ?? ompAgentDir())) : piSessionDirForCwd(cwd, options.agentDir));
+  const titleSlot = omp ? serializeTitleSlot({ title: slotTitle, source: slotTitle ? titleSource : undefined, updatedAt: timestamp }) : undefined;
+  return { path: join(dir, sessionFileName(timestamp, id)), header, entries: [...entries, ...labelEntries], atId, ...(titleSlot ? { titleSlot } : {}) };
 }
 
 /** Writes the fork as a new file (exclusive create, one write); on any error no new file is left. */
@@ -157,9 +174,9 @@ export function forkSession(options: ForkOptions): ForkResult {
   if (compareFingerprint(source, options.session.fingerprint) === "rewritten") throw new SessionChangedError(source, "it was rewritten while being forked");
   const text = [plan.header, ...plan.entries].map((e) => `${JSON.stringify(e)}\n`).join("");
   const written = text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-  const result = { path: plan.path, header: plan.header, entries: written.slice(1), atId: plan.atId, leafId: plan.entries.at(-1)!.id };
+  const result = { path: plan.path, header: plan.header, entries: written.slice(1), atId: plan.atId, leafId: plan.entries.at(-1)!.id, ...(plan.titleSlot ? { titleSlot: plan.titleSlot } : {}) };
   if (options.dryRun) return { written: false, ...result };
-  writeNewFile(plan.path, text);
+  writeNewFile(plan.path, (plan.titleSlot ?? "") + text);
   return { written: true, ...result };
 }
 

@@ -19,11 +19,12 @@ import type { BranchSummaryDraft, EntryDraft } from "../session/format/serialize
 import type { BranchSummaryEntry, CustomEntry, LabelEntry } from "../session/format/types.js";
 import type { BranchSummarySettings } from "../settings/index.js";
 import { buildBranchSummaryText } from "./branch-summary-draft.js";
-import { diagnosticMessages, requireEntry, throwIfAborted, writerPiVersion, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
+import { diagnosticMessages, requireEntry, throwIfAborted, writerAgent, writerPiVersion, type AgentOption, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import { persistLeafMove } from "./run-navigate.js";
 
 /** `leafId` is the leaf being left. */
-export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummaryProposal> {
+export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummaryProposal>, AgentOption {
   /** The entry picked in the tree. */
   targetId: string;
   /** false: move without a summary (hooks still run, as in pi). Default true. */
@@ -60,6 +61,8 @@ export interface BranchSummaryRunResult {
   model: string | null;
   digest: boolean;
   piVersion: PiVersion;
+  /** Whose session: omp's gets omp's entry shape and text. */
+  agent: AgentName;
   warnings: string[];
   diagnostics: Diagnostic[];
 }
@@ -78,7 +81,8 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
   const warnings: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const piVersion = writerPiVersion(session, options);
-  checkWritable(session, { piVersion });
+  const agent = writerAgent(session, options);
+  checkWritable(session, { piVersion, dialect: agent });
   requireEntry(session, targetId, "target");
   if (options.leafId !== undefined) requireEntry(session, options.leafId, "leaf");
   const oldLeafId = options.leafId ?? session.index.leafId;
@@ -98,6 +102,7 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     ...(editorText !== undefined ? { editorText } : {}),
     abandonedEntries: entries.length,
     piVersion,
+    agent,
     warnings,
     diagnostics,
   };
@@ -126,18 +131,21 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     if (result?.label !== undefined) label = result.label;
   }
 
-  // pi 0.73 wrote the new leaf as fromId; pi 1.5 writes the leaf being left.
-  const fromId = (piVersion === "1.5" ? oldLeafId : newLeafId) ?? "root";
+  // pi 0.73 and omp write the new leaf as fromId; pi 1.5 writes the leaf being left.
+  const fromId = (piVersion === "1.5" && agent !== "omp" ? oldLeafId : newLeafId) ?? "root";
+  // omp's flag (the summary is not omp's own); pi's fromHook means nothing to omp.
+  const flags = (fromHook: boolean) => (agent === "omp" ? { fromExtension: true } : { fromHook });
   let draft: BranchSummaryDraft | undefined;
   let model: string | null = null;
   let digest = false;
   if (supplied) {
     model = "hook";
-    draft = { type: "branch_summary", fromId, summary: supplied.summary, details: supplied.details, fromHook: true };
+    draft = { type: "branch_summary", fromId, summary: supplied.summary, details: supplied.details, ...flags(true) };
   } else if (summarize && entries.length > 0) {
     const made = await buildBranchSummaryText({
       ...options,
       piVersion,
+      agent,
       pathEntries: session.pathTo(options.leafId ?? session.index.leafId),
       entries,
       instructions,
@@ -147,19 +155,19 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     });
     model = made.model;
     digest = made.digest;
-    draft = { type: "branch_summary", fromId, summary: made.summary, details: made.details, ...(made.usage ? { usage: made.usage } : {}), fromHook: false };
+    draft = { type: "branch_summary", fromId, summary: made.summary, details: made.details, ...(made.usage && agent !== "omp" ? { usage: made.usage } : {}), ...flags(false) };
   }
 
   throwIfAborted(options.signal);
   if (!draft || draft.summary === "") {
     // pi: no summary text → the leaf only moves.
     const labelMove = label ? { targetId, label } : undefined;
-    const moved = persistLeafMove(session, { newLeafId, data: { fromLeafId: oldLeafId, targetId }, label: labelMove }, { ...options, piVersion });
+    const moved = persistLeafMove(session, { newLeafId, data: { fromLeafId: oldLeafId, targetId }, label: labelMove }, { ...options, piVersion, agent });
     return { ...base, outcome: moved.outcome, written: moved.outcome === "written", entry: null, navigateEntry: moved.entry, labelEntry: moved.labelEntry, model, digest };
   }
 
   const drafts = (d: BranchSummaryDraft): EntryDraft[] => [d];
-  const planOptions = { parentId: newLeafId, now: options.now, piVersion };
+  const planOptions = { parentId: newLeafId, now: options.now, piVersion, dialect: agent };
   // The label goes on the summary entry, whose id is only known once planned.
   const planWithLabel = (d: BranchSummaryDraft): PlannedAppend => {
     const first = planAppend(session, drafts(d), planOptions);

@@ -4,6 +4,8 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSession } from "../session/open/open-session.js";
 import { sessionPi1xMarker } from "../session/dialect/pi1x-markers.js";
+import { sessionOmpMarker } from "../session/dialect/omp-markers.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
 import type { SummaryHooks } from "../hooks/summary-hooks.js";
@@ -49,6 +51,15 @@ export interface PiVersionOption {
    * and the extension pass their own choice: flag, setting, installed pi).
    */
   piVersion?: PiVersion;
+}
+
+/** Whose session a writer writes to: the caller's choice (flag, the agent dir the file lies under), else omp when the file holds omp's marks. */
+export interface AgentOption {
+  agent?: AgentName;
+}
+
+export function writerAgent(session: LoadedSession, options: AgentOption): AgentName {
+  return options.agent ?? (sessionOmpMarker(session) ? "omp" : "pi");
 }
 
 /** The version a writer applies: the caller's, else the session's own markers. */

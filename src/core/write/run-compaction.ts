@@ -7,12 +7,17 @@
 // (agent-session.js compact → compaction.js compact, appendCompaction): its
 // projection-based preparation, prompts and call rules (calls in sequence,
 // no fixed maxTokens), and an entry with `usage` and the `systemMessage`
-// checkpoint.
+// checkpoint. For an omp session (spec §8 writing tier 4): omp's cut (its
+// prepareCompaction with its config.yml settings, after the latest /clear),
+// omp's entry shape (no method: the standard template; `fromExtension: true`,
+// the summary not being omp's own; an omp `<files>` block), omp's append protocol.
 
 import type { Diagnostic } from "../diagnostics.js";
 import { buildContextFromPath } from "../context/index.js";
 import { semanticsFor, type AgentSemantics } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import { OMP_18, type AgentName } from "../session/format/agent-version.js";
+import { defaultOmpDirs } from "../agent/omp-18/agent-dir.js";
 import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
@@ -26,13 +31,17 @@ import {
   requireEntry,
   RunInputError,
   throwIfAborted,
+  writerAgent,
   writerPiVersion,
+  type AgentOption,
   type SummaryRunOptions,
   type ProgressListener,
   type RunOutcome,
 } from "./run-common.js";
 
-export interface RunCompactionOptions extends SummaryRunOptions<CompactionProposal> {
+export interface RunCompactionOptions extends SummaryRunOptions<CompactionProposal>, AgentOption {
+  /** omp's agent dir (its config.yml and blob store); default omp's own, from the environment. */
+  ompAgentDir?: string;
   /** Default: resolved from the settings files. */
   settings?: CompactionSettings;
   /** Focus text, appended to pi's instructions as "Additional focus: …". */
@@ -63,6 +72,8 @@ export interface CompactionRunResult {
   digest: boolean;
   /** Whose compaction this is (pi 1.5: entry with usage and systemMessage). */
   piVersion: PiVersion;
+  /** Whose session: omp's gets omp's cut and entry shape. */
+  agent: AgentName;
   warnings: string[];
   diagnostics: Diagnostic[];
 }
@@ -74,6 +85,7 @@ export interface CompactionRunResult {
  * (agent-session.js getContextUsage).
  */
 export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics?: AgentSemantics): number {
+  if (semantics?.agent?.agent === "omp") return semantics.contextTokens([...pathEntries, entry]).tokens;
   // pi 1.5 distrusts usage from before the newest compaction itself (estimateProjectedContextTokens).
   if (semantics?.version === "1.5") return semantics.contextTokens([...pathEntries, entry]).tokens;
   let tokens = 0;
@@ -90,8 +102,10 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   const warnings: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const piVersion = writerPiVersion(session, options);
-  const semantics = semanticsFor(piVersion);
-  checkWritable(session, { piVersion });
+  const agent = writerAgent(session, options);
+  const ompDirs = agent === "omp" ? (options.ompAgentDir ? { agentDir: options.ompAgentDir } : defaultOmpDirs()) : undefined;
+  const semantics = agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  checkWritable(session, { piVersion, dialect: agent });
   const leafId = options.leafId ?? session.index.leafId;
   if (leafId === null) throw new RunInputError("empty-branch", `${session.path}: the session has no entries to compact`);
   requireEntry(session, leafId, "leaf");
@@ -103,7 +117,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   progress(options, "prepare", "Preparing the compaction");
   let settings = options.settings;
   if (!settings) {
-    const resolved = semantics.resolveCompactionSettings({ agentDir: options.agentDir, cwd, trustProject }, sessionModelLabel(pathEntries));
+    const resolved = semantics.resolveCompactionSettings({ agentDir: ompDirs?.agentDir ?? options.agentDir, cwd, trustProject }, sessionModelLabel(pathEntries));
     diagnostics.push(...resolved.diagnostics);
     settings = resolved.settings;
   }
@@ -126,18 +140,21 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     warnings.push(...diagnosticMessages(report.diagnostics));
     if (report.cancelled) {
       progress(options, "done", "Cancelled by a before_compact hook");
-      return { outcome: "cancelled", written: false, entry: null, leafId, tokensBefore: prep.tokensBefore, tokensAfter: null, model: "hook", digest: false, piVersion, warnings, diagnostics };
+      return { outcome: "cancelled", written: false, entry: null, leafId, tokensBefore: prep.tokensBefore, tokensAfter: null, model: "hook", digest: false, piVersion, agent, warnings, diagnostics };
     }
     const supplied = report.result?.compaction;
     if (supplied) {
       if (supplied.firstKeptEntryId !== null) requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
       const usage = piVersion === "1.5" && isUsage(supplied.usage) ? { usage: supplied.usage } : {};
-      draft = { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, ...usage, fromHook: true };
+      draft =
+        agent === "omp"
+          ? { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, fromExtension: true }
+          : { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, ...usage, fromHook: true };
     }
   }
 
   if (!draft) {
-    const made = await buildCompactionDraft({ ...options, piVersion, pathEntries, prep, cwd, trustProject, warnings, onProgress: options.onProgress });
+    const made = await buildCompactionDraft({ ...options, piVersion, agent, pathEntries, prep, cwd: session.header?.cwd || cwd, trustProject, warnings, onProgress: options.onProgress });
     draft = made.draft;
     modelLabel = made.model;
     digest = made.digest;
@@ -149,7 +166,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
 
   throwIfAborted(options.signal);
-  const planOptions = { parentId: leafId, now: options.now, piVersion };
+  const planOptions = { parentId: leafId, now: options.now, piVersion, dialect: agent };
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
   let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
@@ -162,7 +179,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     const finalText = await options.confirm({ entry, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, warnings });
     if (finalText === null) {
       progress(options, "done", "Discarded; nothing written");
-      return { outcome: "discarded", written: false, entry: null, leafId, tokensBefore: entry.tokensBefore, tokensAfter: null, model: modelLabel, digest, piVersion, warnings, diagnostics };
+      return { outcome: "discarded", written: false, entry: null, leafId, tokensBefore: entry.tokensBefore, tokensAfter: null, model: modelLabel, digest, piVersion, agent, warnings, diagnostics };
     }
     if (finalText !== draft.summary) {
       draft = { ...draft, summary: finalText };
@@ -173,7 +190,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     throwIfAborted(options.signal);
   }
 
-  const result: CompactionRunResult = { outcome: "dry-run", written: false, entry, leafId, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, digest, piVersion, warnings, diagnostics };
+  const result: CompactionRunResult = { outcome: "dry-run", written: false, entry, leafId, tokensBefore: entry.tokensBefore, tokensAfter, model: modelLabel, digest, piVersion, agent, warnings, diagnostics };
   if (options.dryRun) {
     progress(options, "done", "Dry run; nothing written");
     return result;

@@ -3,6 +3,8 @@
 // appended as a child of the new leaf. pi ignores `custom` entries when it
 // builds the model's context, and resumes at the last entry in the file, so
 // after reopening, pi's context is the new leaf's context. Nothing is deleted.
+// omp does the same with a namespaced `custom` entry (spec §8 writing tier 9);
+// an omp session gets it through omp's append protocol.
 
 import { resolveNavigationTarget } from "../branch/index.js";
 import { checkWritable, commitAppend, planAppend } from "../session/append/append.js";
@@ -10,7 +12,8 @@ import type { LoadedSession } from "../session/open/open-session.js";
 import type { CustomEntry, LabelEntry } from "../session/format/types.js";
 import type { EntryDraft } from "../session/format/serialize-entry.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import { requireEntry, RunInputError, writerPiVersion, type PiVersionOption, type RunOutcome } from "./run-common.js";
+import { requireEntry, RunInputError, writerAgent, writerPiVersion, type AgentOption, type PiVersionOption, type RunOutcome } from "./run-common.js";
+import type { AgentName } from "../session/format/agent-version.js";
 
 export const NAVIGATE_CUSTOM_TYPE = "pi-sessions/navigate";
 
@@ -21,7 +24,7 @@ export interface NavigateData {
   undoCompactionId?: string;
 }
 
-export interface NavigateOptions extends PiVersionOption {
+export interface NavigateOptions extends PiVersionOption, AgentOption {
   session: LoadedSession;
   /** The entry picked in the tree. A user message or custom_message is re-edited: the leaf goes to its parent. */
   targetId: string;
@@ -51,9 +54,10 @@ export interface NavigateResult {
 export function persistLeafMove(
   session: LoadedSession,
   move: { newLeafId: string | null; data: NavigateData; label?: { targetId: string; label: string } },
-  options: { dryRun?: boolean; now?: () => Date; piVersion?: PiVersion },
+  options: { dryRun?: boolean; now?: () => Date; piVersion?: PiVersion; agent?: AgentName },
 ): { outcome: RunOutcome; entry: CustomEntry | null; labelEntry: LabelEntry | null } {
-  checkWritable(session, { piVersion: options.piVersion });
+  const dialect = writerAgent(session, options);
+  checkWritable(session, { piVersion: options.piVersion, dialect });
   const drafts: EntryDraft[] = [];
   // Already where pi resumes: nothing to persist.
   if (move.newLeafId !== session.index.leafId) {
@@ -61,7 +65,7 @@ export function persistLeafMove(
   }
   if (move.label) drafts.push({ type: "label", targetId: move.label.targetId, label: move.label.label });
   if (drafts.length === 0) return { outcome: "unchanged", entry: null, labelEntry: null };
-  const planned = planAppend(session, drafts, { parentId: move.newLeafId, now: options.now, piVersion: options.piVersion });
+  const planned = planAppend(session, drafts, { parentId: move.newLeafId, now: options.now, piVersion: options.piVersion, dialect });
   const entry = (planned.entries.find((e) => e.type === "custom") as CustomEntry | undefined) ?? null;
   const labelEntry = (planned.entries.find((e) => e.type === "label") as LabelEntry | undefined) ?? null;
   if (options.dryRun) return { outcome: "dry-run", entry, labelEntry };

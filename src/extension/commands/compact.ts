@@ -3,6 +3,8 @@
 // the model request; nothing is written on cancel or failure), previews the
 // summary first when piSessions.compaction.confirm is on, then refreshes the
 // views and shows the written entry.
+import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import * as vscode from "vscode";
 import type { CompactionRunResult } from "../../core/write";
 import { runCompaction } from "../../core/write";
@@ -33,6 +35,7 @@ export async function compactSession(services: Services, raw: unknown): Promise<
     if (choice === undefined) return notDone("cancelled", "No model chosen.");
     const focus = args.focus ?? (await askFocus(title));
     if (focus === undefined) return notDone("cancelled", "Cancelled at the focus question.");
+    const agent = writerAgentFor(session, ompSessionsFolder(settings));
     const resolved = compactionSettingsFor(session, settings);
     for (const d of resolved.diagnostics) services.log.warn(d.message);
     const runtimeApiKeys = await services.apiKeys.runtimeKeys();
@@ -46,7 +49,10 @@ export async function compactSession(services: Services, raw: unknown): Promise<
         agentDir: settings.agentDir,
         cwd: sessionCwd(session),
         trustProject: true,
-        settings: resolved.settings,
+        agent,
+        ompAgentDir: settings.omp.agentDir,
+        // omp's compactions: omp's settings, from its config.yml files (read by the runner).
+        ...(agent === "omp" ? {} : { settings: resolved.settings }),
         summarizer: summarizerChoice(choice, args, settings, runtimeApiKeys, true),
         ...(focus.trim() ? { instructions: focus.trim() } : {}),
         ...(settings.compactionPromptFile ? { promptFile: settings.compactionPromptFile } : {}),

@@ -2,6 +2,8 @@
 // Clear Label (a label entry), Fork Session Here (a new session file holding
 // root→entry) and Clone Branch (the same at the leaf, pi's /clone). All write
 // through the core's safe writers; the views update from the store at once.
+import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
@@ -41,7 +43,7 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
     }));
   if (name === undefined) return notDone("cancelled", "Cancelled.");
   try {
-    const result = renameSession({ session, name });
+    const result = renameSession({ session, name, agent: writerAgentFor(session, ompSessionsFolder(services.settings())) });
     await services.store.refresh(path);
     services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})`);
     return ok({ name: result.name, entryId: result.entry.id });
@@ -72,7 +74,7 @@ async function label(services: Services, raw: unknown, clear: boolean): Promise<
     if (text === undefined) return notDone("cancelled", "Cancelled.");
   }
   try {
-    const result = setLabel({ session, targetId, label: text });
+    const result = setLabel({ session, targetId, label: text, agent: writerAgentFor(session, ompSessionsFolder(services.settings())) });
     await services.store.refresh(path);
     services.log.info(`label ${path} ${targetId}: ${result.label === null ? "cleared" : `"${result.label}"`} (entry ${result.entry.id})`);
     return ok({ targetId, label: result.label, entryId: result.entry.id });
@@ -105,7 +107,9 @@ async function fork(services: Services, args: CommandArgs, atLeaf: boolean): Pro
   if (isNotDone(target)) return target;
   const { path, session } = target;
   try {
-    const result = forkSession({ session, agentDir: services.settings().agentDir, ...(atLeaf ? {} : { atId: args.entryId }) });
+    const settings = services.settings();
+    const agent = writerAgentFor(session, ompSessionsFolder(settings));
+    const result = forkSession({ session, agentDir: settings.agentDir, agent, ompAgentDir: settings.omp.agentDir, ...(atLeaf ? {} : { atId: args.entryId }) });
     services.log.info(`${what} ${path} at ${result.atId} → ${result.path}`);
     await services.sessions.rediscover();
     const listed = services.sessions.allPaths().includes(result.path);

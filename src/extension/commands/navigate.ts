@@ -4,6 +4,8 @@
 // branch in a cancellable progress notification; without one, the move is
 // persisted (runNavigate, or runBranchSummary without a summary when hooks
 // want to see it, as pi's session_before_tree does).
+import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder } from "../settings";
 import * as vscode from "vscode";
 import type { LoadedSession } from "../../core/session/open/open-session";
 import { entryKind, entryPreview } from "../../core/tree/preview";
@@ -77,7 +79,8 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
     if (forceSummary && summary === "none") summary = "summarize";
 
     if (summary === "none" && !services.hooks.has("before_branch_summary")) {
-      const moved = runNavigate({ session, targetId, piVersion: piVersionChoice(session, settings).version, ...(args.label ? { label: args.label } : {}) });
+      const agent = writerAgentFor(session, ompSessionsFolder(settings));
+      const moved = runNavigate({ session, targetId, agent, piVersion: piVersionChoice(session, settings).version, ...(args.label ? { label: args.label } : {}) });
       await services.store.refresh(path);
       services.log.info(`navigate ${path} to ${targetId}: ${moved.outcome}`);
       showEditorText(moved.editorText);
@@ -102,6 +105,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
       runBranchSummary({
         session,
         piVersion: piVersionChoice(session, settings).version,
+        agent: writerAgentFor(session, ompSessionsFolder(settings)),
         targetId,
         summarize: summary !== "none",
         agentDir: settings.agentDir,

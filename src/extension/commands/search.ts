@@ -8,6 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { SearchIndex, type EntryMatch, type SearchResult, type SessionHit } from "../../core/search/search-index";
 import { jsonlFilesInFolders, piSessionFolders } from "../../core/discovery/discover";
+import { ompListedFiles } from "../../core/discovery/omp-listing";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";
 import { openEntry, openSession } from "./entry-actions";
@@ -37,8 +38,11 @@ function searchIndex(services: Services): SearchIndex {
 async function scopeFiles(services: Services, scope: SearchScope): Promise<string[]> {
   const workspace = (await services.sessions.sessionGroups()).flatMap((group) => group.files);
   if (scope === "workspace") return workspace;
-  const all = await jsonlFilesInFolders(await piSessionFolders(services.settings().agentDir));
-  return [...new Set([...workspace, ...all])];
+  const settings = services.settings();
+  const all = await jsonlFilesInFolders(await piSessionFolders(settings.agentDir));
+  // oh-my-pi's projects as its /resume lists them.
+  const omp = settings.omp.enabled ? await ompListedFiles(settings.omp.sessionsRoot) : [];
+  return [...new Set([...workspace, ...all, ...omp])];
 }
 
 /** The snippet with the match set off by «…» (a QuickPick cannot highlight ranges of its own). */

@@ -1,7 +1,8 @@
 // Which file a files ⇄ sessions command is about, and which sessions to look in.
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { findSessionFiles } from "../../core/discovery/discover";
+import { findSessionFiles, isSessionFile } from "../../core/discovery/discover";
+import { ompListedFiles } from "../../core/discovery/omp-listing";
 import type { Services } from "../services";
 
 export type SessionScope = "workspace" | "all";
@@ -36,10 +37,13 @@ export function fileCommandArgs(raw: unknown): FileCommandArgs {
   return args;
 }
 
-/** Session files of the workspace (the Sessions view's), or of every project under the agent dir. */
+/** Session files of the workspace (the Sessions view's), or of every project under pi's and omp's agent dirs. */
 export async function sessionsInScope(services: Services, scope: SessionScope): Promise<string[]> {
   await services.sessions.sessionGroups();
   if (scope === "workspace") return services.sessions.allPaths();
-  const all = await findSessionFiles([join(services.settings().agentDir, "sessions")], { maxDepth: 1 });
-  return [...new Set([...services.sessions.allPaths(), ...all])];
+  const settings = services.settings();
+  const all = await findSessionFiles([join(settings.agentDir, "sessions")], { maxDepth: 1 });
+  // oh-my-pi's projects as its /resume lists them (not its subagent files).
+  const omp = settings.omp.enabled ? (await ompListedFiles(settings.omp.sessionsRoot)).filter((f) => isSessionFile(f)) : [];
+  return [...new Set([...services.sessions.allPaths(), ...all, ...omp])];
 }

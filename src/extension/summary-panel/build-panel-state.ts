@@ -4,6 +4,7 @@
 // The result always passes the protocol's isSummaryPanelState (the webview
 // drops a state that does not), however odd the entry.
 
+import { sessionOmpMarker } from "../../core/session/dialect/omp-markers";
 import { choosePiVersion, type PiVersion } from "../../core/agent";
 import { homedir } from "node:os";
 import type { LoadedSession } from "../../core/session/open/open-session";
@@ -73,6 +74,8 @@ export interface StateParts {
   files: SummaryFile[];
   /** Which pi's semantics apply to the session. */
   piVersion?: PiVersion;
+  /** An oh-my-pi session: omp's semantics apply (piVersion is then left out). */
+  omp?: boolean;
 }
 
 /** Assembles the state from parts already worked out. */
@@ -104,7 +107,8 @@ export function assemblePanelState(parts: StateParts, options: PanelStateOptions
   const fromId = id(facts.fromId);
   if (fromId) state.fromId = fromId;
   if (options.notice) state.notice = clip(options.notice, LIMITS.errorChars);
-  if (parts.piVersion) state.piVersion = parts.piVersion;
+  if (parts.omp) state.agent = "omp";
+  else if (parts.piVersion) state.piVersion = parts.piVersion;
   if (facts.writtenInPi) state.origin = originText(facts.writtenInPi.reason);
   return state;
 }
@@ -143,16 +147,19 @@ export async function buildPanelState(
 ): Promise<BuiltPanelState | undefined> {
   const facts = readSummaryEntry(entry);
   if (!facts || !session.path) return undefined;
+  const omp = sessionOmpMarker(session) !== undefined;
   const manifest = await manifestFilesFor(session, facts);
   const files = toSummaryFiles(manifest.files, fileMarksContext(session, env));
   const state = assemblePanelState(
     {
       facts,
       sessionPath: session.path,
-      sessionName: session.index.sessionName,
+      // omp names a session by its title slot, never by pi's session_info.
+      sessionName: omp ? session.titleSlot?.title.trim() || undefined : session.index.sessionName,
       fallbackTimestamp: session.header?.timestamp,
       files,
       piVersion: choosePiVersion({ explicit: env.piVersion, session }).version,
+      omp,
     },
     options,
   );

@@ -7,6 +7,7 @@
 // the filter changed (then its group). A group shows its first SESSIONS_PAGE
 // rows and a "Show more…" row: a row that moves (pi writes to a session further
 // down, in "last activity" order) re-sends that many rows, not thousands.
+import { OMP_RELEASE } from "../../core/session/format/agent-version";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
@@ -312,13 +313,17 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${counted(facts.usage.messageCount, "message")}`,
     `- model: ${facts.model ? `${facts.model.provider}/${facts.model.modelId}` : "none yet"}${facts.contextWindow ? `, window ${compactNumber(facts.contextWindow)}` : ""}`,
     facts.threshold !== undefined
-      ? `- pi compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
+      ? `- ${facts.agent === "omp" ? "omp" : "pi"} compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
     `- ${counted(facts.entryCount, "entry")} in the file, every branch (${counted(facts.messageCount, "message")}); the reader counts the current branch's`,
     `- last activity ${facts.lastActivity.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
-    ...(facts.piVersion ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`] : []),
+    ...(facts.agent === "omp"
+      ? [`- an oh-my-pi session (omp ${OMP_RELEASE}: ${escapeMarkdown(facts.agentReason ?? "")})`]
+      : facts.piVersion
+        ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`]
+        : []),
     ...(facts.settingsError ? [`- pi's settings: ${escapeMarkdown(facts.settingsError)}`] : []),
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),

@@ -91,7 +91,11 @@ function body(block: ReaderBlock, actions: BlockActions): HTMLElement[] {
       return [highlightedBash(block.title ?? ""), folded(`Output${block.detail ? ` (${block.detail})` : ""}`, pre(block.text), "tool-result")];
     case "system":
       return [folded("System prompt", pre(block.text), "system-prompt")];
-    case "compaction":
+    case "compaction": {
+      // An omp snapcompact archive: its frames (PNG, data: URIs) under the lead-in summary.
+      const frames = images(block);
+      return [folded("Summary", markdown(block.text), "summary-text"), ...frames.map((f) => folded(`Archived frames (${block.images?.length ?? 0})`, f, "snapcompact-frames"))];
+    }
     case "branchSummary":
       return [folded("Summary", markdown(block.text), "summary-fold")];
     case "mark":

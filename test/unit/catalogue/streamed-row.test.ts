@@ -33,7 +33,7 @@ function fullRead(path: string, versionOf: RowVersion): Outcome {
   try {
     const session = openSessionSync(path, { skim: true });
     const fp = session.fingerprint;
-    const key = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength };
+    const key = { size: fp.size, mtimeMs: fp.mtimeMs, tailHash: fp.tailHash, tailLength: fp.tailLength, ino: statSync(path).ino };
     return { kind: "row", key, computed: comparable(rowFromSession(session, fp.size, fp.mtimeMs, versionOf)) };
   } catch {
     return { kind: "throws" };
@@ -165,7 +165,7 @@ describe("streamRow up to a size (a sum ahead of a row recorded at that size, su
     const comparableAt = (path: string, upTo?: number): unknown => {
       try {
         const r = streamRow(path, versionOf, { sumAhead: true, ...(upTo !== undefined ? { upTo } : {}) });
-        return r ? { key: { ...r.key, mtimeMs: 0 }, computed: r.computed && comparable({ ...r.computed, row: { ...r.computed.row, path: "", mtimeMs: 0, modified: "" } }) } : "full read";
+        return r ? { key: { ...r.key, mtimeMs: 0, ino: 0 }, computed: r.computed && comparable({ ...r.computed, row: { ...r.computed.row, path: "", mtimeMs: 0, modified: "" } }) } : "full read";
       } catch {
         return "throws";
       }

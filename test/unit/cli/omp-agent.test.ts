@@ -232,15 +232,23 @@ describe("bad input in omp files: explained in one line, never a crash, never wr
     expect(digestImages(doc.messages)).toEqual(readOmpExpectedLlm("omp-snapcompact"));
   });
 
-  it("writers refuse omp sessions (exit 3), the file unchanged", async () => {
+  it("writers write omp sessions the omp way, say agent omp, and refuse what omp could not take (exit 3, the file unchanged)", async () => {
     const file = join(tmp, "omp-write.jsonl");
     copyFileSync(fixture("omp-simple"), file);
-    const before = sha(file);
-    for (const args of [["label", file, "--target", "95ee93bc", "x"], ["rename", file, "new name"], ["navigate", file, "--target", "ff44a757"], ["compact", file, "--digest"]]) {
+    for (const args of [["label", file, "--target", "95ee93bc", "x"], ["rename", file, "new name"], ["navigate", file, "--target", "ff44a757"]]) {
       const run = await cli([...args, "--json"], { env });
-      expect(run.code, run.stderr).toBe(3);
-      expect(run.stderr).toMatch(/omp session/);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.json().agent).toBe("omp");
     }
-    expect(sha(file)).toBe(before);
+    // No title slot: omp reads no name from the file, so a rename is refused.
+    const slotless = join(tmp, "omp-write-slotless.jsonl");
+    copyFileSync(fixture("pi073-digest-compaction-resumed-by-omp"), slotless);
+    const before = sha(slotless);
+    const run = await cli(["rename", slotless, "new name", "--json"], { env });
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/no title slot/);
+    // omp migrates its own files.
+    expect((await cli(["migrate", slotless], { env })).code).toBe(3);
+    expect(sha(slotless)).toBe(before);
   });
 });

@@ -28,6 +28,7 @@ function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): Sess
     lastActivity: new Date(0),
     messageCount: 0,
     sizeBytes: 0,
+    agent: "pi",
     totals: { tokens: 0, cost: f.cost ?? 0 },
     ...f,
   };

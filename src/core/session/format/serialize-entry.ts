@@ -6,7 +6,7 @@
 // pi 1.5.2's fields (`usage`, `systemMessage`) sit where 1.5.2 puts them;
 // a 0.73 draft leaves them undefined, so its lines are 0.73.1's.
 
-import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry, SessionInfoEntry, SystemMessage, Usage } from "./types.js";
+import type { BranchSummaryEntry, CompactionEntry, CustomEntry, LabelEntry, SessionInfoEntry, SystemMessage, TitleChangeEntry, Usage } from "./types.js";
 
 /** The fields the writer assigns: a fresh id, the parent (the leaf), the time. */
 export interface EntryPlacement {
@@ -27,6 +27,10 @@ export interface CompactionDraft {
   fromHook?: boolean;
   /** pi 1.5: the branch's current system message; written with the entry's time as its timestamp. */
   systemMessage?: SystemMessage;
+  /** omp: set (true or false) for an omp compaction, written in omp's key order with its other fields. */
+  fromExtension?: boolean;
+  shortSummary?: string;
+  tokensAfter?: number;
 }
 
 export interface BranchSummaryDraft {
@@ -38,6 +42,8 @@ export interface BranchSummaryDraft {
   /** pi 1.5: the summary call's usage. */
   usage?: Usage;
   fromHook?: boolean;
+  /** omp: set for an omp branch summary (omp's flag; pi's fromHook means nothing to omp). */
+  fromExtension?: boolean;
 }
 
 export interface CustomDraft {
@@ -57,15 +63,39 @@ export interface SessionInfoDraft {
   name: string;
 }
 
-/** What a runner asks the writer to append. */
-export type EntryDraft = CompactionDraft | BranchSummaryDraft | CustomDraft | LabelDraft | SessionInfoDraft;
+/** omp's rename record (SessionManager.setSessionName). */
+export interface TitleChangeDraft {
+  type: "title_change";
+  title: string;
+  source: "auto" | "user";
+  previousTitle?: string;
+}
 
-export type WrittenEntry = CompactionEntry | BranchSummaryEntry | CustomEntry | LabelEntry | SessionInfoEntry;
+/** What a runner asks the writer to append. */
+export type EntryDraft = CompactionDraft | BranchSummaryDraft | CustomDraft | LabelDraft | SessionInfoDraft | TitleChangeDraft;
+
+export type WrittenEntry = CompactionEntry | BranchSummaryEntry | CustomEntry | LabelEntry | SessionInfoEntry | TitleChangeEntry;
 
 /** The entry object exactly as pi would build it for this draft and placement. */
 export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry {
   switch (draft.type) {
     case "compaction":
+      if (draft.fromExtension !== undefined) {
+        // omp's appendCompaction key order.
+        return {
+          type: "compaction",
+          id: at.id,
+          parentId: at.parentId,
+          timestamp: at.timestamp,
+          summary: draft.summary,
+          shortSummary: draft.shortSummary,
+          firstKeptEntryId: draft.firstKeptEntryId ?? at.id,
+          tokensBefore: draft.tokensBefore,
+          tokensAfter: draft.tokensAfter,
+          details: draft.details,
+          fromExtension: draft.fromExtension,
+        };
+      }
       return {
         type: "compaction",
         id: at.id,
@@ -90,6 +120,7 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
         details: draft.details,
         usage: draft.usage,
         fromHook: draft.fromHook,
+        fromExtension: draft.fromExtension,
       };
     case "custom":
       return {
@@ -116,6 +147,16 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
         parentId: at.parentId,
         timestamp: at.timestamp,
         name: draft.name,
+      };
+    case "title_change":
+      return {
+        type: "title_change",
+        id: at.id,
+        parentId: at.parentId,
+        timestamp: at.timestamp,
+        title: draft.title,
+        source: draft.source,
+        previousTitle: draft.previousTitle,
       };
   }
 }

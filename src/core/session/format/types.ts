@@ -168,7 +168,7 @@ export interface ModelChangeEntry extends EntryBase {
   modelId: string;
 }
 
-export interface CompactionEntry extends EntryBase {
+export interface CompactionEntry extends EntryBase, OmpCompactionFields {
   type: "compaction";
   summary: string;
   firstKeptEntryId: string;
@@ -181,6 +181,27 @@ export interface CompactionEntry extends EntryBase {
   systemMessage?: SystemMessage;
 }
 
+/** omp's fields of a compaction entry (omp 18 appendCompaction). */
+export interface OmpCompactionFields {
+  /** One or two sentences; omp's list title when the session has none. */
+  shortSummary?: string;
+  /** omp's projection of the context after the compaction (display only). */
+  tokensAfter?: number;
+  /** soft | handoff | snapcompact | remote | shake; absent = the standard template. */
+  method?: string;
+  /** true: omp does not carry this entry's file lists into its next compaction. */
+  fromExtension?: boolean;
+}
+
+/** omp's audit record of a rename (the name itself is the title slot). */
+export interface TitleChangeEntry extends EntryBase {
+  type: "title_change";
+  title: string;
+  source: "auto" | "user";
+  previousTitle?: string;
+  trigger?: string;
+}
+
 export interface BranchSummaryEntry extends EntryBase {
   type: "branch_summary";
   fromId: string;
@@ -189,6 +210,8 @@ export interface BranchSummaryEntry extends EntryBase {
   fromHook?: boolean;
   /** pi 1.x: the model usage of the summary call. */
   usage?: Usage;
+  /** omp: the summary was not made by omp's own summarizer. */
+  fromExtension?: boolean;
 }
 
 export interface CustomEntry extends EntryBase {

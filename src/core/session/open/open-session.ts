@@ -275,7 +275,7 @@ export async function refreshSession(
   const path = s.path;
   let probe: AppendProbe;
   try {
-    probe = probeAppend(path, s.fingerprint, s instanceof Session ? s.resume : null);
+    probe = probeAppend(path, s.fingerprint, s instanceof Session ? s.resume : null, s instanceof Session && s.fileStat.ino !== 0 ? s.fileStat.ino : undefined);
   } catch (e) {
     throw cannotRead(path, e);
   }
@@ -313,11 +313,14 @@ const MAX_SYNC_APPEND = 16 * 1024 * 1024;
  * the appended bytes (read synchronously: appends are small, and a thread-pool
  * round trip per read costs more than the read).
  */
-function probeAppend(path: string, fp: FileFingerprint, resume: ResumePoint | null): AppendProbe {
+function probeAppend(path: string, fp: FileFingerprint, resume: ResumePoint | null, ino: number | undefined): AppendProbe {
   const fd = openSync(path, "r");
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    // Another file at the same path (omp replaces a session by an atomic rename when it rewrites old
+    // entries): whatever its bytes, it is read again, never continued from the old one's resume point.
+    if (ino !== undefined && st.ino !== ino) return { change: "rewritten", fingerprint: fp };
     if (st.size < fp.size) return { change: "rewritten", fingerprint: fp };
     const oldTail = readRange(fd, fp.size - fp.tailLength, fp.tailLength);
     if (oldTail.length !== fp.tailLength || hashBytes(oldTail) !== fp.tailHash) return { change: "rewritten", fingerprint: fp };

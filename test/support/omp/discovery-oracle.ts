@@ -1,0 +1,48 @@
+// omp 18.3.4's own answers about discovery (its agent dir, sessions root and
+// blob store for an environment; the folder it uses for a cwd; what /resume
+// lists and the titles it shows), from a Bun process started with that
+// environment: omp resolves its folders once, when its modules load.
+
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { ompInstall } from "./oracle.js";
+
+const run = promisify(execFile);
+const PROBE = fileURLToPath(new URL("./discovery-probe.mjs", import.meta.url));
+
+export interface OmpListed {
+  path: string;
+  id: string;
+  cwd: string;
+  title: string | null;
+  firstMessage: string;
+}
+
+export interface OmpDiscoveryAnswers {
+  agentDir: string;
+  sessionsDir: string;
+  blobsDir: string;
+  /** listAllSessions: `<sessionsDir>/*\/*.jsonl` that omp lists. */
+  listAll: OmpListed[];
+  /** listSessionsReadOnly per folder asked for. */
+  listDirs: Record<string, OmpListed[]>;
+  /** SessionManager.getDefaultSessionDir per cwd asked for (omp creates it, and renames legacy folders into it). */
+  folders: Record<string, string>;
+}
+
+/** Asks omp under `env` (HOME, TMPDIR, PI_CONFIG_DIR, OMP_PROFILE, …; nothing else of the caller's omp variables). */
+export async function ompDiscovery(env: Record<string, string>, request: { cwds?: string[]; listDirs?: string[] } = {}): Promise<OmpDiscoveryAnswers> {
+  const install = await ompInstall();
+  const base: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm_|OMP_|PI_|XDG_)/i.test(key) || key === "TMPDIR") continue;
+    base[key] = value;
+  }
+  const { stdout } = await run(install.bun, ["--no-install", PROBE, install.oracleJs, JSON.stringify(request)], {
+    env: { ...base, NO_COLOR: "1", ...env },
+    cwd: env.HOME,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as OmpDiscoveryAnswers;
+}

@@ -1,0 +1,26 @@
+// Run by Bun (discovery-oracle.ts) under a chosen HOME/TMPDIR/omp environment:
+// omp 18.3.4's own answers about where sessions live and what /resume lists.
+// argv: <cli-oracle.js> <request JSON>. Prints one JSON document.
+const [oracleJs, requestJson] = process.argv.slice(2);
+const request = JSON.parse(requestJson);
+const bundle = await import(oracleJs);
+bundle.__OMP_MODULES_INIT();
+const registry = bundle.__OMP_MODULES;
+const utils = await registry["@oh-my-pi/pi-utils"]();
+const { SessionManager } = await registry["@oh-my-pi/pi-coding-agent/session/session-manager"]();
+const listing = await registry["@oh-my-pi/pi-coding-agent/session/session-listing"]();
+const { FileSessionStorage } = await registry["@oh-my-pi/pi-coding-agent/session/session-storage"]();
+const storage = new FileSessionStorage();
+const info = (s) => ({ path: s.path, id: s.id, cwd: s.cwd, title: s.title ?? null, firstMessage: s.firstMessage });
+const out = {
+  agentDir: utils.getAgentDir(),
+  sessionsDir: utils.getSessionsDir(),
+  blobsDir: utils.getBlobsDir(),
+};
+// Listing first: finding a cwd's folder renames legacy folders.
+out.listAll = (await listing.listAllSessions(storage)).map(info);
+out.listDirs = {};
+for (const dir of request.listDirs ?? []) out.listDirs[dir] = (await listing.listSessionsReadOnly(dir, storage)).map(info);
+out.folders = {};
+for (const cwd of request.cwds ?? []) out.folders[cwd] = SessionManager.getDefaultSessionDir(cwd);
+console.log(JSON.stringify(out));

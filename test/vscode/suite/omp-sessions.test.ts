@@ -1,0 +1,113 @@
+// oh-my-pi sessions in VS Code: an omp session in omp's folder for the
+// workspace is listed in the Sessions view beside pi's, its tooltip saying it
+// is an oh-my-pi session and its title the one omp shows (the title slot);
+// Rename Session rewrites omp's 256-byte title slot in place and appends omp's
+// title_change; Set Label appends omp's label entry through omp's append
+// protocol (no publish lock left behind); with piSessions.omp.enabled off, it
+// is not listed.
+import * as assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
+import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize";
+import type { Internals } from "../../../src/extension/internals";
+import { agentDir, extensionInternals, run, setSetting, waitFor, workspaceDir } from "./helpers";
+
+const OMP_AGENT_DIR = (): string => join(agentDir(), "..", "omp-agent");
+
+function ompSessionText(cwd: string): string {
+  const at = (s: number) => `2026-11-20T10:00:0${s}.000Z`;
+  const lines = [
+    { type: "session", version: 3, id: "01a20a8a-7a5c-7328-b37d-344f0d3119aa", timestamp: at(0), cwd },
+    { type: "model_change", id: "0e000001", parentId: null, timestamp: at(0), model: "fake/fake-coder" },
+    { type: "thinking_level_change", id: "0e000002", parentId: "0e000001", timestamp: at(0), thinkingLevel: null, configured: null },
+    { type: "message", id: "0e000003", parentId: "0e000002", timestamp: at(1), message: { role: "user", content: [{ type: "text", text: "Hello from omp" }], attribution: "user", timestamp: 1 } },
+    {
+      type: "message",
+      id: "0e000004",
+      parentId: "0e000003",
+      timestamp: at(2),
+      message: { role: "assistant", content: [{ type: "text", text: "Hi." }], api: "openai-completions", provider: "fake", model: "fake-coder", usage: { input: 100, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 105, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 },
+    },
+    { type: "custom", id: "0e000005", parentId: "0e000004", timestamp: at(3), customType: "session_exit", data: { reason: "dispose", kind: "normal", recordedAt: 3 } },
+  ];
+  return serializeTitleSlot({ title: "omp's own title", source: "user", updatedAt: at(0) }) + lines.map((l) => `${JSON.stringify(l)}\n`).join("");
+}
+
+function label(item: vscode.TreeItem): string {
+  return typeof item.label === "string" ? item.label : (item.label?.label ?? "");
+}
+
+suite("oh-my-pi sessions in the Sessions view, renamed and labelled the omp way (trusted workspace)", () => {
+  let internals: Internals;
+  let path: string;
+
+  suiteSetup(async () => {
+    internals = await extensionInternals();
+    const dir = ompSessionDirForCwd(workspaceDir(), join(OMP_AGENT_DIR(), "sessions"));
+    mkdirSync(dir, { recursive: true });
+    path = join(dir, "2026-11-20T10-00-00-000Z_01a20a8a-7a5c-7328-b37d-344f0d3119aa.jsonl");
+    writeFileSync(path, ompSessionText(workspaceDir()));
+    await setSetting("omp.agentDir", OMP_AGENT_DIR());
+    await setSetting("omp.enabled", true);
+  });
+
+  suiteTeardown(async () => {
+    rmSync(OMP_AGENT_DIR(), { recursive: true, force: true });
+    await setSetting("omp.agentDir", undefined);
+    await setSetting("omp.enabled", undefined);
+    await internals.services.sessions.rediscover();
+  });
+
+  test("listed beside pi's sessions, named by omp's title slot, its tooltip saying it is an oh-my-pi session", async () => {
+    await waitFor("the omp session in the list", async () => {
+      await internals.services.sessions.rediscover();
+      return internals.services.sessions.allPaths().includes(path);
+    });
+    const item = await waitFor("the omp session's row", () => {
+      const row = internals.services.sessionsTree.getTreeItem(internals.services.sessionsTree.sessionNode(path));
+      return label(row) === "omp's own title" ? row : undefined;
+    });
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /oh-my-pi session \(omp 18\.3\.4/);
+    assert.doesNotMatch(tooltip, /read as pi/);
+    assert.equal(internals.services.sessions.factsOf(path)?.agent, "omp");
+  });
+
+  test("Rename Session: the title slot rewritten in place (256 bytes), a title_change appended, the row renamed", async () => {
+    const before = readFileSync(path);
+    const renamed = await run<{ name: string }>("piSessions.renameSession", { sessionPath: path, name: "Renamed in VS Code" });
+    assert.equal(renamed.ok, true, renamed.message);
+    const after = readFileSync(path);
+    const slot = JSON.parse(after.subarray(0, 256).toString("utf8")) as { type: string; title: string; source: string };
+    assert.deepEqual([slot.type, slot.title, slot.source], ["title", "Renamed in VS Code", "user"]);
+    assert.equal(after.subarray(0, 256).at(-1), 0x0a);
+    // Everything after the slot is as it was, then one title_change line.
+    assert.deepEqual(after.subarray(256, before.length), before.subarray(256));
+    const last = JSON.parse(after.subarray(before.length).toString("utf8")) as Record<string, unknown>;
+    assert.deepEqual([last.type, last.title, last.source, last.previousTitle, last.parentId], ["title_change", "Renamed in VS Code", "user", "omp's own title", "0e000005"]);
+    await waitFor("the renamed row", () => label(internals.services.sessionsTree.getTreeItem(internals.services.sessionsTree.sessionNode(path))) === "Renamed in VS Code");
+  });
+
+  test("Set Label: omp's label entry appended (the file ends with a newline, no lock left)", async () => {
+    const before = readFileSync(path);
+    const labelled = await run("piSessions.setLabel", { sessionPath: path, entryId: "0e000003", label: "greeting" });
+    assert.equal(labelled.ok, true, labelled.message);
+    const after = readFileSync(path);
+    assert.deepEqual(after.subarray(0, before.length), before);
+    assert.equal(after.at(-1), 0x0a);
+    const entry = JSON.parse(after.subarray(before.length).toString("utf8")) as Record<string, unknown>;
+    assert.deepEqual([entry.type, entry.targetId, entry.label], ["label", "0e000003", "greeting"]);
+    assert.equal(existsSync(join(path, "..", `.${path.split("/").pop()}.lock`)), false);
+  });
+
+  test("with piSessions.omp.enabled off, omp's sessions are not listed", async () => {
+    await setSetting("omp.enabled", false);
+    await waitFor("the omp session gone from the list", async () => {
+      await internals.services.sessions.rediscover();
+      return !internals.services.sessions.allPaths().includes(path);
+    });
+    await setSetting("omp.enabled", true);
+  });
+});
