@@ -4,6 +4,8 @@
 // their ops letters; files at depth ≤ d stay named. Every file stays covered:
 // named, or its folder named. The last level folds everything into one row.
 
+import { counted } from "../text/counted";
+
 export interface FoldItem {
   /** As shown (relative to the session cwd when inside it, else absolute). */
   displayPath: string;
@@ -104,7 +106,7 @@ export function foldRows(items: readonly FoldItem[], level: FoldLevel, expanded?
 
 /** One row as text: `OPS path` (ops padded to 2), folders with their count. */
 export function formatFoldRow(row: FoldRow, withOps: boolean): string {
-  const label = row.folder ? `${row.label} (${row.files} files)` : row.label;
+  const label = row.folder ? `${row.label} (${counted(row.files, "file")})` : row.label;
   return withOps ? `${row.ops.padEnd(2, " ")} ${label}` : label;
 }
 

@@ -4,6 +4,7 @@
 
 import type { FilesTouched } from "./collect";
 import { foldRows, formatFoldRow, isFolded, type FoldLevel } from "./fold-rows";
+import { counted } from "../text/counted";
 
 export const MANIFEST_SEPARATOR = "\n\n---\n\n";
 export const MANIFEST_HEADING = "## Files touched (cumulative)";
@@ -11,7 +12,7 @@ export const MANIFEST_LEGEND = "R=read, W=write, E=edit, M=move/rename, D=delete
 
 /** Says, in the summary itself, that rows stand for folders (never a silent drop). */
 export function foldNotice(files: number, rows: number): string {
-  return `Folded by folder to keep this summary within its budget: ${files} files in ${rows} rows (a folder row counts its files); every file is listed in this entry's details.`;
+  return `Folded by folder to keep this summary within its budget: ${counted(files, "file")} in ${counted(rows, "row")} (a folder row counts its files); every file is listed in this entry's details.`;
 }
 
 /** The block; `level` folds rows by folder (default: every file named). */

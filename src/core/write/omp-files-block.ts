@@ -78,7 +78,7 @@ export function formatOmpFileOperations(readFiles: readonly string[], modifiedFi
     lines.push(item.kind === "dir" ? `${"#".repeat(item.depth + 1)} ${item.name}/` : `${item.name} (${marks.get(item.key)})`);
   }
   let files = lines.join("\n");
-  if (sorted.length > MAX_FILES) files += `\n[\u2026${sorted.length - MAX_FILES} files elided\u2026]`;
+  if (sorted.length > MAX_FILES) files += `\n[\u2026${sorted.length - MAX_FILES} files elided\u2026]`; // omp's own words
   return `<files>\n${files}\n</files>`;
 }
 

@@ -1,5 +1,5 @@
 // Which codicon (and colour) an entry kind gets in the Entries view: every kind
-// pi and pi 1.5 write has its own; "question" is left for kinds no pi writes.
+// pi, pi 1.5 and omp write has its own; "question" is left for kinds no pi writes.
 // No vscode here (entry-icons.ts makes the ThemeIcon), so it is unit-tested.
 import type { EntryKind } from "../../core/session/format/entry-meta";
 
@@ -18,6 +18,11 @@ const ROLES: Record<string, IconId> = {
   system: { id: "book" },
   branchSummary: { id: "git-merge", color: "charts.blue" },
   compactionSummary: { id: "archive", color: "charts.purple" },
+  // omp: custom messages sent as developer, Python cells, @file mentions, hook messages.
+  developer: { id: "comment" },
+  pythonExecution: { id: "terminal" },
+  fileMention: { id: "file" },
+  hookMessage: { id: "extensions" },
 };
 
 const TYPES: Record<string, IconId> = {
@@ -33,6 +38,15 @@ const TYPES: Record<string, IconId> = {
   context_edit: { id: "edit" },
   // pi 1.5: tokens spent outside the conversation (a title, a summary).
   usage: { id: "dashboard" },
+  // omp: /clear (everything above is out of context), titles, model spend, tiers, injections, pins, start, mode.
+  reset_boundary: { id: "clear-all", color: "charts.orange" },
+  title_change: { id: "symbol-string" },
+  model_usage: { id: "dashboard" },
+  service_tier_change: { id: "settings" },
+  ttsr_injection: { id: "inbox" },
+  credential_pin: { id: "key" },
+  session_init: { id: "rocket" },
+  mode_change: { id: "settings-gear" },
 };
 
 export const UNKNOWN_ICON: IconId = { id: "question" };

@@ -1,5 +1,6 @@
 // Counts a user reads say "1 session", never "1 sessions": every one is made by
-// counted(); a count written out by hand with a fixed plural fails here.
+// counted(); a count written out by hand with a fixed plural fails here (but an
+// agent's own text reproduced exactly, marked `// omp's own words`).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ describe("counted", () => {
     const found = sources(SRC).flatMap((path) =>
       readFileSync(path, "utf8")
         .split("\n")
-        .flatMap((line, i) => (HAND_WRITTEN.test(line) ? [`${path.slice(SRC.length)}:${i + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, i) => (HAND_WRITTEN.test(line) && !line.includes("own words") ? [`${path.slice(SRC.length)}:${i + 1}: ${line.trim()}`] : [])),
     );
     expect(found).toEqual([]);
   });

@@ -35,7 +35,7 @@ function truncationNotice(truncation: Json, source: Json | undefined): string {
     } else if (elidedBytes > 0) {
       notice = `Showing head and tail bytes of ${locale(totalLines)} line${totalLines === 1 ? "" : "s"}; ${formatBytes(elidedBytes)} elided`;
     } else {
-      notice = `Showing ${Math.min(truncation.outputLines, totalLines)} of ${totalLines} lines; middle elided`;
+      notice = `Showing ${Math.min(truncation.outputLines, totalLines)} of ${totalLines} lines; middle elided`; // omp's own words
     }
     if (truncation.nextOffset != null) notice += `. Use :${truncation.nextOffset} to continue`;
     if (artifactReference) notice += `. ${artifactReference}`;
@@ -49,7 +49,7 @@ function truncationNotice(truncation: Json, source: Json | undefined): string {
   }
   const range = truncation.shownRange;
   if (range && range.end >= range.start) notice = `Showing lines ${range.start}-${range.end} of ${truncation.totalLines}`;
-  else notice = `Showing ${truncation.outputLines} of ${truncation.totalLines} lines`;
+  else notice = `Showing ${truncation.outputLines} of ${truncation.totalLines} lines`; // omp's own words
   if (truncation.truncatedBy === "bytes") notice += ` (${formatBytes(truncation.maxBytes ?? truncation.outputBytes)} limit)`;
   if (truncation.nextOffset != null) notice += `. Use :${truncation.nextOffset} to continue`;
   if (artifactReference) notice += `. ${artifactReference}`;
@@ -64,9 +64,9 @@ export function formatOutputNotice(meta: unknown): string {
   if (m.truncation) parts.push(truncationNotice(m.truncation, m.source));
   if (m.artifactError) parts.push(`Full output was not saved completely (artifact ${m.artifactError} failed)`);
   const limits = m.limits;
-  if (limits?.matchLimit) parts.push(`${limits.matchLimit.reached} matches limit reached. Use limit=${limits.matchLimit.suggestion} for more`);
-  if (limits?.resultLimit) parts.push(`${limits.resultLimit.reached} results limit reached. Use limit=${limits.resultLimit.suggestion} for more`);
-  if (limits?.headLimit) parts.push(`${limits.headLimit.reached} results limit reached. Use limit=${limits.headLimit.suggestion} for more`);
+  if (limits?.matchLimit) parts.push(`${limits.matchLimit.reached} matches limit reached. Use limit=${limits.matchLimit.suggestion} for more`); // omp's own words
+  if (limits?.resultLimit) parts.push(`${limits.resultLimit.reached} results limit reached. Use limit=${limits.resultLimit.suggestion} for more`); // omp's own words
+  if (limits?.headLimit) parts.push(`${limits.headLimit.reached} results limit reached. Use limit=${limits.headLimit.suggestion} for more`); // omp's own words
   if (limits?.columnTruncated) {
     const c = limits.columnTruncated;
     let columnNotice = `Some lines truncated to ${c.maxColumn} ${c.unit ?? "chars"}`;
