@@ -38,7 +38,8 @@ suite("Virtual documents: read-only, never unsaved, no diagnostics", () => {
   const sessionPath = () => join(piDir(), `2026-01-22T10-00-00-000Z_${SESSION_ID}.jsonl`);
   const target = () => join(workspaceDir(), "broken.ts");
 
-  suiteSetup(async () => {
+  suiteSetup(async function () {
+    if (!vscode.workspace.isTrusted) this.skip();
     await activateExtension();
     mkdirSync(piDir(), { recursive: true });
     writeFileSync(sessionPath(), sessionText(workspaceDir()));
