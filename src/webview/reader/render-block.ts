@@ -94,7 +94,7 @@ function body(block: ReaderBlock, actions: BlockActions): HTMLElement[] {
     case "compaction": {
       // An omp snapcompact archive: its frames (PNG, data: URIs) under the lead-in summary.
       const frames = images(block);
-      return [folded("Summary", markdown(block.text), "summary-text"), ...frames.map((f) => folded(`Archived frames (${block.images?.length ?? 0})`, f, "snapcompact-frames"))];
+      return [folded("Summary", markdown(block.text), "summary-fold"), ...frames.map((f) => folded(`Archived frames (${block.images?.length ?? 0})`, f, "snapcompact-frames"))];
     }
     case "branchSummary":
       return [folded("Summary", markdown(block.text), "summary-fold")];
