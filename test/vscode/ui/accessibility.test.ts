@@ -15,8 +15,8 @@ import { PANEL_SESSION_IDS } from "../summary-panel-session";
 import { workbench } from "./context";
 import { editorTab, fileRow, placePanelSession, STEP_MS, summaryFrame } from "./summary-panel-page";
 import type { Workbench } from "./workbench";
+import { axeViolations } from "./axe";
 
-const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const OPEN_SUMMARY_KEY = "ctrl+alt+shift+f8";
 const READER_TITLE = "Summary panel a11y-reader";
 const PREVIEW_TITLE = "Summary panel a11y-preview";
@@ -26,22 +26,9 @@ const THEMES = [
   ["Default High Contrast", "hc-black", /vscode-high-contrast/],
 ] as const;
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** axe-core's serious and critical violations in the frame's document. */
-async function axeViolations(frame: Frame): Promise<string[]> {
-  if (!(await frame.evaluate(() => "axe" in window))) await frame.evaluate(AXE_SOURCE);
-  const violations = await frame.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-  return violations
+/** axe-core's serious and critical violations in the frame's document (every rule). */
+async function axeProblems(frame: Frame): Promise<string[]> {
+  return (await axeViolations(frame))
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary ?? ""}`).join(" | ")}`);
 }
@@ -138,7 +125,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       await folded.waitFor({ state: "attached", timeout: STEP_MS });
       const height = await folded.evaluate((element) => element.getBoundingClientRect().height);
       assert.ok(height > 0 && height < 60, `a collapsed summary is one line high, not a box: ${height} px`);
-      problems.push(...(await axeViolations(reader)).map((p) => `reader: ${p}`));
+      problems.push(...(await axeProblems(reader)).map((p) => `reader: ${p}`));
       if (workbenchClass === "vs") {
         await reader.locator(".edit-badge").first().scrollIntoViewIfNeeded();
         await wb.screenshot("readme/reader-context-edit");
@@ -149,7 +136,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       await wb.page.keyboard.press("Control+Alt+Shift+F8");
       const panel = await summaryFrame(wb);
       await fileRow(panel, "hello.ts").waitFor({ timeout: STEP_MS });
-      problems.push(...(await axeViolations(panel)).map((p) => `summary panel: ${p}`));
+      problems.push(...(await axeProblems(panel)).map((p) => `summary panel: ${p}`));
 
       // A compaction preview (the loopback model's answer), with "Show rendered" pressed and hovered.
       await wb.runCommand("View: Close All Editors");
@@ -160,12 +147,12 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       await wb.submitInputBox("");
       const preview = await summaryFrame(wb);
       await preview.locator("textarea.summary-text").waitFor({ timeout: 30_000 });
-      problems.push(...(await axeViolations(preview)).map((p) => `preview: ${p}`));
+      problems.push(...(await axeProblems(preview)).map((p) => `preview: ${p}`));
       const toggle = preview.locator("button.toggle-rendered");
       await toggle.click();
       assert.equal(await toggle.getAttribute("aria-pressed"), "true");
       await toggle.hover();
-      problems.push(...(await axeViolations(preview)).map((p) => `preview, Show rendered pressed and hovered: ${p}`));
+      problems.push(...(await axeProblems(preview)).map((p) => `preview, Show rendered pressed and hovered: ${p}`));
       await preview.getByRole("button", { name: "Discard", exact: true }).click();
 
       assert.deepEqual(problems, []);

@@ -9,7 +9,7 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "playwright-core";
-import { axeViolations, describeViolations } from "./axe";
+import { axeViolations, describeViolations, WCAG_AA } from "./axe";
 import { workbench } from "./context";
 import { piSessionFolder, STEP_MS } from "./summary-panel-page";
 
@@ -149,7 +149,7 @@ suite("workbench: the Usage view", () => {
     assert.equal(scripts.length, 1, JSON.stringify(scripts));
     assert.equal(scripts[0]!.nonce, nonce);
     assert.match(scripts[0]!.src, /usage\.js/);
-    const violations = await axeViolations(frame);
+    const violations = await axeViolations(frame, WCAG_AA);
     assert.equal(violations.length, 0, describeViolations(violations));
   });
 
@@ -181,7 +181,7 @@ suite("workbench: the Usage view", () => {
       for (const fill of fills) assert.ok(fill !== "rgb(0, 0, 0)" && fill !== "none", `${name}: a part drawn ${fill}`);
       const swatches = await frame.locator(".legend .swatch").evaluateAll((list) => list.map((s) => getComputedStyle(s).backgroundColor));
       for (const swatch of swatches) assert.ok(swatch !== "rgba(0, 0, 0, 0)" && swatch !== "rgb(0, 0, 0)", `${name}: a legend swatch ${swatch}`);
-      const violations = await axeViolations(frame);
+      const violations = await axeViolations(frame, WCAG_AA);
       assert.equal(violations.length, 0, `${name}: ${describeViolations(violations)}`);
       shots.push(await w.screenshot(`readme/usage-${name}`));
     }
