@@ -3,10 +3,11 @@
 // written last makes the cached case a single stat, and an interrupted install is
 // thrown away and redone.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { ensureDebianPackages } from "./debian-packages";
 import { runChecked } from "./run-command";
+import { withInstallLock, withoutNpmRunEnv as withoutAnyNpmEnv } from "../tool-cache";
 import { CODE_SERVER_VERSION, NODE_FOR_CODE_SERVER_VERSION, cacheRoot } from "./versions";
 
 export interface CodeServerInstall {
@@ -41,19 +42,8 @@ export function describeInstall(root = cacheRoot()): CodeServerInstall {
   };
 }
 
-/**
- * The environment without what an enclosing `npm run` exported: npm_config_user_agent
- * says "node/v20" (code-server's postinstall reads its Node version from there) and
- * npm_config_* would steer a nested npm.
- */
-export function withoutNpmRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (/^npm_/i.test(key) || key === "NODE" || key === "INIT_CWD") continue;
-    clean[key] = value;
-  }
-  return clean;
-}
+/** code-server's postinstall reads its Node version from npm_config_user_agent ("node/v20"): every npm_* variable goes. */
+export const withoutNpmRunEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => withoutAnyNpmEnv(env, false);
 
 /** The environment for Node 24 tools (code-server's install and run): Node 24 first on PATH. */
 export function withNodeFirst(env: NodeJS.ProcessEnv, nodeBinDir: string): NodeJS.ProcessEnv {
@@ -90,37 +80,15 @@ async function isInstalled(root: string, install: CodeServerInstall): Promise<bo
   );
 }
 
-/**
- * One installer at a time per cache (two test runs started together on a fresh machine):
- * the others wait for the lock folder to go, then find the install done. A lock older
- * than the longest install is taken to be left by a killed run.
- */
-async function withInstallLock<T>(root: string, work: () => Promise<T>): Promise<T> {
-  const lock = join(root, ".install-lock");
-  await mkdir(root, { recursive: true });
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 20 * 60_000) await rm(lock, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
-}
+const withLock = <T>(root: string, work: () => Promise<T>): Promise<T> =>
+  withInstallLock(root, ".install-lock", { staleAfterMs: 20 * 60_000, pollMs: 2000 }, work);
 
 export async function ensureCodeServer(log: (line: string) => void = (line) => console.log(line)): Promise<CodeServerInstall> {
   const root = cacheRoot();
   const install = describeInstall(root);
   await ensureDebianPackages(log);
   if (await isInstalled(root, install)) return install;
-  return withInstallLock(root, async () => {
+  return withLock(root, async () => {
     if (!(await isInstalled(root, install))) await installInto(root, install, log);
     return install;
   });

@@ -1,8 +1,6 @@
 // Pinned versions and cache locations of the tools the real-VS-Code suite runs on.
 // They live outside the repository so `npm ci` stays small and a cached install
 // survives a fresh clone.
-import { homedir } from "node:os";
-import { join } from "node:path";
 
 export const CODE_SERVER_VERSION = "4.139.1";
 /** code-server 4.139 refuses anything but Node 24; the npm package `node` carries that binary and its headers. */
@@ -11,6 +9,4 @@ export const NODE_FOR_CODE_SERVER_VERSION = "24.21.0";
 export const DEBIAN_PACKAGES = ["chromium", "libkrb5-dev"] as const;
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PI_SESSIONS_CACHE || join(homedir(), ".cache", "pi-sessions");
-}
+export { toolCacheRoot as cacheRoot } from "../tool-cache";

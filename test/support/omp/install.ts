@@ -16,10 +16,10 @@
 
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { appendFile, copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { npmPack, toolCacheRoot, withInstallLock, withoutNpmRunEnv } from "../../../scripts/tool-cache.js";
 import {
   BABEL_PARSER_PACKAGE,
   BABEL_PARSER_VERSION,
@@ -59,13 +59,8 @@ interface Marker {
 
 const MARKER = ".pi-sessions-installed.json";
 
-/** `$PI_SESSIONS_CACHE`, else `$PI_SESSIONS_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-sessions`, else `~/.cache/pi-sessions`. */
-export function ompCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PI_SESSIONS_CACHE) return env.PI_SESSIONS_CACHE;
-  if (env.PI_SESSIONS_CACHE_DIR) return env.PI_SESSIONS_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "pi-sessions");
-  return join(homedir(), ".cache", "pi-sessions");
-}
+/** The tool cache (scripts/tool-cache.ts). */
+export const ompCacheRoot = toolCacheRoot;
 
 function installDir(root: string): string {
   return join(root, `omp-${OMP_VERSION}`);
@@ -99,37 +94,7 @@ export function findOmpInstall(root = ompCacheRoot()): OmpInstall | undefined {
   return existsSync(install.bun) && existsSync(install.cliJs) && existsSync(install.oracleJs) ? install : undefined;
 }
 
-/**
- * The environment without what an enclosing `npm run` exported about the project
- * (its prefix would steer the nested npm into the repository); registry, proxy
- * and cache settings pass through.
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_(package_|lifecycle_|config_(local_prefix|global_prefix|prefix|user_agent)$)/i.test(key)) continue;
-    if (key === "INIT_CWD") continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-/** `npm pack name@version` into `dir`; returns the tarball's path. */
-async function npmPack(spec: string, dir: string): Promise<string> {
-  try {
-    const { stdout } = await run("npm", ["pack", spec, "--pack-destination", dir, "--json", "--loglevel=error"], {
-      cwd: dir,
-      env: cleanEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename.replace(/^@/, "").replace(/\//g, "-"));
-  } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    const lines = (e.stderr || e.message).split("\n").map((l) => l.trim()).filter(Boolean);
-    const reasons = lines.filter((l) => /^npm error (code|errno|network|request to|404|notarget)/i.test(l) || /^npm ERR!/.test(l));
-    throw new Error(`npm pack ${spec} failed: ${(reasons.length ? reasons : lines).slice(0, 3).join("; ")}`);
-  }
-}
+const cleanEnv = (): NodeJS.ProcessEnv => withoutNpmRunEnv(process.env, true);
 
 /** Extracts an npm tarball's `package/` into `into`. */
 async function extract(tarball: string, into: string): Promise<void> {
@@ -230,30 +195,8 @@ async function installInto(root: string, log: (line: string) => void): Promise<O
   }
 }
 
-/**
- * One installer at a time per cache: the others wait for the lock folder to go,
- * then find the install done. A lock older than any install is taken to be left
- * by a killed run.
- */
-async function withLock<T>(root: string, work: () => Promise<T>): Promise<T> {
-  const lock = join(root, `.omp-${OMP_VERSION}-install-lock`);
-  await mkdir(root, { recursive: true });
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 10 * 60_000) await rm(lock, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
-}
+const withLock = <T>(root: string, work: () => Promise<T>): Promise<T> =>
+  withInstallLock(root, `.omp-${OMP_VERSION}-install-lock`, { staleAfterMs: 10 * 60_000, pollMs: 500 }, work);
 
 /** omp 18.3.4 and Bun in the cache: a no-op (a small read and three stats) when installed. */
 export async function ensureOmp(log: (line: string) => void = (line) => console.log(line)): Promise<OmpInstall> {

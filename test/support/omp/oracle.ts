@@ -7,12 +7,12 @@
 // oracle once, and fails every test with one clear line when omp could not be
 // installed (skips them only when PI_SESSIONS_SKIP_OMP is set).
 
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, inject } from "vitest";
+import { inject } from "vitest";
+import { describeWithOracle, OracleWorker } from "../oracle-worker.js";
 import type { OmpAnswersArgs } from "./answers.js";
 import { ensureOmp, findOmpInstall, type OmpInstall } from "./install.js";
 import { OMP_OPT_OUT_ENV, ompOptedOut, type OmpProvided } from "./provided.js";
@@ -156,10 +156,6 @@ export function ompEnv(home: string, agentDir: string, extra: NodeJS.ProcessEnv 
 }
 
 export class OmpOracle {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  private stderr = "";
-
   private constructor(
     readonly install: OmpInstall,
     /** The throwaway HOME omp runs with. */
@@ -167,23 +163,9 @@ export class OmpOracle {
     /** omp's agent dir (`$PI_CODING_AGENT_DIR`): put blobs into `blobs/`, settings into `config.yml`. */
     readonly agentDir: string,
     private readonly ownsHome: boolean,
-    private readonly child: ChildProcessWithoutNullStreams,
-  ) {
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (line) => {
-      const answer = JSON.parse(line) as { id: number; ok: boolean; result?: unknown; error?: string };
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      if (answer.ok) waiting?.resolve(answer.result);
-      else waiting?.reject(new Error(`omp 18.3.4 oracle: ${answer.error}`));
-    });
-    child.stderr.on("data", (data: Buffer) => {
-      this.stderr = (this.stderr + data.toString("utf8")).slice(-4000);
-    });
-    child.on("exit", (code, signal) => {
-      for (const waiting of this.pending.values()) waiting.reject(new Error(`omp 18.3.4 oracle exited (${code ?? signal}): ${this.stderr.trim()}`));
-      this.pending.clear();
-    });
-  }
+    private readonly worker: OracleWorker,
+  ) {}
+
 
   /**
    * Starts a worker. `agentDir`: an existing omp agent dir to read blobs and config.yml from (default
@@ -200,18 +182,15 @@ export class OmpOracle {
     for (const dir of options.blobsFrom ?? []) cpSync(dir, join(agentDir, "blobs"), { recursive: true });
     const env = ompEnv(home, agentDir, { TMPDIR: join(home, "tmp") });
     const child = spawn(install.bun, ["--no-install", worker, install.oracleJs], { cwd: home, env, stdio: ["pipe", "pipe", "pipe"] });
-    const oracle = new OmpOracle(install, home, agentDir, options.home === undefined, child);
+    const oracle = new OmpOracle(install, home, agentDir, options.home === undefined, new OracleWorker("omp 18.3.4", child));
     await oracle.ping();
     return oracle;
   }
 
   private request<T>(op: string, args: unknown): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.stdin.write(JSON.stringify({ id, op, args }) + "\n");
-    });
+    return this.worker.request(op, args);
   }
+
 
   ping(): Promise<{ pid: number; bun: string; startupMs: { toImport: number } }> {
     return this.request("ping", {});
@@ -238,8 +217,7 @@ export class OmpOracle {
   }
 
   close(): void {
-    this.child.stdin.end();
-    this.child.kill();
+    this.worker.close();
     if (this.ownsHome) rmSync(this.home, { recursive: true, force: true });
   }
 }
@@ -249,25 +227,5 @@ export class OmpOracle {
  * with the explicit opt-out, otherwise a missing omp fails every test.
  */
 export function describeOmp(name: string, body: (get: () => OmpOracle) => void, options: { agentDir?: string; blobsFrom?: string[] } = {}): void {
-  const skip = ompSkipReason();
-  if (skip) {
-    describe.skip(`${name} (omp 18.3.4 oracle skipped: ${skip})`, () => body(() => undefined as never));
-    return;
-  }
-  describe(name, () => {
-    let oracle: OmpOracle | undefined;
-    let failure: Error | undefined;
-    beforeAll(async () => {
-      try {
-        oracle = await OmpOracle.start(options);
-      } catch (error) {
-        failure = error as Error;
-      }
-    }, 300_000);
-    afterAll(() => oracle?.close());
-    body(() => {
-      if (!oracle) throw failure ?? new Error("omp 18.3.4 oracle did not start");
-      return oracle;
-    });
-  });
+  describeWithOracle(name, "omp 18.3.4", ompSkipReason(), () => OmpOracle.start(options), body);
 }

@@ -18,10 +18,10 @@
 
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { npm, npmPack, toolCacheRoot, withInstallLock, withoutNpmRunEnv } from "../../../scripts/tool-cache.js";
 
 const run = promisify(execFile);
 
@@ -85,13 +85,8 @@ interface Marker {
 
 const MARKER = ".pi-sessions-installed.json";
 
-/** `$PI_SESSIONS_CACHE`, else `$PI_SESSIONS_CACHE_DIR`, else `$XDG_CACHE_HOME/pi-sessions`, else `~/.cache/pi-sessions`. */
-export function pi15CacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PI_SESSIONS_CACHE) return env.PI_SESSIONS_CACHE;
-  if (env.PI_SESSIONS_CACHE_DIR) return env.PI_SESSIONS_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "pi-sessions");
-  return join(homedir(), ".cache", "pi-sessions");
-}
+/** The tool cache (scripts/tool-cache.ts). */
+export const pi15CacheRoot = toolCacheRoot;
 
 function installDir(root: string): string {
   return join(root, `pi-${PI15_VERSION}`);
@@ -127,36 +122,7 @@ export function findPi15Install(root = pi15CacheRoot()): Pi15Install | undefined
   return existsSync(install.node) && existsSync(install.chunk) && existsSync(install.cliJs) ? install : undefined;
 }
 
-/**
- * The environment without what an enclosing `npm run` exported about the project
- * (its prefix would steer the nested npm into the repository); registry, proxy
- * and cache settings pass through.
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_(package_|lifecycle_|config_(local_prefix|global_prefix|prefix|user_agent)$)/i.test(key)) continue;
-    if (key === "INIT_CWD") continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  try {
-    const { stdout } = await run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd,
-      env: cleanEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout;
-  } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    const lines = (e.stderr || e.message).split("\n").map((l) => l.trim());
-    const reasons = lines.filter((l) => /^npm error (code|errno|network|request to|404|notarget)/i.test(l) || /^npm ERR!/.test(l));
-    throw new Error(`npm ${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")} failed: ${(reasons.length ? reasons : lines.filter(Boolean)).slice(0, 3).join("; ")}`);
-  }
-}
+const cleanEnv = (): NodeJS.ProcessEnv => withoutNpmRunEnv(process.env, true);
 
 async function findChunk(chunksDir: string): Promise<string> {
   const found: string[] = [];
@@ -214,13 +180,12 @@ async function installInto(root: string, log: (line: string) => void): Promise<P
     const nodeDir = join(staging, "node");
     await mkdir(nodeDir);
     await writeFile(join(nodeDir, "package.json"), JSON.stringify({ name: "pi-sessions-pi15-node", private: true }) + "\n");
-    const [packed] = await Promise.all([
-      npm(["pack", `${PI15_PACKAGE}@${PI15_VERSION}`, "--pack-destination", staging, "--json"], staging),
+    const [tarball] = await Promise.all([
+      npmPack(`${PI15_PACKAGE}@${PI15_VERSION}`, staging),
       npm(["install", "--no-package-lock", `node@${PI15_NODE_VERSION}`], nodeDir),
     ]);
-    const tarball = (JSON.parse(packed) as { filename: string }[])[0]!.filename.replace(/^@/, "").replace(/\//g, "-");
-    await run("tar", ["xzf", join(staging, tarball), "-C", staging]);
-    await rm(join(staging, tarball));
+    await run("tar", ["xzf", tarball, "-C", staging]);
+    await rm(tarball);
     const chunk = await findChunk(join(staging, "package", "dist", "bundle", "chunks"));
     const exported = await exposeInternals(join(staging, "package", "dist", "bundle", "chunks", chunk));
     await verify(describe(staging, chunk), exported);
@@ -236,30 +201,8 @@ async function installInto(root: string, log: (line: string) => void): Promise<P
   }
 }
 
-/**
- * One installer at a time per cache: the others wait for the lock folder to go,
- * then find the install done. A lock older than any install is taken to be left
- * by a killed run.
- */
-async function withLock<T>(root: string, work: () => Promise<T>): Promise<T> {
-  const lock = join(root, `.pi-${PI15_VERSION}-install-lock`);
-  await mkdir(root, { recursive: true });
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 10 * 60_000) await rm(lock, { recursive: true, force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
-}
+const withLock = <T>(root: string, work: () => Promise<T>): Promise<T> =>
+  withInstallLock(root, `.pi-${PI15_VERSION}-install-lock`, { staleAfterMs: 10 * 60_000, pollMs: 500 }, work);
 
 /** pi 1.5.2 and Node 22 in the cache: a no-op (one stat and a small read) when installed. */
 export async function ensurePi15(log: (line: string) => void = (line) => console.log(line)): Promise<Pi15Install> {
@@ -287,9 +230,8 @@ export async function ensurePi15Jiti(install: Pi15Install, log: (line: string) =
     log(`pi15 oracle: npm pack jiti@${PI15_JITI_VERSION} into ${target}`);
     const staging = await mkdtemp(join(root, ".jiti-staging-"));
     try {
-      const packed = await npm(["pack", `jiti@${PI15_JITI_VERSION}`, "--pack-destination", staging, "--json"], staging);
-      const tarball = (JSON.parse(packed) as { filename: string }[])[0]!.filename;
-      await run("tar", ["xzf", join(staging, tarball), "-C", staging]);
+      const tarball = await npmPack(`jiti@${PI15_JITI_VERSION}`, staging);
+      await run("tar", ["xzf", tarball, "-C", staging]);
       await mkdir(join(install.dir, "package", "node_modules"), { recursive: true });
       await rename(join(staging, "package"), target);
     } finally {

@@ -5,9 +5,9 @@
 // oracle once, and fails every test with one clear line when pi 1.5.2 could not
 // be installed (skips them only when PI_SESSIONS_SKIP_PI15 is set).
 
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, inject } from "vitest";
+import { spawn } from "node:child_process";
+import { inject } from "vitest";
+import { describeWithOracle, OracleWorker } from "../oracle-worker.js";
 import { ensurePi15, findPi15Install, type Pi15Install } from "./install.js";
 import { PI15_OPT_OUT_ENV, pi15OptedOut, type Pi15Provided } from "./provided.js";
 import { buildPi15Worker } from "./worker-bundle.js";
@@ -135,49 +135,26 @@ export async function pi15Install(): Promise<Pi15Install> {
 }
 
 export class Pi15Oracle {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  private stderr = "";
-
   private constructor(
     readonly install: Pi15Install,
-    private readonly child: ChildProcessWithoutNullStreams,
-  ) {
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (line) => {
-      const answer = JSON.parse(line) as { id: number; ok: boolean; result?: unknown; error?: string };
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      if (answer.ok) waiting?.resolve(answer.result);
-      else waiting?.reject(new Error(`pi 1.5.2 oracle: ${answer.error}`));
-    });
-    child.stderr.on("data", (data: Buffer) => {
-      this.stderr = (this.stderr + data.toString("utf8")).slice(-4000);
-    });
-    child.on("exit", (code, signal) => {
-      for (const waiting of this.pending.values()) {
-        waiting.reject(new Error(`pi 1.5.2 oracle exited (${code ?? signal}): ${this.stderr.trim()}`));
-      }
-      this.pending.clear();
-    });
-  }
+    private readonly worker: OracleWorker,
+  ) {}
+
 
   static async start(): Promise<Pi15Oracle> {
     const install = await pi15Install();
     const provided = providedByGlobalSetup();
     const worker = provided && "worker" in provided ? provided.worker : await buildPi15Worker();
     const child = spawn(install.node, [worker, install.chunk], { stdio: ["pipe", "pipe", "pipe"] });
-    const oracle = new Pi15Oracle(install, child);
+    const oracle = new Pi15Oracle(install, new OracleWorker("pi 1.5.2", child));
     await oracle.request("ping", {});
     return oracle;
   }
 
   private request<T>(op: string, args: unknown): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.stdin.write(JSON.stringify({ id, op, args }) + "\n");
-    });
+    return this.worker.request(op, args);
   }
+
 
   /** Node 22 and pi's CLI: `spawn(paths.node, [paths.cliJs, "-p", …])` runs the real pi 1.5.2. */
   get paths(): { node: string; cliJs: string } {
@@ -239,8 +216,7 @@ export class Pi15Oracle {
   }
 
   close(): void {
-    this.child.stdin.end();
-    this.child.kill();
+    this.worker.close();
   }
 }
 
@@ -249,25 +225,5 @@ export class Pi15Oracle {
  * with the explicit opt-out, otherwise a missing pi 1.5.2 fails every test.
  */
 export function describePi15(name: string, body: (get: () => Pi15Oracle) => void): void {
-  const skip = pi15SkipReason();
-  if (skip) {
-    describe.skip(`${name} (pi 1.5.2 oracle skipped: ${skip})`, () => body(() => undefined as never));
-    return;
-  }
-  describe(name, () => {
-    let oracle: Pi15Oracle | undefined;
-    let failure: Error | undefined;
-    beforeAll(async () => {
-      try {
-        oracle = await Pi15Oracle.start();
-      } catch (error) {
-        failure = error as Error;
-      }
-    }, 300_000);
-    afterAll(() => oracle?.close());
-    body(() => {
-      if (!oracle) throw failure ?? new Error("pi 1.5.2 oracle did not start");
-      return oracle;
-    });
-  });
+  describeWithOracle(name, "pi 1.5.2", pi15SkipReason(), () => Pi15Oracle.start(), body);
 }
