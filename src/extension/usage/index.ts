@@ -4,7 +4,7 @@ import type { Services } from "../services";
 import { ok } from "../command-result";
 import { OPEN_READER_COMMAND_ID } from "../reader";
 import { SHOW_ALL_PROJECTS_COMMAND_ID, SHOW_WORKSPACE_SESSIONS_COMMAND_ID } from "../commands/sessions-view-commands";
-import { SHOW_USAGE_COMMAND_ID, UsagePanel, type UsageHost } from "./usage-panel";
+import { SHOW_USAGE_COMMAND_ID, USAGE_VIEW_TYPE, UsagePanel, type UsageHost } from "./usage-panel";
 
 export { SHOW_USAGE_COMMAND_ID, UsagePanel, USAGE_VIEW_TYPE, type UsageMeasure } from "./usage-panel";
 
@@ -24,8 +24,13 @@ export function registerUsage(services: Services): vscode.Disposable {
     onDidChange: sessions.onDidChange,
     openSession: (path) => vscode.commands.executeCommand(OPEN_READER_COMMAND_ID, { sessionPath: path, preview: false }),
   };
-  return vscode.commands.registerCommand(SHOW_USAGE_COMMAND_ID, () => {
-    UsagePanel.show(host);
-    return ok({ shown: true });
-  });
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(SHOW_USAGE_COMMAND_ID, () => {
+      UsagePanel.show(host);
+      return ok({ shown: true });
+    }),
+    vscode.window.registerWebviewPanelSerializer(USAGE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => UsagePanel.restore(panel, host),
+    }),
+  );
 }

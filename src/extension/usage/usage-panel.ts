@@ -87,6 +87,16 @@ export class UsagePanel implements vscode.Disposable {
     return (UsagePanel.current = new UsagePanel(panel, host));
   }
 
+  /**
+   * WebviewPanelSerializer: the Usage view VS Code brings back after a reload
+   * (its options are in the memento, so the saved page state is not needed).
+   */
+  static restore(webviewPanel: vscode.WebviewPanel, host: UsageHost): void {
+    UsagePanel.current?.webviewPanel.dispose();
+    UsagePanel.current = new UsagePanel(webviewPanel, host);
+    host.log.info("usage view restored");
+  }
+
   static get shownPanel(): UsagePanel | undefined {
     return UsagePanel.current;
   }

@@ -2,7 +2,7 @@
 // Show Usage draws the cost per day stacked by model for the workspace's
 // sessions, with totals, the compaction's cost apart, a table behind the chart
 // and the top sessions (a click opens the session in the reader); the period
-// control redraws it; the page loads nothing from the network and runs only
+// control redraws it; a window reload brings it back; the page loads nothing from the network and runs only
 // the script carrying its CSP nonce; axe-core finds no WCAG A/AA violation;
 // screenshots in light, dark and high-contrast themes.
 import * as assert from "node:assert/strict";
@@ -151,6 +151,24 @@ suite("workbench: the Usage view", () => {
     assert.match(scripts[0]!.src, /usage\.js/);
     const violations = await axeViolations(frame, WCAG_AA);
     assert.equal(violations.length, 0, describeViolations(violations));
+  });
+
+  test("after a window reload the Usage view is back, drawn with the period chosen before (the panel serializer)", async () => {
+    const wb = workbench();
+    await wb.runCommand("View: Close All Editors");
+    await wb.runCommand("Pi Sessions: Show Usage");
+    let frame = await usageFrame();
+    await frame.locator("#usage-period").selectOption("90d");
+    await frame.waitForFunction(() => (document.querySelector<HTMLSelectElement>("#usage-period")?.value ?? "") === "90d", undefined, { timeout: STEP_MS });
+    await wb.page.waitForTimeout(600);
+    await wb.runCommand("Developer: Reload Window");
+    await wb.ready();
+    frame = await usageFrame();
+    await frame.locator(".legend li").first().waitFor({ timeout: STEP_MS });
+    assert.equal(await frame.locator("#usage-period").inputValue(), "90d");
+    const sessions = await frame.locator("section", { hasText: "Top sessions" }).locator("tbody button").allTextContents();
+    assert.deepEqual([...sessions].sort(), [...TITLES].sort());
+    assert.match(await wb.extensionLog(), /usage view restored/);
   });
 
   test("screenshots in light, dark and high-contrast themes", async () => {
