@@ -9,7 +9,7 @@ import { semanticsFor } from "../src/core/agent/index.js";
 import { initFilesTouched } from "../src/core/files-touched/index.js";
 import type { SessionEntry } from "../src/core/session/format/types.js";
 import { boundSummary, contextTokensAfter } from "../src/core/write/index.js";
-import { compactionSpans } from "../src/core/write/compaction-calls.js";
+import { compactionSpans } from "../src/core/agent/compaction-calls.js";
 import { filesTouchedOf } from "../src/core/write/files-for-summary.js";
 
 export async function piHookBench(path: readonly SessionEntry[], runs: number): Promise<void> {

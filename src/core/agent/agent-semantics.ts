@@ -21,6 +21,7 @@ import type { ContextUsage } from "../tokens/context-usage.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { AgentVersion } from "../session/format/agent-version.js";
+import type { SummaryWriter } from "./summary-writer.js";
 
 export interface AgentSemantics {
   /** Which agent and version these semantics are exact with. */
@@ -86,6 +87,8 @@ export interface AgentSemantics {
   shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
   /** A reader diagnostic in this agent's words (the reader words them for pi). */
   explainDiagnostic(d: Diagnostic): Diagnostic;
+  /** How this agent writes a compaction and a branch summary with a model (calls, merge, entry fields). */
+  readonly summaryWriter: SummaryWriter;
   /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
   sessionName(facts: SessionNameFacts): string | null;
 }

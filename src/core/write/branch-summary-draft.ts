@@ -5,20 +5,20 @@
 // entries, bounded to the summary budget. Shared by runBranchSummary (CLI,
 // VS Code) and the pi extension's session_before_tree.
 
-import { BRANCH_SUMMARY_PREAMBLE, branchSummaryTokenBudget, buildBranchSummaryRequest, NO_CONTENT_SUMMARY } from "../branch/index.js";
+import { branchSummaryTokenBudget } from "../branch/index.js";
 import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
+import type { FileOperationLists } from "../compaction/file-ops.js";
 import type { FilesTouched } from "../files-touched/index.js";
 import { semanticsFor } from "../agent/index.js";
+import type { BranchText } from "../agent/summary-writer.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { OMP_18, type AgentName } from "../session/format/agent-version.js";
 import type { SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
-import { completeSummaryWithUsage } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
-import { NoSummaryModelError } from "./compaction-draft.js";
+import { NoSummaryModelError, summaryCaller, summaryModelFacts } from "./compaction-draft.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
-import { upsertOmpFileOperations } from "./omp-files-block.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { ModelCallSettings, ProgressListener } from "./run-common.js";
 import { chooseSummarizer, type SummarizerChoice } from "./summarizer.js";
@@ -27,9 +27,6 @@ export interface BranchSummaryInstructions {
   customInstructions?: string;
   replaceInstructions?: boolean;
 }
-
-/** omp's branch-summary-preamble.md as rendered: its own text comes right after it, without a separator. */
-export const OMP_BRANCH_SUMMARY_PREAMBLE = "User explored another conversation branch, then returned here.\nExploration summary:";
 
 export interface BranchSummaryTextOptions extends ModelCallSettings {
   piVersion: PiVersion;
@@ -57,11 +54,16 @@ export interface BranchSummaryTextOptions extends ModelCallSettings {
 }
 
 export interface BranchSummaryText {
+  /** The summary as the agent writes it (its preamble, the text, its file lists). */
   summary: string;
   details: unknown;
   model: string;
   digest: boolean;
   usage?: Usage;
+  /** The model's text (undefined: the digest or nothing to summarise). */
+  text?: BranchText;
+  /** The prepared branch's file operations. */
+  fileOps: FileOperationLists;
 }
 
 /** A prompt file replaces pi's instructions; focus text still goes after it. Explicit replaceInstructions wins. */
@@ -73,71 +75,65 @@ function withPromptFile(instructions: BranchSummaryInstructions, promptText: str
 
 export async function buildBranchSummaryText(options: BranchSummaryTextOptions): Promise<BranchSummaryText> {
   const { entries, instructions, cwd, trustProject, warnings, piVersion } = options;
-  const omp = options.agent === "omp";
-  const semantics = omp ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const semantics = options.agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const writer = semantics.summaryWriter;
   let settings = options.settings;
   if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
   const pathEntries = options.pathEntries;
   const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
   const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
-  const lists = computeFileLists(prepared.fileOps);
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;
   const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...configFiles, ...options.filesTouched };
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const abandonedFiles: FilesTouched = await filesTouchedOf(entries, cwd);
 
-  let text: string;
-  let usage: Usage | undefined;
   if (prepared.messages.length === 0) {
-    // pi writes this without calling the model (and without file blocks).
-    return { summary: NO_CONTENT_SUMMARY, details: { readFiles: [], modifiedFiles: [] }, model: summarizer.label, digest: summarizer.kind === "digest" };
+    // The agent writes this without calling the model (and without file blocks).
+    return { summary: writer.noContentSummary, details: { readFiles: [], modifiedFiles: [] }, model: summarizer.label, digest: summarizer.kind === "digest", fileOps: prepared.fileOps };
   }
+  let text: BranchText | undefined;
+  let body: string;
   if (summarizer.kind === "digest") {
     options.onProgress?.({ phase: "summarize", message: "Building the digest (no model)" });
     // The digest reads every abandoned entry, tool results included (pi's budgeted list leaves them out).
     const messages = entries.map(getMessageFromEntry).filter((m): m is NonNullable<typeof m> => m !== undefined);
-    text = buildDigest({ messages, files: abandonedFiles.files });
+    body = buildDigest({ messages, files: abandonedFiles.files });
   } else {
     const promptRef = options.promptFile === undefined ? pathRef(summarizer.resolved.config.branchSummaryPromptFile) : (options.promptFile ?? undefined);
     const prompt = await readPromptFile(promptRef, trustProject, warnings);
-    const request = buildBranchSummaryRequest({ messages: prepared.messages, ...withPromptFile(instructions, prompt?.text), semantics });
     options.onProgress?.({ phase: "summarize", message: `Summarising the abandoned branch with ${summarizer.label}` });
-    const answer = await completeSummaryWithUsage({
-      piVersion,
-      model: summarizer.resolved.model,
-      apiKey: summarizer.resolved.apiKey,
-      headers: summarizer.resolved.headers,
-      systemPrompt: request.systemPrompt,
-      userText: request.userText + authoritativeFilesBlock(abandonedFiles),
-      maxTokens: request.maxTokens,
-      // pi 1.5 reasons at the session's thinking level when the model reasons (#11444); 0.73 never did.
-      ...(piVersion === "1.5" ? { thinkingLevel: summarizer.resolved.thinkingLevel } : {}),
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
-    text = answer.text;
-    if (piVersion === "1.5") usage = answer.usage as unknown as Usage;
+    text = await writer.branchText(
+      {
+        messages: prepared.messages,
+        model: summaryModelFacts(summarizer),
+        ...withPromptFile(instructions, prompt?.text),
+        ...(writer.filesTouched ? { filesBlock: authoritativeFilesBlock(abandonedFiles) } : {}),
+        signal: options.signal,
+      },
+      summaryCaller(summarizer, writer, options),
+    );
+    body = text.text;
   }
+  const manifest = filesOptions.branchSummary && writer.filesTouched ? abandonedFiles : undefined;
+  const piLists = writer.fileLists === "pi";
+  const lists = piLists ? computeFileLists(prepared.fileOps) : { readFiles: [], modifiedFiles: [] };
   const bounded = boundSummary({
-    text: (omp ? OMP_BRANCH_SUMMARY_PREAMBLE : BRANCH_SUMMARY_PREAMBLE) + text,
-    readFiles: omp ? [] : lists.readFiles,
-    modifiedFiles: omp ? [] : lists.modifiedFiles,
-    manifest: filesOptions.branchSummary ? abandonedFiles : undefined,
+    text: writer.branchPreamble + body,
+    readFiles: lists.readFiles,
+    modifiedFiles: lists.modifiedFiles,
+    manifest,
     budgetTokens: summaryBudget(settings.reserveTokens),
   });
   if (bounded.textCut) warnings.push("The summary text was cut to keep the summary within its budget (pi's branchSummary.reserveTokens).");
   return {
-    summary: omp ? upsertOmpFileOperations(bounded.summary, lists.readFiles, lists.modifiedFiles, new Set(prepared.fileOps.read)) : bounded.summary,
+    summary: bounded.summary,
     details: {
-      readFiles: lists.readFiles,
-      modifiedFiles: lists.modifiedFiles,
       model: summarizer.label,
       piSessions: {
         version: 1,
         digest: summarizer.kind === "digest",
-        filesTouched: filesOptions.branchSummary ? filesTouchedDetails(abandonedFiles) : null,
+        filesTouched: manifest ? filesTouchedDetails(manifest) : null,
         ...(bounded.folded ? { folded: true } : {}),
         ...options.detailsExtra,
         ...(instructions.customInstructions && !instructions.replaceInstructions ? { instructions: instructions.customInstructions } : {}),
@@ -145,7 +141,9 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
     },
     model: summarizer.label,
     digest: summarizer.kind === "digest",
-    ...(usage ? { usage } : {}),
+    ...(text?.usage ? { usage: text.usage } : {}),
+    ...(text ? { text } : {}),
+    fileOps: prepared.fileOps,
   };
 }
 

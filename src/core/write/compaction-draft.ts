@@ -5,23 +5,23 @@
 // and details saying which model and thinking level ran. Shared by
 // runCompaction (CLI, VS Code) and the pi extension's session_before_compact.
 
-import { computeFileLists, mergeSplitTurnSummary, NO_PRIOR_HISTORY, summaryMaxTokens } from "../compaction/index.js";
-import type { CompactionPreparation, SummaryRequest } from "../compaction/index.js";
+import { computeFileLists } from "../compaction/index.js";
+import type { CompactionPreparation } from "../compaction/index.js";
 import type { FilesTouched } from "../files-touched/index.js";
 import { semanticsFor } from "../agent/index.js";
+import { compactionSpans } from "../agent/compaction-calls.js";
+import type { CompactionText, SummaryCaller, SummaryModelFacts, SummaryWriter } from "../agent/summary-writer.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { OMP_18, type AgentName } from "../session/format/agent-version.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
-import { completeSummaryWithUsage, type SummaryAnswer } from "../summarize/call-model.js";
+import { completeSummaryWithUsage } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
+import type { ThinkingLevel } from "../summarize/thinking-level.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
-import { combineUsage } from "./combine-usage.js";
-import { compactionCalls, compactionSpans } from "./compaction-calls.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
-import { allOrAbort, type ModelCallSettings, type ProgressListener } from "./run-common.js";
-import { upsertOmpFileOperations } from "./omp-files-block.js";
+import type { ModelCallSettings, ProgressListener } from "./run-common.js";
 import { chooseSummarizer, type Summarizer, type SummarizerChoice } from "./summarizer.js";
 
 export interface CompactionDraftOptions extends ModelCallSettings {
@@ -66,114 +66,92 @@ export class NoSummaryModelError extends Error {
   }
 }
 
-interface SummaryText {
-  text: string;
-  thinkingLevel: string | null;
-  /** pi 1.5: the calls' usage, combined. */
-  usage?: EntryUsage;
-}
-
-async function modelSummary(
+/** The model call a writer asks for, through pi-ai under the writer's call rules. */
+export function summaryCaller(
   summarizer: Extract<Summarizer, { kind: "model" }>,
-  calls: { history?: SummaryRequest; turnPrefix?: SummaryRequest },
-  prep: CompactionPreparation,
-  options: ModelCallSettings & { piVersion?: PiVersion; signal?: AbortSignal },
-): Promise<SummaryText> {
+  writer: Pick<SummaryWriter, "callRules">,
+  options: ModelCallSettings,
+  thinkingLevel: ThinkingLevel | undefined = summarizer.resolved.thinkingLevel,
+): SummaryCaller {
   const { resolved } = summarizer;
-  const piVersion = options.piVersion ?? "0.73";
-  const run = (request: SummaryRequest) => (signal: AbortSignal | undefined) =>
-    completeSummaryWithUsage({
-      piVersion,
+  return async (call, signal) => {
+    const answer = await completeSummaryWithUsage({
+      piVersion: writer.callRules,
       model: resolved.model,
       apiKey: resolved.apiKey,
       headers: resolved.headers,
-      systemPrompt: request.systemPrompt,
-      userText: request.userText,
-      maxTokens: summaryMaxTokens(prep.settings.reserveTokens, request.maxTokensFactor, resolved.model.maxTokens),
-      thinkingLevel: resolved.thinkingLevel,
+      systemPrompt: call.systemPrompt,
+      userText: call.userText,
+      ...(call.maxTokens !== undefined ? { maxTokens: call.maxTokens } : {}),
+      ...(call.thinking ? { thinkingLevel } : {}),
       signal,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
     });
-  if (piVersion === "1.5") {
-    // pi 1.5: history first, then the turn prefix; a split turn without history keeps the previous summary.
-    const history = calls.history ? await run(calls.history)(options.signal) : undefined;
-    const prefix = calls.turnPrefix ? await run(calls.turnPrefix)(options.signal) : undefined;
-    const historyText = history?.text ?? prep.previousSummary ?? NO_PRIOR_HISTORY;
-    const answers = [history, prefix].filter((a): a is SummaryAnswer => a !== undefined);
-    const usage = answers.length === 2 ? combineUsage(answers[0]!.usage, answers[1]!.usage) : answers[0]?.usage;
-    return {
-      text: prefix ? mergeSplitTurnSummary(historyText, prefix.text) : historyText,
-      thinkingLevel: resolved.thinkingLevel ?? null,
-      ...(usage ? { usage: usage as unknown as EntryUsage } : {}),
-    };
-  }
-  const jobs: ((signal: AbortSignal) => Promise<SummaryAnswer>)[] = [];
-  if (calls.history) jobs.push(run(calls.history));
-  if (calls.turnPrefix) jobs.push(run(calls.turnPrefix));
-  const answers = await allOrAbort(options.signal, jobs);
-  const history = calls.history ? answers[0]!.text : NO_PRIOR_HISTORY;
-  const text = calls.turnPrefix ? mergeSplitTurnSummary(history, answers[answers.length - 1]!.text) : history;
-  return { text, thinkingLevel: resolved.thinkingLevel ?? null };
+    return { text: answer.text, usage: answer.usage as unknown as EntryUsage };
+  };
 }
 
+export function summaryModelFacts(summarizer: Extract<Summarizer, { kind: "model" }>): SummaryModelFacts {
+  const { model } = summarizer.resolved;
+  return { id: model.id, maxTokens: model.maxTokens, contextWindow: model.contextWindow };
+}
 
 export async function buildCompactionDraft(options: CompactionDraftOptions): Promise<CompactionDraftResult> {
   const { piVersion, pathEntries, prep, warnings } = options;
-  const omp = options.agent === "omp";
-  const semantics = omp ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const semantics = options.agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const writer = semantics.summaryWriter;
   const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const digest = summarizer.kind === "digest";
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;
   const filesOptions = { ...DEFAULT_FILES_TOUCHED, ...configFiles, ...options.filesTouched };
   const spans = compactionSpans(pathEntries, prep, piVersion);
-  const historyFiles = await filesTouchedOf(spans.history, options.cwd);
-  const prefixFiles = await filesTouchedOf(spans.turnPrefix, options.cwd);
-  let summary: SummaryText;
+  let text: CompactionText | undefined;
+  let summaryText: string;
+  let thinkingLevel: string | null = null;
   if (summarizer.kind === "digest") {
     options.onProgress?.({ phase: "summarize", message: "Building the digest (no model)" });
     const spanFiles = await filesTouchedOf([...spans.history, ...spans.turnPrefix], options.cwd);
-    summary = {
-      text: buildDigest({ messages: [...prep.messagesToSummarize, ...prep.turnPrefixMessages], previousSummary: prep.previousSummary, files: spanFiles.files }),
-      thinkingLevel: null,
-    };
+    summaryText = buildDigest({ messages: [...prep.messagesToSummarize, ...prep.turnPrefixMessages], previousSummary: prep.previousSummary, files: spanFiles.files });
   } else {
     const promptRef = options.promptFile === undefined ? configPromptRef(summarizer.resolved.config.compactionPromptFile) : (options.promptFile ?? undefined);
     const prompt = await readPromptFile(promptRef, options.trustProject, warnings);
-    const calls = compactionCalls(prep, {
-      customInstructions: options.instructions,
-      promptText: prompt?.text,
-      historyFilesBlock: authoritativeFilesBlock(historyFiles),
-      turnPrefixFilesBlock: authoritativeFilesBlock(prefixFiles),
-      semantics,
-    });
-    const both = piVersion === "1.5" ? " (history, then the split-turn prefix)" : " (history and split-turn prefix in parallel)";
-    options.onProgress?.({ phase: "summarize", message: `Summarising with ${summarizer.label}${calls.turnPrefix ? both : ""}` });
-    summary = await modelSummary(summarizer, calls, prep, options);
+    const filesBlocks = writer.filesTouched
+      ? {
+          historyFilesBlock: authoritativeFilesBlock(await filesTouchedOf(spans.history, options.cwd)),
+          turnPrefixFilesBlock: authoritativeFilesBlock(await filesTouchedOf(spans.turnPrefix, options.cwd)),
+        }
+      : {};
+    const split = prep.isSplitTurn && prep.turnPrefixMessages.length > 0 ? writer.splitTurnPlan : "";
+    options.onProgress?.({ phase: "summarize", message: `Summarising with ${summarizer.label}${split}` });
+    text = await writer.compactionText(
+      { pathEntries, prep, model: summaryModelFacts(summarizer), customInstructions: options.instructions, promptText: prompt?.text, ...filesBlocks, signal: options.signal },
+      summaryCaller(summarizer, writer, options),
+    );
+    summaryText = text.text;
+    thinkingLevel = summarizer.resolved.thinkingLevel ?? null;
   }
   const lists = computeFileLists(prep.fileOps);
   let branchFiles: FilesTouched | undefined;
-  if (filesOptions.compaction) branchFiles = await filesTouchedOf(pathEntries, options.cwd);
-  // omp's summaries end with its own <files> block (at most 20 files; omp strips and re-adds it), not pi's lists.
+  if (filesOptions.compaction && writer.filesTouched) branchFiles = await filesTouchedOf(pathEntries, options.cwd);
+  // pi's lists go in the summary here; an agent with its own file block (omp) adds it in compactionEntry.
+  const piLists = writer.fileLists === "pi";
   const bounded = boundSummary({
-    text: summary.text,
-    readFiles: omp ? [] : lists.readFiles,
-    modifiedFiles: omp ? [] : lists.modifiedFiles,
+    text: summaryText,
+    readFiles: piLists ? lists.readFiles : [],
+    modifiedFiles: piLists ? lists.modifiedFiles : [],
     manifest: branchFiles,
     budgetTokens: summaryBudget(prep.settings.reserveTokens),
   });
   if (bounded.textCut) warnings.push("The summary text was cut to keep the summary within its budget (pi's reserveTokens).");
-  const draft: CompactionDraft = {
-    type: "compaction",
-    summary: omp ? upsertOmpFileOperations(bounded.summary, lists.readFiles, lists.modifiedFiles, new Set(prep.fileOps.read)) : bounded.summary,
-    firstKeptEntryId: prep.firstKeptEntryId,
-    tokensBefore: prep.tokensBefore,
+  const fields = writer.compactionEntry({
+    summary: bounded.summary,
+    prep,
+    text,
     details: {
-      readFiles: lists.readFiles,
-      modifiedFiles: lists.modifiedFiles,
       model: summarizer.label,
-      thinkingLevel: summary.thinkingLevel,
+      thinkingLevel,
       piSessions: {
         version: 1,
         digest,
@@ -183,9 +161,9 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
         ...options.detailsExtra,
       },
     },
-    ...(omp ? { fromExtension: true } : { ...(summary.usage ? { usage: summary.usage } : {}), fromHook: false }),
-  };
-  return { draft, model: summarizer.label, digest, thinkingLevel: summary.thinkingLevel, folded: bounded.folded };
+  });
+  const draft: CompactionDraft = { type: "compaction", firstKeptEntryId: prep.firstKeptEntryId, tokensBefore: prep.tokensBefore, ...fields };
+  return { draft, model: summarizer.label, digest, thinkingLevel, folded: bounded.folded };
 }
 
 function configPromptRef(path: string | undefined): PromptFileRef | undefined {

@@ -7,7 +7,7 @@ export { chooseSummarizer, digestFallbackWarning, type Summarizer, type Summariz
 export { DEFAULT_FILES_TOUCHED, authoritativeFilesBlock, type FilesTouchedOptions } from "./files-for-summary.js";
 export { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 export { RunInputError, type ModelCallSettings, type ProgressListener, type RunOutcome, type RunPhase, type RunProgress } from "./run-common.js";
-export { compactionCalls, compactionSpans } from "./compaction-calls.js";
+export { compactionCalls, compactionSpans } from "../agent/compaction-calls.js";
 export { renameSession, sanitizeSessionName, type RenameOptions, type RenameResult } from "./rename-session.js";
 export { setLabel, type SetLabelOptions, type SetLabelResult } from "./set-label.js";
 export { forkSession, planFork, type ForkOptions, type ForkResult } from "./fork-session.js";

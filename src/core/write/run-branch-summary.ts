@@ -22,6 +22,10 @@ import { buildBranchSummaryText } from "./branch-summary-draft.js";
 import { diagnosticMessages, requireEntry, throwIfAborted, writerAgent, writerPiVersion, type AgentOption, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import { persistLeafMove } from "./run-navigate.js";
+import { semanticsFor } from "../agent/index.js";
+import { OMP_18 } from "../session/format/agent-version.js";
+
+const NO_FILE_OPS = { read: [], written: [], edited: [] };
 
 /** `leafId` is the leaf being left. */
 export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummaryProposal>, AgentOption {
@@ -131,16 +135,14 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     if (result?.label !== undefined) label = result.label;
   }
 
-  // pi 0.73 and omp write the new leaf as fromId; pi 1.5 writes the leaf being left.
-  const fromId = (piVersion === "1.5" && agent !== "omp" ? oldLeafId : newLeafId) ?? "root";
-  // omp's flag (the summary is not omp's own); pi's fromHook means nothing to omp.
-  const flags = (fromHook: boolean) => (agent === "omp" ? { fromExtension: true } : { fromHook });
+  const writer = (agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion)).summaryWriter;
+  const leaves = { oldLeafId, newLeafId };
   let draft: BranchSummaryDraft | undefined;
   let model: string | null = null;
   let digest = false;
   if (supplied) {
     model = "hook";
-    draft = { type: "branch_summary", fromId, summary: supplied.summary, details: supplied.details, ...flags(true) };
+    draft = { type: "branch_summary", ...writer.branchEntry({ summary: supplied.summary, details: supplied.details, fileOps: NO_FILE_OPS, ...leaves, source: "hook" }) };
   } else if (summarize && entries.length > 0) {
     const made = await buildBranchSummaryText({
       ...options,
@@ -155,7 +157,8 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     });
     model = made.model;
     digest = made.digest;
-    draft = { type: "branch_summary", fromId, summary: made.summary, details: made.details, ...(made.usage && agent !== "omp" ? { usage: made.usage } : {}), ...flags(false) };
+    const source = made.digest ? "digest" : made.text ? "model" : "no-content";
+    draft = { type: "branch_summary", ...writer.branchEntry({ summary: made.summary, details: made.details, text: made.text, fileOps: made.fileOps, ...leaves, source }) };
   }
 
   throwIfAborted(options.signal);

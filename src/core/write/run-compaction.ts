@@ -13,7 +13,6 @@
 // the summary not being omp's own; an omp `<files>` block), omp's append protocol.
 
 import type { Diagnostic } from "../diagnostics.js";
-import { buildContextFromPath } from "../context/index.js";
 import { semanticsFor, type AgentSemantics } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { OMP_18, type AgentName } from "../session/format/agent-version.js";
@@ -24,7 +23,6 @@ import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../sess
 import type { CompactionSettings } from "../settings/index.js";
 import { sessionModel } from "../context/session-model.js";
 import { loadModelRegistry } from "../summarize/model-registry.js";
-import { estimateTokens } from "../tokens/index.js";
 import { buildCompactionDraft } from "./compaction-draft.js";
 import {
   diagnosticMessages,
@@ -84,13 +82,8 @@ export interface CompactionRunResult {
  * carry the pre-compaction usage, which pi itself distrusts after a compaction
  * (agent-session.js getContextUsage).
  */
-export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics?: AgentSemantics): number {
-  if (semantics?.agent?.agent === "omp") return semantics.contextTokens([...pathEntries, entry]).tokens;
-  // pi 1.5 distrusts usage from before the newest compaction itself (estimateProjectedContextTokens).
-  if (semantics?.version === "1.5") return semantics.contextTokens([...pathEntries, entry]).tokens;
-  let tokens = 0;
-  for (const message of buildContextFromPath([...pathEntries, entry]).messages) tokens += estimateTokens(message);
-  return tokens;
+export function contextTokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry, semantics: AgentSemantics = semanticsFor("0.73")): number {
+  return semantics.summaryWriter.tokensAfter(pathEntries, entry);
 }
 
 function progress(options: RunCompactionOptions, phase: Parameters<ProgressListener>[0]["phase"], message: string): void {
@@ -145,11 +138,8 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
     const supplied = report.result?.compaction;
     if (supplied) {
       if (supplied.firstKeptEntryId !== null) requireEntry(session, supplied.firstKeptEntryId, "firstKeptEntryId from a before_compact hook");
-      const usage = piVersion === "1.5" && isUsage(supplied.usage) ? { usage: supplied.usage } : {};
-      draft =
-        agent === "omp"
-          ? { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, fromExtension: true }
-          : { type: "compaction", summary: supplied.summary, firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, details: supplied.details, ...usage, fromHook: true };
+      const fields = semantics.summaryWriter.compactionEntry({ summary: supplied.summary, prep, details: supplied.details, hook: isUsage(supplied.usage) ? { usage: supplied.usage } : {} });
+      draft = { type: "compaction", firstKeptEntryId: supplied.firstKeptEntryId, tokensBefore: supplied.tokensBefore, ...fields };
     }
   }
 

@@ -25,6 +25,7 @@ import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } f
 import { ompSerializeConversation } from "./serialize-conversation.js";
 import { asOmpSettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
 import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
+import { ompSummaryWriter } from "./summary-writer.js";
 
 /** "provider/id" → {provider, modelId} (split at the first slash). */
 export function modelOfKey(key: string | undefined): ContextModel | null {
@@ -63,6 +64,13 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
   const asLoaded = (path: readonly SessionEntry[]): OmpMessage[] => path.map(one);
   const ompContext = (path: readonly SessionEntry[]) => ompBuildSessionContext(asLoaded(path), options);
   const plan = (path: readonly SessionEntry[], settings: CompactionSettings) => ompPlan(ompPrepareCompaction(asLoaded(path), settings.keepRecentTokens), settings);
+  const contextTokens: AgentSemantics["contextTokens"] = (path) => {
+    const usage = getLastAssistantUsage(asLoaded(path));
+    const tokens = usage ? calculateContextTokens(usage) : 0;
+    return { tokens, usageTokens: tokens, trailingTokens: 0, lastUsageIndex: null };
+  };
+  const convertToLlm: AgentSemantics["convertToLlm"] = (messages) => ompConvertToLlm(messages as readonly OmpMessage[]) as LlmMessage[];
+  const serializeConversation: AgentSemantics["serializeConversation"] = (messages) => ompSerializeConversation(messages as readonly OmpMessage[]);
   const semantics: OmpSemantics = {
     agent: OMP_18,
     // omp's format descends from pi 0.7x (branch summaries' fromId, compaction ranges): pi's 0.73 rules where a pi version is asked.
@@ -74,13 +82,9 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
       const context = ompContext(path);
       return { messages: context.messages as ContextMessage[], thinkingLevel: context.thinkingLevel, model: modelOfKey(context.models.default) };
     },
-    convertToLlm: (messages) => ompConvertToLlm(messages as readonly OmpMessage[]) as LlmMessage[],
+    convertToLlm,
     estimateTokens: (message) => countMessageTokens(message as OmpMessage),
-    contextTokens(path) {
-      const usage = getLastAssistantUsage(asLoaded(path));
-      const tokens = usage ? calculateContextTokens(usage) : 0;
-      return { tokens, usageTokens: tokens, trailingTokens: 0, lastUsageIndex: null };
-    },
+    contextTokens,
     contextUsage: (path) => ompContextUsage(asLoaded(path), options),
     contextTokenRule: ompContextTokenRule(options, one),
     planCompaction: plan,
@@ -96,7 +100,8 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
         totalTokens: prepared.totalTokens,
       };
     },
-    serializeConversation: (messages) => ompSerializeConversation(messages as readonly OmpMessage[]),
+    serializeConversation,
+    summaryWriter: ompSummaryWriter({ convertToLlm, serializeConversation, contextTokens }),
     currentSystemMessage: () => undefined,
     resolveCompactionSettings(from) {
       if ("layers" in from) return { settings: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, sources: {} as never, diagnostics: [] };

@@ -17,6 +17,9 @@ import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AgentSemantics } from "../agent-semantics.js";
 import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_0_73 } from "../../session/format/agent-version.js";
+import { piSummaryWriter } from "../pi-summary-writer.js";
+
+const contextTokens: AgentSemantics["contextTokens"] = (path) => estimateContextTokens(buildContextFromPath(path).messages);
 
 export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   agent: PI_0_73,
@@ -24,7 +27,7 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   buildSessionContext: buildContextFromPath,
   convertToLlm,
   estimateTokens,
-  contextTokens: (path) => estimateContextTokens(buildContextFromPath(path).messages),
+  contextTokens,
   contextUsage,
   contextTokenRule: pi073ContextTokenRule,
   planCompaction,
@@ -39,4 +42,5 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   shouldCompact,
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
+  summaryWriter: piSummaryWriter({ version: "0.73", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);

@@ -19,6 +19,9 @@ import { estimateProjectedContextTokens } from "./projected-tokens.js";
 import { buildSessionProjection } from "./projection.js";
 import { serializeConversation } from "./serialize-conversation.js";
 import { getCurrentSystemMessage } from "./system-message.js";
+import { piSummaryWriter } from "../pi-summary-writer.js";
+
+const contextTokens: AgentSemantics["contextTokens"] = (path) => estimateProjectedContextTokens(buildSessionProjection(path), path);
 
 export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   agent: PI_1_5,
@@ -29,7 +32,7 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   },
   convertToLlm,
   estimateTokens,
-  contextTokens: (path) => estimateProjectedContextTokens(buildSessionProjection(path), path),
+  contextTokens,
   contextUsage,
   contextTokenRule: pi15ContextTokenRule,
   planCompaction,
@@ -44,4 +47,5 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   shouldCompact,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
   resolveCompactionSettings: resolveModelCompactionSettings,
+  summaryWriter: piSummaryWriter({ version: "1.5", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);

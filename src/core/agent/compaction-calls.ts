@@ -17,9 +17,9 @@ import {
   type SummaryRequest,
 } from "../compaction/index.js";
 import { stripManifest } from "../files-touched/index.js";
-import type { AgentSemantics } from "../agent/agent-semantics.js";
-import { findProjectedCutPoint } from "../agent/pi-1.5/projected-cut-point.js";
-import { buildSessionProjection } from "../agent/pi-1.5/projection.js";
+import type { AgentSemantics } from "./agent-semantics.js";
+import { findProjectedCutPoint } from "./pi-1.5/projected-cut-point.js";
+import { buildSessionProjection } from "./pi-1.5/projection.js";
 
 export interface CompactionSpans {
   /** Entries whose messages the history call summarises. */
