@@ -22,6 +22,8 @@ export interface SummaryCall {
   maxTokens?: number;
   /** The session's thinking level goes along (when the model reasons). */
   thinking: boolean;
+  /** The reasoning level the agent decided itself (omp), instead of the session's as the summarizer resolved it. */
+  reasoning?: string;
 }
 
 export interface SummaryCallAnswer {
@@ -37,6 +39,7 @@ export interface SummaryModelFacts {
   /** Output limit (0: unknown). */
   maxTokens: number;
   contextWindow: number;
+  reasoning: boolean;
 }
 
 export interface CompactionTextInput {
@@ -85,6 +88,8 @@ export interface BranchTextInput {
   customInstructions?: string;
   /** The instructions replace the agent's own (pi's replaceInstructions; omp: always). */
   replaceInstructions?: boolean;
+  /** The instructions are a pi-sessions prompt file's (not the agent's own). */
+  promptFile?: boolean;
   /** pi-sessions' authoritative files-touched list, appended to the call. */
   filesBlock?: string;
   signal?: AbortSignal;

@@ -108,6 +108,7 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
         messages: prepared.messages,
         model: summaryModelFacts(summarizer),
         ...withPromptFile(instructions, prompt?.text),
+        ...(prompt?.text ? { promptFile: true } : {}),
         ...(writer.filesTouched ? { filesBlock: authoritativeFilesBlock(abandonedFiles) } : {}),
         signal: options.signal,
       },

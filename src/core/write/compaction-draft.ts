@@ -83,7 +83,7 @@ export function summaryCaller(
       systemPrompt: call.systemPrompt,
       userText: call.userText,
       ...(call.maxTokens !== undefined ? { maxTokens: call.maxTokens } : {}),
-      ...(call.thinking ? { thinkingLevel } : {}),
+      ...(call.thinking ? { thinkingLevel: (call.reasoning as ThinkingLevel | undefined) ?? thinkingLevel } : {}),
       signal,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
@@ -94,7 +94,7 @@ export function summaryCaller(
 
 export function summaryModelFacts(summarizer: Extract<Summarizer, { kind: "model" }>): SummaryModelFacts {
   const { model } = summarizer.resolved;
-  return { id: model.id, maxTokens: model.maxTokens, contextWindow: model.contextWindow };
+  return { id: model.id, maxTokens: model.maxTokens, contextWindow: model.contextWindow, reasoning: model.reasoning };
 }
 
 export async function buildCompactionDraft(options: CompactionDraftOptions): Promise<CompactionDraftResult> {

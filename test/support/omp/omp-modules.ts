@@ -88,6 +88,10 @@ export interface Omp {
   shouldCompact(contextTokens: number, contextWindow: number, settings: Json): boolean;
   collectEntriesForBranchSummary(sm: OmpSessionManager, oldLeafId: string | null, targetId: string): { entries: Entry[]; commonAncestorId: string | null };
   prepareBranchEntries(entries: Entry[], tokenizer: OmpTokenizer, budget: number): { messages: Message[]; fileOps: FileOps; totalTokens: number };
+  /** agent-core compact(preparation, model, apiKey, customInstructions, signal, options). */
+  compact(preparation: Preparation, model: unknown, apiKey: string, focus: string | undefined, signal: AbortSignal, options: Record<string, unknown>): Promise<Json>;
+  /** agent-core generateBranchSummary(entries, options). */
+  generateBranchSummary(entries: Entry[], options: Record<string, unknown>): Promise<Json>;
   /** `cfgCompaction.get(settings)` of omp's settings read (read-only) from `<agentDir>/config.yml` and the project's. */
   compactionSettingsFrom(cwd: string, agentDir: string): Promise<Record<string, unknown>>;
   /** `cfgBranchSummaryReserveTokens` / `cfgBranchSummaryEnabled` from the same files. */
@@ -135,6 +139,8 @@ export async function loadOmp(oracleJs: string): Promise<Omp> {
     shouldCompact: comp.shouldCompact,
     collectEntriesForBranchSummary: comp.collectEntriesForBranchSummary,
     prepareBranchEntries: comp.prepareBranchEntries,
+    compact: comp.compact,
+    generateBranchSummary: comp.generateBranchSummary,
     compactionSettingsFrom: async (cwd, agentDir) => contextSettings.cfgCompaction.get(await readSettings(cwd, agentDir)),
     branchSummarySettingsFrom: async (cwd, agentDir) => {
       const settings = await readSettings(cwd, agentDir);

@@ -17,6 +17,7 @@ import type { OmpAnswersArgs } from "./answers.js";
 import { ensureOmp, findOmpInstall, type OmpInstall } from "./install.js";
 import { OMP_OPT_OUT_ENV, ompOptedOut, type OmpProvided } from "./provided.js";
 import type { GenerateArgs, GeneratedOmpSession } from "./random-session-omp.js";
+import type { CapturedRequest, SummaryRequestsArgs } from "./summary-requests.js";
 import { buildOmpWorker } from "./worker-bundle.js";
 
 export type { OmpAnswersArgs, OmpSettingsSpec } from "./answers.js";
@@ -202,6 +203,11 @@ export class OmpOracle {
   }
 
   /** The file re-opened by omp's SessionManager.open (on a copy): header, title, entries, tree, leaf, context. */
+  /** The model requests omp's own compact() / generateBranchSummary make for `file` (a capturing completeImpl), and their result. */
+  summaryRequests(args: SummaryRequestsArgs): Promise<{ requests: CapturedRequest[]; result: Record<string, unknown> | null } | { error: string }> {
+    return this.request("summaryRequests", { ...args, file: resolve(args.file) });
+  }
+
   loadBack(file: string): Promise<OmpLoadBack | { error: string; invalidHeader: boolean }> {
     return this.request("loadBack", { file: resolve(file) });
   }

@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { answers, loadBack, type OmpAnswersArgs } from "./answers.js";
 import { loadOmp, type Json, type Omp } from "./omp-modules.js";
 import { generateOmpSession, type GenerateArgs } from "./random-session-omp.js";
+import { summaryRequests, type SummaryRequestsArgs } from "./summary-requests.js";
 
 async function settingsFrom(omp: Omp, args: { cwd: string; agentDir: string }): Promise<Json> {
   return { compaction: await omp.compactionSettingsFrom(args.cwd, args.agentDir), branchSummary: await omp.branchSummarySettingsFrom(args.cwd, args.agentDir) };
@@ -24,6 +25,7 @@ function opsFor(omp: Omp, started: number, loaded: number): Record<string, (args
     loadBack: (args: { file: string }) => loadBack(omp, args),
     settings: (args: { cwd: string; agentDir: string }) => settingsFrom(omp, args),
     generate: (args: GenerateArgs) => generateOmpSession(omp, args),
+    summaryRequests: (args: SummaryRequestsArgs) => summaryRequests(omp, args),
   };
 }
 

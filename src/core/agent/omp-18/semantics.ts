@@ -101,7 +101,7 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
       };
     },
     serializeConversation,
-    summaryWriter: ompSummaryWriter({ convertToLlm, serializeConversation, contextTokens }),
+    summaryWriter: ompSummaryWriter({ convertToLlm, contextTokens, asLoaded, buildSessionContext: (path) => { const context = ompContext(path); return { messages: context.messages as ContextMessage[], thinkingLevel: context.thinkingLevel, model: modelOfKey(context.models.default) }; } }),
     currentSystemMessage: () => undefined,
     resolveCompactionSettings(from) {
       if ("layers" in from) return { settings: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, sources: {} as never, diagnostics: [] };

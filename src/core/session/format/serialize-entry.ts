@@ -30,6 +30,8 @@ export interface CompactionDraft {
   /** omp: set (true or false) for an omp compaction, written in omp's key order with its other fields. */
   fromExtension?: boolean;
   shortSummary?: string;
+  /** omp: "soft" for a compaction made exactly as omp's own soft compaction (its template either way). */
+  method?: "soft";
   tokensAfter?: number;
 }
 
@@ -92,6 +94,7 @@ export function buildEntry(draft: EntryDraft, at: EntryPlacement): WrittenEntry 
           firstKeptEntryId: draft.firstKeptEntryId ?? at.id,
           tokensBefore: draft.tokensBefore,
           tokensAfter: draft.tokensAfter,
+          method: draft.method,
           details: draft.details,
           fromExtension: draft.fromExtension,
         };

@@ -1,0 +1,205 @@
+// omp 18.3.4's own summary functions (agent-core compact() on its
+// prepareCompaction, generateBranchSummary), run in the oracle worker with a
+// capturing completeImpl, against our CLI on the same file and the loopback
+// model answering the same way: equal requests and entries over sessions omp
+// wrote at random and for summary models of other transcript dialects (Claude:
+// "anthropic"); a dialect not ported (OpenAI's "harmony", Qwen's, …) keeps omp's
+// prompts and marks the entry fromExtension. Also: our choice of dialect for
+// every model pi-ai knows agrees with omp's where it matters (the transcript
+// omp sends equals ours exactly when we say we reproduce it).
+
+import { getModels, getProviders } from "@mariozechner/pi-ai";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { semanticsFor } from "../../../src/core/agent/index.js";
+import { preferredDialect } from "../../../src/core/agent/omp-18/model-dialect.js";
+import { PORTED_DIALECTS } from "../../../src/core/agent/omp-18/summary-transcript.js";
+import { OMP_18 } from "../../../src/core/session/format/agent-version.js";
+import { openSession } from "../../../src/core/session/open/open-session.js";
+import { writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
+import { scenarios, startModelServer, type ModelServer, type RecordedRequest } from "../../support/model-server.js";
+import { OMP_FIXTURE_BLOBS, OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
+import { describeOmp, fastTempDir } from "../../support/omp/oracle.js";
+import { replyTo, type CapturedRequest, type OmpSummaryModel } from "../../support/omp/summary-requests.js";
+import { cli } from "../cli/run-cli.js";
+
+const KEY = "sk-omp-loopback-0123456789";
+const PROVIDER = "loopback";
+const MODELS: OmpSummaryModel[] = [
+  { id: "loopback-coder", contextWindow: 128000, maxTokens: 32000, reasoning: false },
+  { id: "claude-sonnet-4-5", contextWindow: 200000, maxTokens: 64000, reasoning: false },
+  { id: "gpt-5", contextWindow: 400000, maxTokens: 128000, reasoning: false },
+];
+
+type Json = Record<string, any>;
+
+const textOf = (content: unknown): string => (typeof content === "string" ? content : (content as Json[]).map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join(""));
+
+/** One request as omp's provider layer gets it / as our pi-ai sent it: system prompt, messages, output budget, reasoning. */
+const fromOmp = (r: CapturedRequest): Json => ({ system: r.systemPrompt.join("\n\n"), messages: r.messages, maxTokens: r.maxTokens ?? null, reasoning: r.reasoning });
+function fromWire(r: RecordedRequest): Json {
+  const body = r.body as Json;
+  const [system, ...messages] = body.messages as Json[];
+  return { system: textOf(system!.content), messages: messages.map((m) => ({ role: m.role, text: textOf(m.content) })), maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null, reasoning: body.reasoning_effort ?? null };
+}
+const sorted = (list: Json[]): Json[] => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+const without = (entry: Json, ...keys: string[]): Json => Object.fromEntries(Object.entries(entry).filter(([k]) => !keys.includes(k)));
+
+describeOmp(
+  "omp 18.3.4's own compact() and generateBranchSummary against our writer",
+  (oracle) => {
+    let server: ModelServer;
+    let agent: LoopbackAgentDir;
+    let dir: string;
+    let compared = 0;
+
+    beforeAll(async () => {
+      server = await startModelServer({
+        expectedKey: KEY,
+        respond: (r) => {
+          const messages = (r.body as Json).messages as Json[];
+          return scenarios.success(replyTo(textOf(messages[messages.length - 1]!.content)));
+        },
+      });
+      agent = await writeLoopbackAgentDir(server, {
+        key: KEY,
+        models: [],
+        extraProviders: {
+          [PROVIDER]: {
+            baseUrl: server.openaiBaseUrl,
+            api: "openai-completions",
+            apiKey: "PI_SESSIONS_LOOPBACK_UNSET_KEY_VAR",
+            models: MODELS.map((m) => ({ ...m, name: m.id, input: ["text"] })),
+          },
+        },
+        authJson: { [PROVIDER]: { type: "api_key", key: KEY } },
+        files: { "config.yml": "compaction:\n  keepRecentTokens: 2000\n" },
+      });
+      dir = fastTempDir("omp-summary-oracle-");
+    });
+    afterAll(async () => {
+      await server?.close();
+      await agent?.cleanup();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      console.log(`omp summary oracle: ${compared} requests compared with omp's own compact() / generateBranchSummary`);
+    });
+
+    async function ours(args: string[]): Promise<{ out: Json; requests: RecordedRequest[] }> {
+      const start = server.requests.length;
+      const run = await cli([...args, "--agent", "omp", "--agent-dir", agent.agentDir, "--max-retries", "0", "--json"]);
+      return { out: run.code === 0 ? run.json<Json>() : { code: run.code, stderr: run.stderr }, requests: server.requests.slice(start) };
+    }
+
+    /** Compacts `file` both ways; returns omp's result and ours. */
+    async function compactBoth(file: string, model: OmpSummaryModel) {
+      const theirs = (await oracle().summaryRequests({ file, model, settings: { keepRecentTokens: 2000 } })) as { requests: CapturedRequest[]; result: Json | null };
+      const copy = join(dir, `${compared}-${Math.random().toString(36).slice(2)}.jsonl`);
+      copyFileSync(file, copy);
+      const us = await ours(["compact", copy, "--model", `${PROVIDER}/${model.id}`]);
+      return { theirs, us };
+    }
+
+    it("sessions omp wrote at random (every entry type, snapcompact archives, branches, pi files resumed): same requests, same entry", async () => {
+      let compactable = 0;
+      let exact = 0;
+      for (let seed = 1; seed <= 16; seed++) {
+        const generated = await oracle().generate({ seed: 7000 + seed, dir: join(dir, `seed-${seed}`) });
+        // Left out: omp skips an OpenAI remote compaction its summary model cannot replay when it picks the range; our cut is model-free.
+        if (readFileSync(generated.path, "utf8").includes('"method":"remote"')) continue;
+        const { theirs, us } = await compactBoth(generated.path, MODELS[0]!);
+        if (theirs.result === null) {
+          expect(us.out.code, `seed ${seed}: omp has nothing to compact`).toBe(1);
+          continue;
+        }
+        compactable++;
+        expect(us.out.code, `seed ${seed}: ${us.out.stderr}`).toBeUndefined();
+        expect(sorted(us.requests.map(fromWire)), `seed ${seed}`).toEqual(sorted(theirs.requests.map(fromOmp)));
+        compared += theirs.requests.length;
+        const entry = us.out.entry as Json;
+        const { details, ...rest } = without(theirs.result, "preserveData");
+        expect(without(entry, "type", "id", "parentId", "timestamp", "tokensAfter", "method", "fromExtension", "details"), `seed ${seed}`).toEqual(rest);
+        expect(entry.details, `seed ${seed}`).toMatchObject(details as Json);
+        // Exact unless the conversation is over twice the input budget in bytes (then omp's native tokenizer decides the windows).
+        if (entry.fromExtension === false) {
+          exact++;
+          expect(entry).toMatchObject({ method: "soft", details });
+          expect(Object.keys(entry.details)).toEqual(["readFiles", "modifiedFiles"]);
+        } else expect(entry.method).toBeUndefined();
+      }
+      expect(compactable).toBeGreaterThanOrEqual(8);
+      expect(exact).toBeGreaterThanOrEqual(compactable / 2);
+    });
+
+    it("a Claude summary model: omp's anthropic transcript (thinking left out, <function_calls>, <function_results>)", async () => {
+      for (const name of ["omp-simple.jsonl", "omp-soft-compaction-branch-summary.jsonl", "pi073-digest-compaction-resumed-by-omp.jsonl"]) {
+        const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, name), MODELS[1]!);
+        expect(sorted(us.requests.map(fromWire)), name).toEqual(sorted(theirs.requests.map(fromOmp)));
+        compared += theirs.requests.length;
+        expect(us.out.entry).toMatchObject({ method: "soft", fromExtension: false, summary: theirs.result!.summary });
+      }
+      const { theirs } = await compactBoth(join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl"), MODELS[1]!);
+      expect(theirs.requests.some((r) => r.messages[0]!.text.includes("<function_results>"))).toBe(true);
+    });
+
+    it("a dialect not ported (OpenAI's harmony): omp's prompts and budgets, the entry marked fromExtension", async () => {
+      const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl"), MODELS[2]!);
+      const mine = sorted(us.requests.map(fromWire));
+      const omps = sorted(theirs.requests.map(fromOmp));
+      expect(mine.map((r) => [r.system, r.maxTokens, r.reasoning])).toEqual(omps.map((r) => [r.system, r.maxTokens, r.reasoning]));
+      // The same instructions close every call (the previous summary inside differs with the transcript).
+      const instructions = (r: Json) => {
+        const text = r.messages[0].text as string;
+        return text.slice(Math.max(text.lastIndexOf("\n</previous-summary>\n\n"), text.lastIndexOf("\n</conversation>\n\n")));
+      };
+      expect(mine.map(instructions).sort()).toEqual(omps.map(instructions).sort());
+      expect(us.out.entry).toMatchObject({ fromExtension: true });
+      expect(us.out.entry.method).toBeUndefined();
+    });
+
+    it("a branch summary with custom instructions: they replace omp's prompt", async () => {
+      const file = join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl");
+      for (const [target, instructions] of [
+        ["95fdcdba", "Only list the files written"],
+        ["daad7ae2", undefined],
+      ] as const) {
+        const theirs = (await oracle().summaryRequests({ file, model: MODELS[0]!, branch: { targetId: target, ...(instructions ? { customInstructions: instructions } : {}) } })) as {
+          requests: CapturedRequest[];
+          result: Json;
+        };
+        const copy = join(dir, `branch-${target}.jsonl`);
+        copyFileSync(file, copy);
+        const us = await ours(["branch-summary", copy, "--target", target, "--model", `${PROVIDER}/${MODELS[0]!.id}`, ...(instructions ? ["--instructions", instructions] : [])]);
+        expect(us.requests.map(fromWire)).toEqual(theirs.requests.map(fromOmp));
+        compared += theirs.requests.length;
+        expect(us.out.entry).toMatchObject({ summary: theirs.result.summary, details: { readFiles: theirs.result.readFiles, modifiedFiles: theirs.result.modifiedFiles }, fromExtension: false });
+      }
+    });
+
+    it("for every model pi-ai knows, the transcript omp sends equals ours exactly where we say we reproduce its dialect", async () => {
+      const ids = new Set<string>();
+      for (const provider of getProviders()) for (const m of getModels(provider)) ids.add(m.id);
+      const file = join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl");
+      const session = await openSession(file);
+      const writer = semanticsFor(OMP_18).summaryWriter;
+      const target = session.index.entries.find((e) => e.type === "message" && e.role === "user")!.id;
+      const abandoned = semanticsFor(OMP_18).prepareBranchEntries(session.pathTo(session.index.leafId!).slice(session.pathTo(target).length), 0).messages;
+      let ported = 0;
+      for (const id of [...ids].sort()) {
+        const model = { id, contextWindow: 128000, maxTokens: 32000, reasoning: false };
+        const theirs = (await oracle().summaryRequests({ file, model, branch: { targetId: target } })) as { requests: CapturedRequest[] };
+        const text: string[] = [];
+        const made = await writer.branchText({ messages: abandoned, model }, async (call) => {
+          text.push(call.userText);
+          return { text: "x" };
+        });
+        const same = text[0] === theirs.requests[0]!.messages[0]!.text;
+        expect(same, `${id}: dialect ${preferredDialect(id)}`).toBe(PORTED_DIALECTS.has(preferredDialect(id)));
+        expect(made.exact, id).toBe(same);
+        if (same) ported++;
+      }
+      expect(ported).toBeGreaterThan(0);
+    });
+  },
+  { blobsFrom: [OMP_FIXTURE_BLOBS] },
+);
