@@ -1,12 +1,11 @@
 import { formatDiagnostic } from "../../core/diagnostics";
-import { resolveBranchSummarySettings } from "../../core/settings";
 import { runBranchSummary } from "../../core/write";
 import { boolFlag, intFlag, stringFlag } from "../args";
 import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
-import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf } from "../session-input";
+import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
 import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 import { counted } from "../../core/text/counted";
 
@@ -27,10 +26,15 @@ export const branchSummaryCommand: Command = {
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session);
     resolveLeaf(ctx, session, "target");
-    const { piVersion, agent } = writeSemantics(ctx, session);
+    const { semantics, piVersion, agent } = writeSemantics(ctx, session);
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
-    const resolved = resolveBranchSummarySettings({ agentDir, cwd, overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } } });
+    // omp reads its branchSummary.reserveTokens from its own config.yml files.
+    const resolved = semantics.resolveBranchSummarySettings({
+      agentDir: agent === "omp" ? resolveOmpAgentDir(ctx) : agentDir,
+      cwd,
+      overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
+    });
     for (const d of resolved.diagnostics) warn(ctx, formatDiagnostic(d));
     const manifest = !boolFlag(ctx.args, "no-manifest");
     const label = stringFlag(ctx.args, "label");

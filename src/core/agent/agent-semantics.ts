@@ -12,7 +12,7 @@ import type { ContextMessage } from "../context/context-message.js";
 import type { BranchReader } from "../context/branch-reader.js";
 import type { ContextModel, SessionContext } from "../context/build-session-context.js";
 import type { LlmMessage, SessionEntry, SystemMessage } from "../session/format/types.js";
-import type { CompactionSettings } from "../settings/compaction-settings.js";
+import type { BranchSummarySettings, CompactionSettings } from "../settings/compaction-settings.js";
 import type { LoadedSettings, LoadSettingsOptions } from "../settings/load-settings.js";
 import type { ResolvedSettings } from "../settings/resolve-settings.js";
 import type { ContextTokenRule } from "../tokens/context-token-rule.js";
@@ -75,6 +75,8 @@ export interface AgentSemantics {
     from: LoadSettingsOptions | LoadedSettings,
     model?: string,
   ): ResolvedSettings<CompactionSettings>;
+  /** The branch-summary settings this agent reads (pi: its settings.json files; omp: `branchSummary` of its config.yml files). */
+  resolveBranchSummarySettings(from: LoadSettingsOptions): ResolvedSettings<BranchSummarySettings>;
   /**
    * Whether this agent's own token counts equal ours for `model` (omp counts
    * Claude, Qwen, DeepSeek, Kimi and GLM models with native tokenizers; ours is

@@ -31,6 +31,11 @@ export function ompSemantics(blobsDir: string = defaultOmpDirs().blobsDir): OmpS
   return semantics;
 }
 
+/** The strategy a writer applies to a session: omp's for an omp session, else that pi version's. */
+export function writerSemantics(agent: AgentVersion["agent"], piVersion: PiVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
+  return agent === "omp" ? ompSemantics(options.ompBlobsDir) : semanticsFor(piVersion);
+}
+
 /** The strategy for one agent and version (a bare pi version: that pi). */
 export function semanticsFor(version: PiVersion | AgentVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
   if (typeof version !== "string" && version.agent === "omp") return ompSemantics(options.ompBlobsDir);

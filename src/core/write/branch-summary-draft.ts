@@ -9,10 +9,10 @@ import { branchSummaryTokenBudget } from "../branch/index.js";
 import { computeFileLists, getMessageFromEntry } from "../compaction/index.js";
 import type { FileOperationLists } from "../compaction/file-ops.js";
 import type { FilesTouched } from "../files-touched/index.js";
-import { semanticsFor } from "../agent/index.js";
+import { writerSemantics } from "../agent/index.js";
 import type { BranchText } from "../agent/summary-writer.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import { OMP_18, type AgentName } from "../session/format/agent-version.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import type { SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
 import { buildDigest } from "../summarize/digest.js";
@@ -75,7 +75,7 @@ function withPromptFile(instructions: BranchSummaryInstructions, promptText: str
 
 export async function buildBranchSummaryText(options: BranchSummaryTextOptions): Promise<BranchSummaryText> {
   const { entries, instructions, cwd, trustProject, warnings, piVersion } = options;
-  const semantics = options.agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const semantics = writerSemantics(options.agent ?? "pi", piVersion);
   const writer = semantics.summaryWriter;
   let settings = options.settings;
   if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;

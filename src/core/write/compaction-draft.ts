@@ -8,11 +8,11 @@
 import { computeFileLists } from "../compaction/index.js";
 import type { CompactionPreparation } from "../compaction/index.js";
 import type { FilesTouched } from "../files-touched/index.js";
-import { semanticsFor } from "../agent/index.js";
+import { writerSemantics } from "../agent/index.js";
 import { compactionSpans } from "../agent/compaction-calls.js";
 import type { CompactionText, SummaryCaller, SummaryModelFacts, SummaryWriter } from "../agent/summary-writer.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import { OMP_18, type AgentName } from "../session/format/agent-version.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
 import { completeSummaryWithUsage } from "../summarize/call-model.js";
@@ -99,7 +99,7 @@ export function summaryModelFacts(summarizer: Extract<Summarizer, { kind: "model
 
 export async function buildCompactionDraft(options: CompactionDraftOptions): Promise<CompactionDraftResult> {
   const { piVersion, pathEntries, prep, warnings } = options;
-  const semantics = options.agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const semantics = writerSemantics(options.agent ?? "pi", piVersion);
   const writer = semantics.summaryWriter;
   const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");

@@ -22,8 +22,7 @@ import { buildBranchSummaryText } from "./branch-summary-draft.js";
 import { diagnosticMessages, requireEntry, throwIfAborted, writerAgent, writerPiVersion, type AgentOption, type ProgressListener, type RunOutcome, type SummaryRunOptions } from "./run-common.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import { persistLeafMove } from "./run-navigate.js";
-import { semanticsFor } from "../agent/index.js";
-import { OMP_18 } from "../session/format/agent-version.js";
+import { writerSemantics } from "../agent/index.js";
 
 const NO_FILE_OPS = { read: [], written: [], edited: [] };
 
@@ -135,7 +134,7 @@ export async function runBranchSummary(options: RunBranchSummaryOptions): Promis
     if (result?.label !== undefined) label = result.label;
   }
 
-  const writer = (agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion)).summaryWriter;
+  const writer = writerSemantics(agent, piVersion).summaryWriter;
   const leaves = { oldLeafId, newLeafId };
   let draft: BranchSummaryDraft | undefined;
   let model: string | null = null;

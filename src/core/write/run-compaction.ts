@@ -13,9 +13,9 @@
 // the summary not being omp's own; an omp `<files>` block), omp's append protocol.
 
 import type { Diagnostic } from "../diagnostics.js";
-import { semanticsFor, type AgentSemantics } from "../agent/index.js";
+import { semanticsFor, writerSemantics, type AgentSemantics } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import { OMP_18, type AgentName } from "../session/format/agent-version.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import { defaultOmpDirs } from "../agent/omp-18/agent-dir.js";
 import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
@@ -97,7 +97,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   const piVersion = writerPiVersion(session, options);
   const agent = writerAgent(session, options);
   const ompDirs = agent === "omp" ? (options.ompAgentDir ? { agentDir: options.ompAgentDir } : defaultOmpDirs()) : undefined;
-  const semantics = agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(piVersion);
+  const semantics = writerSemantics(agent, piVersion);
   checkWritable(session, { piVersion, dialect: agent });
   const leafId = options.leafId ?? session.index.leafId;
   if (leafId === null) throw new RunInputError("empty-branch", `${session.path}: the session has no entries to compact`);

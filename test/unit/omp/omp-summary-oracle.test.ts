@@ -2,19 +2,17 @@
 // prepareCompaction, generateBranchSummary), run in the oracle worker with a
 // capturing completeImpl, against our CLI on the same file and the loopback
 // model answering the same way: equal requests and entries over sessions omp
-// wrote at random and for summary models of other transcript dialects (Claude:
-// "anthropic"); a dialect not ported (OpenAI's "harmony", Qwen's, …) keeps omp's
-// prompts and marks the entry fromExtension. Also: our choice of dialect for
-// every model pi-ai knows agrees with omp's where it matters (the transcript
-// omp sends equals ours exactly when we say we reproduce it).
+// wrote at random and for summary models of every transcript dialect omp picks
+// (Claude's, OpenAI's harmony, Qwen, GLM, Kimi, DeepSeek, MiniMax, Gemini,
+// Gemma); and for every model pi-ai knows, the transcript omp would send is
+// ours (the same dialect chosen, rendered the same).
 
 import { getModels, getProviders } from "@mariozechner/pi-ai";
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { semanticsFor } from "../../../src/core/agent/index.js";
-import { preferredDialect } from "../../../src/core/agent/omp-18/model-dialect.js";
-import { PORTED_DIALECTS } from "../../../src/core/agent/omp-18/summary-transcript.js";
+import { OMP_DIALECTS, preferredDialect } from "../../../src/core/agent/omp-18/model-dialect.js";
 import { OMP_18 } from "../../../src/core/session/format/agent-version.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
 import { writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
@@ -31,6 +29,13 @@ const MODELS: OmpSummaryModel[] = [
   { id: "claude-sonnet-4-5", contextWindow: 200000, maxTokens: 64000, reasoning: false },
   { id: "gpt-5", contextWindow: 400000, maxTokens: 128000, reasoning: false },
 ];
+/** One summary model per other dialect omp picks. */
+const OTHER_DIALECTS: OmpSummaryModel[] = ["qwen3-coder-plus", "glm-4.6", "kimi-k2-0905-preview", "deepseek-chat", "MiniMax-M2", "gemini-2.5-pro", "gemma-3-27b-it"].map((id) => ({
+  id,
+  contextWindow: 128000,
+  maxTokens: 32000,
+  reasoning: false,
+}));
 
 type Json = Record<string, any>;
 
@@ -70,7 +75,7 @@ describeOmp(
             baseUrl: server.openaiBaseUrl,
             api: "openai-completions",
             apiKey: "PI_SESSIONS_LOOPBACK_UNSET_KEY_VAR",
-            models: MODELS.map((m) => ({ ...m, name: m.id, input: ["text"] })),
+            models: [...MODELS, ...OTHER_DIALECTS].map((m) => ({ ...m, name: m.id, input: ["text"] })),
           },
         },
         authJson: { [PROVIDER]: { type: "api_key", key: KEY } },
@@ -131,30 +136,51 @@ describeOmp(
       expect(exact).toBeGreaterThanOrEqual(compactable / 2);
     });
 
-    it("a Claude summary model: omp's anthropic transcript (thinking left out, <function_calls>, <function_results>)", async () => {
-      for (const name of ["omp-simple.jsonl", "omp-soft-compaction-branch-summary.jsonl", "pi073-digest-compaction-resumed-by-omp.jsonl"]) {
-        const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, name), MODELS[1]!);
-        expect(sorted(us.requests.map(fromWire)), name).toEqual(sorted(theirs.requests.map(fromOmp)));
-        compared += theirs.requests.length;
-        expect(us.out.entry).toMatchObject({ method: "soft", fromExtension: false, summary: theirs.result!.summary });
+    it("Claude and OpenAI summary models: omp's anthropic transcript (thinking left out, <function_calls>, <function_results>) and harmony (channels, its tokens escaped)", async () => {
+      for (const [model, marker] of [
+        [MODELS[1]!, "<function_results>"],
+        [MODELS[2]!, "to=assistant<\\|channel\\|>commentary<\\|message\\|>"],
+      ] as const) {
+        for (const name of ["omp-simple.jsonl", "omp-soft-compaction-branch-summary.jsonl", "pi073-digest-compaction-resumed-by-omp.jsonl"]) {
+          const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, name), model);
+          expect(sorted(us.requests.map(fromWire)), `${model.id} ${name}`).toEqual(sorted(theirs.requests.map(fromOmp)));
+          compared += theirs.requests.length;
+          expect(us.out.entry).toMatchObject({ method: "soft", fromExtension: false, summary: theirs.result!.summary, shortSummary: theirs.result!.shortSummary });
+          if (name.startsWith("pi073")) expect(theirs.requests.some((r) => r.messages[0]!.text.includes(marker)), model.id).toBe(true);
+        }
       }
-      const { theirs } = await compactBoth(join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl"), MODELS[1]!);
-      expect(theirs.requests.some((r) => r.messages[0]!.text.includes("<function_results>"))).toBe(true);
     });
 
-    it("a dialect not ported (OpenAI's harmony): omp's prompts and budgets, the entry marked fromExtension", async () => {
-      const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl"), MODELS[2]!);
-      const mine = sorted(us.requests.map(fromWire));
-      const omps = sorted(theirs.requests.map(fromOmp));
-      expect(mine.map((r) => [r.system, r.maxTokens, r.reasoning])).toEqual(omps.map((r) => [r.system, r.maxTokens, r.reasoning]));
-      // The same instructions close every call (the previous summary inside differs with the transcript).
-      const instructions = (r: Json) => {
-        const text = r.messages[0].text as string;
-        return text.slice(Math.max(text.lastIndexOf("\n</previous-summary>\n\n"), text.lastIndexOf("\n</conversation>\n\n")));
-      };
-      expect(mine.map(instructions).sort()).toEqual(omps.map(instructions).sort());
-      expect(us.out.entry).toMatchObject({ fromExtension: true });
-      expect(us.out.entry.method).toBeUndefined();
+    it("summary models of every other dialect omp picks (Qwen, GLM, Kimi, DeepSeek, MiniMax, Gemini, Gemma): same requests, omp's own entry", async () => {
+      for (const model of OTHER_DIALECTS) {
+        expect(preferredDialect(model.id), model.id).not.toBe("xml");
+        const { theirs, us } = await compactBoth(join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl"), model);
+        expect(sorted(us.requests.map(fromWire)), model.id).toEqual(sorted(theirs.requests.map(fromOmp)));
+        compared += theirs.requests.length;
+        expect(us.out.entry).toMatchObject({ method: "soft", fromExtension: false, summary: theirs.result!.summary, shortSummary: theirs.result!.shortSummary });
+      }
+    });
+
+    it("not omp's own, so marked fromExtension (omp keeps its file lists out of its next compaction): a pi-sessions prompt file, the digest", async () => {
+      const file = join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl");
+      writeFileSync(join(agent.agentDir, "prompt.md"), "Summarise in three bullet points.");
+      writeFileSync(join(agent.agentDir, "pi-sessions.json"), JSON.stringify({ compactionPromptFile: "prompt.md" }));
+      try {
+        const { theirs, us } = await compactBoth(file, MODELS[0]!);
+        const history = us.requests.map(fromWire).find((r) => r.maxTokens === theirs.requests.map(fromOmp).find((o) => o.messages[0].text.includes("<previous-summary>"))!.maxTokens)!;
+        expect(history.messages[0].text.endsWith("Summarise in three bullet points.")).toBe(true);
+        expect(us.out.entry).toMatchObject({ fromExtension: true, details: { piSessions: { digest: false } } });
+        expect(us.out.entry.method).toBeUndefined();
+        expect(us.out.entry.summary).toMatch(/<files>\n[\s\S]*<\/files>$/);
+      } finally {
+        rmSync(join(agent.agentDir, "pi-sessions.json"));
+      }
+      const copy = join(dir, "digest.jsonl");
+      copyFileSync(file, copy);
+      const digest = await ours(["compact", copy, "--digest"]);
+      expect(digest.requests).toEqual([]);
+      expect(digest.out.entry).toMatchObject({ fromExtension: true, details: { piSessions: { digest: true } } });
+      expect(digest.out.entry.method).toBeUndefined();
     });
 
     it("a branch summary with custom instructions: they replace omp's prompt", async () => {
@@ -176,29 +202,31 @@ describeOmp(
       }
     });
 
-    it("for every model pi-ai knows, the transcript omp sends equals ours exactly where we say we reproduce its dialect", async () => {
+    it("for every model pi-ai knows, the transcript omp sends is ours (its dialect chosen as omp chooses it), on a pi file resumed by omp and a random omp session", async () => {
       const ids = new Set<string>();
       for (const provider of getProviders()) for (const m of getModels(provider)) ids.add(m.id);
-      const file = join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl");
-      const session = await openSession(file);
-      const writer = semanticsFor(OMP_18).summaryWriter;
-      const target = session.index.entries.find((e) => e.type === "message" && e.role === "user")!.id;
-      const abandoned = semanticsFor(OMP_18).prepareBranchEntries(session.pathTo(session.index.leafId!).slice(session.pathTo(target).length), 0).messages;
-      let ported = 0;
-      for (const id of [...ids].sort()) {
-        const model = { id, contextWindow: 128000, maxTokens: 32000, reasoning: false };
-        const theirs = (await oracle().summaryRequests({ file, model, branch: { targetId: target } })) as { requests: CapturedRequest[] };
-        const text: string[] = [];
-        const made = await writer.branchText({ messages: abandoned, model }, async (call) => {
-          text.push(call.userText);
-          return { text: "x" };
-        });
-        const same = text[0] === theirs.requests[0]!.messages[0]!.text;
-        expect(same, `${id}: dialect ${preferredDialect(id)}`).toBe(PORTED_DIALECTS.has(preferredDialect(id)));
-        expect(made.exact, id).toBe(same);
-        if (same) ported++;
+      const generated = await oracle().generate({ seed: 7101, dir: join(dir, "dialects") });
+      const omp = semanticsFor(OMP_18);
+      const dialects = new Set<string>();
+      for (const file of [join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl"), generated.path]) {
+        const session = await openSession(file);
+        const path = session.pathTo(session.index.leafId!);
+        const target = path.find((e) => e.type === "message")!.id;
+        const abandoned = omp.prepareBranchEntries(path.slice(path.findIndex((e) => e.id === target) + 1), 128000 - 16384).messages;
+        for (const id of [...ids].sort()) {
+          const model = { id, contextWindow: 128000, maxTokens: 32000, reasoning: false };
+          const theirs = (await oracle().summaryRequests({ file, model, branch: { targetId: target } })) as { requests: CapturedRequest[] };
+          let sent = "";
+          const made = await omp.summaryWriter.branchText({ messages: abandoned, model }, async (call) => {
+            sent = call.userText;
+            return { text: "x" };
+          });
+          expect(sent, `${id}: dialect ${preferredDialect(id)}`).toBe(theirs.requests[0]!.messages[0]!.text);
+          expect(made.exact, id).toBe(true);
+          dialects.add(preferredDialect(id));
+        }
       }
-      expect(ported).toBeGreaterThan(0);
+      expect([...dialects].sort()).toEqual([...OMP_DIALECTS].sort());
     });
   },
   { blobsFrom: [OMP_FIXTURE_BLOBS] },

@@ -9,7 +9,7 @@
 // tokensAfter. omp's own SessionManager then loads our entry back as the leaf.
 
 import { createHash } from "node:crypto";
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { writeLoopbackAgentDir, type LoopbackAgentDir } from "../../support/model-server-agent-dir.js";
@@ -98,10 +98,10 @@ describeOmp(
     }
 
     /** omp runs `commands` on one copy; our CLI runs `args` on another. Returns both sides' requests and new entries. */
-    async function both(source: string, commands: Json[], args: (file: string) => string[]) {
+    async function both(source: string, commands: Json[], args: (file: string) => string[], config = CONFIG) {
       const ompFile = copy(source);
       const before = entriesOf(readFileSync(ompFile)).length;
-      const rpc = await OmpRpc.start(oracle().install, { file: ompFile, server, key: KEY, model: MODEL, agentFiles: { "config.yml": CONFIG }, blobs: blobsOf(source) });
+      const rpc = await OmpRpc.start(oracle().install, { file: ompFile, server, key: KEY, model: MODEL, agentFiles: { "config.yml": config }, blobs: blobsOf(source) });
       for (const command of commands) {
         const response = await rpc.send(command as { type: string });
         expect(response.success, response.error).toBe(true);
@@ -111,6 +111,7 @@ describeOmp(
       const ompNew = entriesOf(closed.fileAfter).slice(before);
 
       const ourFile = copy(source);
+      writeFileSync(join(agent.agentDir, "config.yml"), config);
       const start = server.requests.length;
       const run = await cli([...args(ourFile), "--agent", "omp", "--agent-dir", agent.agentDir, "--model", `${OMP_LOOPBACK_PROVIDER}/${MODEL}`, "--max-retries", "0", "--json"]);
       expect(run.code, run.stderr).toBe(0);
@@ -171,9 +172,9 @@ describeOmp(
       await compaction(join(OMP_FIXTURES_DIR, "pi073-digest-compaction-resumed-by-omp.jsonl"));
     });
 
-    async function branchSummary(target: string) {
+    async function branchSummary(target: string, config?: string) {
       const source = join(OMP_FIXTURES_DIR, "omp-soft-compaction-branch-summary.jsonl");
-      const r = await both(source, [{ type: "prompt", message: `/pisessions-navigate ${target}` }], (file) => ["branch-summary", file, "--target", target]);
+      const r = await both(source, [{ type: "prompt", message: `/pisessions-navigate ${target}` }], (file) => ["branch-summary", file, "--target", target], config);
       sameRequests(r.omp, r.ours);
       const theirs = r.ompNew.find((e) => e.type === "branch_summary")!;
       expect(theirs).toBeDefined();
@@ -189,8 +190,9 @@ describeOmp(
       expect(entry).toMatchObject({ parentId: "78d8f4ef", fromId: "78d8f4ef", fromExtension: false });
     });
 
-    it("a branch summary back to an assistant message (the new leaf is the target)", async () => {
-      const entry = await branchSummary("95fdcdba");
+    it("a branch summary back to an assistant message (the new leaf is the target), under omp's branchSummary.reserveTokens from config.yml", async () => {
+      // A 128000-token window less 127900 reserved: only the newest abandoned messages fit.
+      const entry = await branchSummary("95fdcdba", `${CONFIG}branchSummary:\n  reserveTokens: 127900\n`);
       expect(entry).toMatchObject({ parentId: "95fdcdba", fromId: "95fdcdba" });
     });
     // Custom instructions reach omp's navigateTree only from its TUI (the extension API passes `summarize` alone):

@@ -9,7 +9,8 @@
 
 import TAXONOMY from "./model-classes.json";
 
-export type OmpDialect = "anthropic" | "glm" | "gemini" | "gemma" | "kimi" | "qwen3" | "deepseek" | "minimax" | "harmony" | "xml";
+export const OMP_DIALECTS = ["anthropic", "glm", "gemini", "gemma", "kimi", "qwen3", "deepseek", "minimax", "harmony", "xml"] as const;
+export type OmpDialect = (typeof OMP_DIALECTS)[number];
 
 interface Matcher {
   kind: "exact" | "bounded" | "namespace" | "prefix" | "glob";

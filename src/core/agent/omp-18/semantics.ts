@@ -23,7 +23,7 @@ import { describeOmpBranch, describeOmpPlan, ompPlan } from "./describe-preparat
 import type { OmpMessage } from "./messages.js";
 import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
 import { ompSerializeConversation } from "./serialize-conversation.js";
-import { asOmpSettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
+import { asOmpSettings, resolveOmpBranchSummarySettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
 import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
 import { ompSummaryWriter } from "./summary-writer.js";
 
@@ -107,6 +107,7 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
       if ("layers" in from) return { settings: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, sources: {} as never, diagnostics: [] };
       return resolveOmpCompactionSettings(from);
     },
+    resolveBranchSummarySettings: (from) => resolveOmpBranchSummarySettings(from as never),
     tokenCountsExact: (model) => !hasNativeTokenizer(model),
     explainDiagnostic: ompDiagnostic,
     compactionThreshold: (contextWindow, settings) => resolveThresholdTokens(contextWindow, asOmpSettings(settings)),

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { Diagnostic } from "../../diagnostics.js";
-import type { CompactionSettings } from "../../settings/compaction-settings.js";
+import type { BranchSummarySettings, CompactionSettings } from "../../settings/compaction-settings.js";
 import type { ResolvedSettings, SettingSource } from "../../settings/resolve-settings.js";
 
 export const OMP_DEFAULT_RESERVE_TOKENS = 16384;
@@ -37,7 +37,7 @@ export interface OmpSettingsOptions {
   agentDir: string;
   cwd: string;
   trustProject?: boolean;
-  overrides?: { compaction?: { keepRecentTokens?: number; reserveTokens?: number } };
+  overrides?: { compaction?: { keepRecentTokens?: number; reserveTokens?: number }; branchSummary?: { reserveTokens?: number } };
 }
 
 interface Layer {
@@ -81,8 +81,7 @@ const KINDS: Record<string, Kind> = {
   strategy: "string",
 };
 
-export function resolveOmpCompactionSettings(options: OmpSettingsOptions): ResolvedSettings<OmpCompactionSettings> {
-  const diagnostics: Diagnostic[] = [];
+function configLayers(options: OmpSettingsOptions, diagnostics: Diagnostic[]): Layer[] {
   const [globalFile, projectFile] = ompConfigFiles(options.agentDir, options.cwd);
   const layers: Layer[] = [];
   const global = readYaml(globalFile!, "global", diagnostics);
@@ -91,6 +90,34 @@ export function resolveOmpCompactionSettings(options: OmpSettingsOptions): Resol
     const project = readYaml(projectFile!, "project", diagnostics);
     if (project) layers.push(project);
   }
+  return layers;
+}
+
+/** omp's `branchSummary.reserveTokens` (budget = window − reserve) from its config.yml files; default 16384. */
+export function resolveOmpBranchSummarySettings(options: OmpSettingsOptions): ResolvedSettings<BranchSummarySettings> {
+  const diagnostics: Diagnostic[] = [];
+  const layers = configLayers(options, diagnostics);
+  const over = options.overrides?.branchSummary?.reserveTokens;
+  if (over !== undefined) layers.push({ scope: "override", settings: { branchSummary: { reserveTokens: over } } });
+  const settings: BranchSummarySettings = { reserveTokens: OMP_DEFAULT_RESERVE_TOKENS, skipPrompt: false };
+  const sources = { reserveTokens: { scope: "default" }, skipPrompt: { scope: "default" } } as { [K in keyof BranchSummarySettings]: SettingSource };
+  for (const layer of layers) {
+    const section = layer.settings.branchSummary;
+    if (!isPlainObject(section) || section.reserveTokens === undefined || section.reserveTokens === null) continue;
+    if (typeof section.reserveTokens !== "number" || !Number.isFinite(section.reserveTokens)) {
+      const where = layer.file ?? "overrides";
+      diagnostics.push({ severity: "warning", code: "bad-field", message: `${where}: branchSummary.reserveTokens is ${JSON.stringify(section.reserveTokens)}, not a number; omp's default is used`, ...(layer.file ? { file: layer.file } : {}) });
+      continue;
+    }
+    settings.reserveTokens = section.reserveTokens;
+    sources.reserveTokens = layer.file ? { scope: layer.scope, file: layer.file } : { scope: layer.scope };
+  }
+  return { settings, sources, diagnostics };
+}
+
+export function resolveOmpCompactionSettings(options: OmpSettingsOptions): ResolvedSettings<OmpCompactionSettings> {
+  const diagnostics: Diagnostic[] = [];
+  const layers = configLayers(options, diagnostics);
   const over = options.overrides?.compaction;
   if (over) {
     const o: Record<string, unknown> = {};

@@ -7,9 +7,9 @@
 // `method: "soft"`, `shortSummary`, `details: {readFiles, modifiedFiles}`, the
 // `<files>` block, `fromExtension: false` — or `fromExtension: true` (omp then
 // does not carry the file lists into its next compaction) whenever the calls
-// were not exactly omp's (a pi-sessions prompt file, the digest, a transcript
-// dialect not ported, a folded conversation whose chunks omp's native
-// tokenizer decides).
+// were not exactly omp's (a pi-sessions prompt file, the digest, a reasoning
+// level omp would clamp by its own model catalog, a conversation so long that
+// omp's native tokenizer decides how it is folded).
 
 import type { CompactionPreparation } from "../../compaction/prepare-compaction.js";
 import type { FileOperationLists } from "../../compaction/file-ops.js";
@@ -32,7 +32,6 @@ import {
   snapcompactArchivePrompt,
 } from "./summary-prompts.js";
 import { escapeSummaryBoundaryTags, summaryTranscript } from "./summary-transcript.js";
-import { ompSerializeConversation as legacyTranscript } from "./serialize-conversation.js";
 
 export { OMP_BRANCH_SUMMARY_PREAMBLE };
 
@@ -48,11 +47,9 @@ export interface OmpWriterSemantics extends Pick<AgentSemantics, "convertToLlm" 
   asLoaded(path: readonly SessionEntry[]): OmpMessage[];
 }
 
-/** A conversation as omp serializes it for this model; `exact` false when its dialect is not ported (then omp's legacy layout). */
+/** A conversation as omp serializes it for this model (in the transcript dialect of its family). */
 function transcriptFor(messages: readonly OmpMessage[], model: SummaryModelFacts): { text: string; exact: boolean } {
-  const text = summaryTranscript(messages, preferredDialect(model.id));
-  if (text !== undefined) return { text, exact: true };
-  return { text: escapeSummaryBoundaryTags(legacyTranscript(messages)), exact: false };
+  return { text: summaryTranscript(messages, preferredDialect(model.id)), exact: true };
 }
 
 /** The summarizer's input budget (compaction.ts summaryInputBudget). */
@@ -136,7 +133,12 @@ function ompParts(semantics: OmpWriterSemantics, pathEntries: readonly SessionEn
   };
 }
 
-/** omp's reasoning option (compaction.ts reasoningForCompaction): off → none, unset or inherit → "high"; none when the model does not reason. */
+/**
+ * omp's reasoning option (compaction.ts reasoningForCompaction): off → none,
+ * unset or inherit → "high"; none when the model does not reason. omp then
+ * clamps it to the efforts its model catalog lists for the model (none listed:
+ * no reasoning), which pi-ai's catalog does not say.
+ */
 function reasoningLevel(thinkingLevel: string | undefined, model: SummaryModelFacts): string | undefined {
   if (!model.reasoning || thinkingLevel === "off") return undefined;
   return thinkingLevel === undefined || thinkingLevel === "inherit" ? "high" : thinkingLevel;
@@ -169,7 +171,8 @@ export function ompSummaryWriter(semantics: OmpWriterSemantics): SummaryWriter {
         thinking: reasoning !== undefined,
         ...(reasoning !== undefined ? { reasoning } : {}),
       });
-      let exact = !input.promptText;
+      // A reasoning level: omp clamps it to the efforts its own model catalog lists (not known here), so not proven exact.
+      let exact = !input.promptText && reasoning === undefined;
       const llm = (messages: readonly OmpMessage[]) => semantics.convertToLlm(messages as never) as OmpMessage[];
 
       // A previous snapcompact archive's text goes with the previous summary.

@@ -9,7 +9,7 @@ import { serializeConversation } from "../../compaction/serialize-conversation.j
 import { buildContextFromPath } from "../../context/build-session-context.js";
 import { branchModel } from "../../context/context-settings.js";
 import { convertToLlm } from "../../context/convert-to-llm.js";
-import { resolveCompactionSettings } from "../../settings/resolve-settings.js";
+import { resolveBranchSummarySettings, resolveCompactionSettings } from "../../settings/resolve-settings.js";
 import { estimateContextTokens } from "../../tokens/context-tokens.js";
 import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "../../tokens/context-usage.js";
@@ -42,5 +42,6 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   shouldCompact,
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
+  resolveBranchSummarySettings: (from) => resolveBranchSummarySettings(from),
   summaryWriter: piSummaryWriter({ version: "0.73", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);

@@ -5,6 +5,7 @@
 import { describePreparation } from "../../compaction/describe-preparation.js";
 import { branchModel } from "../../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../../settings/model-compaction-settings.js";
+import { resolveBranchSummarySettings } from "../../settings/resolve-settings.js";
 import type { AgentSemantics } from "../agent-semantics.js";
 import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_1_5 } from "../../session/format/agent-version.js";
@@ -47,5 +48,6 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   shouldCompact,
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
   resolveCompactionSettings: resolveModelCompactionSettings,
+  resolveBranchSummarySettings: (from) => resolveBranchSummarySettings(from),
   summaryWriter: piSummaryWriter({ version: "1.5", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);
