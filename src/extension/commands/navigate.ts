@@ -98,14 +98,15 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
         focus = asked;
       }
     }
-    const resolved = branchSummarySettingsFor(session, settings);
+    const agent = writerAgentFor(session, ompSessionsFolder(settings));
+    const resolved = branchSummarySettingsFor(session, settings, agent);
     const runtimeApiKeys = await services.apiKeys.runtimeKeys();
     const confirm = args.confirm ?? settings.compaction.confirm;
     const result = await withCancellableProgress("Summarising the branch", args.token, (signal, report) =>
       runBranchSummary({
         session,
         piVersion: piVersionChoice(session, settings).version,
-        agent: writerAgentFor(session, ompSessionsFolder(settings)),
+        agent,
         targetId,
         summarize: summary !== "none",
         agentDir: settings.agentDir,

@@ -2,7 +2,7 @@
 // files, then piSessions.* overrides), prompt files, files-touched, hooks.
 import type { LoadedSession } from "../../core/session/open/open-session";
 import { recordedCwd } from "../../core/session/open/session-info";
-import { semanticsFor } from "../../core/agent";
+import { semanticsFor, writerSemantics, type AgentName } from "../../core/agent";
 import { resolveBranchSummarySettings } from "../../core/settings";
 import { piVersionChoice } from "../pi-version-choice";
 import { settingsOverrides, type ExtensionSettings } from "../settings";
@@ -22,7 +22,9 @@ export function compactionSettingsFor(session: LoadedSession, settings: Extensio
   );
 }
 
-export function branchSummarySettingsFor(session: LoadedSession, settings: ExtensionSettings) {
+/** The branch-summary settings of whoever writes the session: pi's files and piSessions.* overrides, or omp's config.yml files. */
+export function branchSummarySettingsFor(session: LoadedSession, settings: ExtensionSettings, agent: AgentName = "pi") {
+  if (agent === "omp") return writerSemantics("omp", "0.73").resolveBranchSummarySettings({ agentDir: settings.omp.agentDir, cwd: sessionCwd(session), trustProject: isTrusted() });
   return resolveBranchSummarySettings({ agentDir: settings.agentDir, cwd: sessionCwd(session), trustProject: isTrusted(), overrides: settingsOverrides(settings) });
 }
 
