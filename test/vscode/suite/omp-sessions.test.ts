@@ -3,7 +3,8 @@
 // is an oh-my-pi session and its title the one omp shows (the title slot);
 // Rename Session rewrites omp's 256-byte title slot in place and appends omp's
 // title_change; Set Label appends omp's label entry through omp's append
-// protocol (no publish lock left behind); with piSessions.omp.enabled off, it
+// protocol (no publish lock left behind); Compact Session writes omp's own soft
+// compaction (against the loopback model); with piSessions.omp.enabled off, it
 // is not listed.
 import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,8 @@ import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize";
 import type { Internals } from "../../../src/extension/internals";
-import { agentDir, extensionInternals, run, setSetting, waitFor, workspaceDir } from "./helpers";
+import { scenarios } from "../../support/model-server";
+import { agentDir, extensionInternals, run, setSetting, startLoopback, waitFor, workspaceDir } from "./helpers";
 
 const OMP_AGENT_DIR = (): string => join(agentDir(), "..", "omp-agent");
 
@@ -100,6 +102,33 @@ suite("oh-my-pi sessions in the Sessions view, renamed and labelled the omp way 
     const entry = JSON.parse(after.subarray(before.length).toString("utf8")) as Record<string, unknown>;
     assert.deepEqual([entry.type, entry.targetId, entry.label], ["label", "0e000003", "greeting"]);
     assert.equal(existsSync(join(path, "..", `.${path.split("/").pop()}.lock`)), false);
+  });
+
+  test("Compact Session: omp's own soft compaction (omp's prompts, the short summary of the kept turn; method soft, fromExtension false)", async function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    const loopback = await startLoopback((r) => scenarios.success(r.promptText.includes("pull request description") ? "I greeted the user." : "## Goal\nGreet."));
+    const copy = join(path, "..", "2026-11-20T10-00-00-000Z_01a20a8a-7a5c-7328-b37d-344f0d3119ab.jsonl");
+    writeFileSync(copy, ompSessionText(workspaceDir()));
+    writeFileSync(join(OMP_AGENT_DIR(), "config.yml"), "compaction:\n  keepRecentTokens: 10\n");
+    try {
+      const before = loopback.server.requests.length;
+      const result = await run<{ written: boolean; entry: Record<string, unknown> | null }>("piSessions.compactSession", { sessionPath: copy, model: "loopback-openai/summarizer", focus: "", confirm: false });
+      assert.equal(result.ok, true, result.message);
+      const entry = result.value!.entry!;
+      assert.equal(result.value!.written, true);
+      // A split turn with nothing before it: the turn-prefix call (omp's prompt) and the short summary.
+      const prompts = loopback.server.requests.slice(before).map((r) => r.promptText);
+      assert.equal(prompts.length, 2);
+      assert.ok(prompts.some((p) => p.includes("Turn prefix too large; recent-work suffix retained.")));
+      assert.ok(prompts.every((p) => p.startsWith("Summarize user–AI coding-assistant conversations")));
+      assert.match(String(entry.summary), /^No prior history\.\n\n---\n\n\*\*Turn Context \(split turn\):\*\*\n\n## Goal\nGreet\.$/);
+      assert.deepEqual([entry.shortSummary, entry.method, entry.fromExtension, entry.firstKeptEntryId], ["I greeted the user.", "soft", false, "0e000004"]);
+      assert.deepEqual(entry.details, { readFiles: [], modifiedFiles: [] });
+    } finally {
+      rmSync(join(OMP_AGENT_DIR(), "config.yml"), { force: true });
+      rmSync(copy, { force: true });
+      await loopback.close();
+    }
   });
 
   test("with piSessions.omp.enabled off, omp's sessions are not listed", async () => {
