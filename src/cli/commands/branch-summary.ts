@@ -6,7 +6,7 @@ import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
-import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
+import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, ompOwnership, summarizerChoice, withInterrupt } from "./summary-flags";
 import { counted } from "../../core/text/counted";
 
 export const branchSummaryCommand: Command = {
@@ -86,6 +86,7 @@ export const branchSummaryCommand: Command = {
     else if (result.entry) lines.push(`branch summary ${verb}: entry ${result.entry.id} under ${result.newLeafId ?? "(root)"} (${counted(result.abandonedEntries, "entry")} left behind, common ancestor ${result.commonAncestorId ?? "none"})`);
     else lines.push(`nothing to summarise; leaf moved (${verb}) to ${result.newLeafId ?? "(root)"}`);
     if (result.model) lines.push(`model: ${result.model}${result.digest ? " (digest, no model)" : ""}`);
+    if (result.entry && agent === "omp") lines.push(ompOwnership(result.entry.fromExtension === false, "branch summary"));
     if (result.editorText !== undefined) lines.push(`the target is a user message; its text, to edit and send again:`, result.editorText);
     if (!result.written && result.entry) lines.push("", result.entry.summary);
     printLines(ctx, lines);

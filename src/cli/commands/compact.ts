@@ -7,7 +7,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
-import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
+import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, ompOwnership, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
   name: "compact",
@@ -86,6 +86,7 @@ export const compactCommand: Command = {
         : `dry run: nothing written; would append entry ${entry.id} under ${entry.parentId}, keeping from ${entry.firstKeptEntryId}`,
       `tokens: ${result.tokensBefore} → ${result.tokensAfter}`,
       `model: ${result.model}${result.digest ? " (digest, no model)" : ""}`,
+      ...(result.agent === "omp" ? [ompOwnership(entry.fromExtension === false, "compaction")] : []),
     ];
     if (!result.written) lines.push("", entry.summary);
     printLines(ctx, lines);

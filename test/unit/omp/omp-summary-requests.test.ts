@@ -191,7 +191,7 @@ describeOmp(
       for (let seed = 1; compacted < 5 && seed <= 12; seed++) {
         const generated = await oracle().generate({ seed: 9100 + seed, dir: join(dir, `seed-${seed}`) });
         const text = readFileSync(generated.path, "utf8");
-        // Left out: omp skips an OpenAI remote compaction its summary model cannot replay; our cut is model-free.
+        // After an OpenAI remote compaction omp may pick another range: ours is then marked fromExtension (omp-summary-oracle.test.ts).
         if (text.includes('"method":"remote"')) continue;
         const answer = await oracle().answers({ file: generated.path, settings: [{ keepRecentTokens: 2000 }] });
         if (!answer.leaves[0]!.preparations[0]) continue;

@@ -180,7 +180,8 @@ export function computeFileLists(fileOps: OmpFileOps): { readFiles: string[]; mo
   return { readFiles, modifiedFiles: [...modified].sort() };
 }
 
-function hasNativeReplay(preserveData: unknown): boolean {
+/** The compaction keeps an OpenAI remote (native) history: omp reads it only with a model that can replay it. */
+export function hasNativeReplay(preserveData: unknown): boolean {
   const candidate = isRecord(preserveData) ? preserveData.openaiRemoteCompaction : undefined;
   if (!candidate || typeof candidate !== "object") return false;
   const c = candidate as OmpMessage;

@@ -9,7 +9,8 @@
 // does not carry the file lists into its next compaction) whenever the calls
 // were not exactly omp's (a pi-sessions prompt file, the digest, a reasoning
 // level omp would clamp by its own model catalog, a conversation so long that
-// omp's native tokenizer decides how it is folded).
+// omp's native tokenizer decides how it is folded, a previous OpenAI remote
+// compaction omp would skip or replay).
 
 import type { CompactionPreparation } from "../../compaction/prepare-compaction.js";
 import type { FileOperationLists } from "../../compaction/file-ops.js";
@@ -19,7 +20,7 @@ import { allOrAbort, type CompactionText, type SummaryCall, type SummaryCaller, 
 import { upsertOmpFileOperations } from "./files-block.js";
 import type { OmpMessage } from "./messages.js";
 import { preferredDialect } from "./model-dialect.js";
-import { computeFileLists, ompPrepareCompaction } from "./prepare-compaction.js";
+import { computeFileLists, hasNativeReplay, ompPrepareCompaction } from "./prepare-compaction.js";
 import { archiveSourceText, getPreservedArchive } from "./snapcompact-archive.js";
 import {
   OMP_BRANCH_SUMMARY_PREAMBLE,
@@ -111,6 +112,8 @@ function previousSummaryBlock(previous: string | undefined): string {
 }
 
 interface CompactionParts {
+  /** false when omp could pick another range: the previous compaction is an OpenAI remote one (omp skips it unless its model replays it, and then compacts remotely). */
+  sameRange: boolean;
   messagesToSummarize: OmpMessage[];
   turnPrefixMessages: OmpMessage[];
   recentMessages: OmpMessage[];
@@ -122,9 +125,10 @@ interface CompactionParts {
 /** omp's preparation behind the seam's (the kept messages and the previous archive are only in omp's). */
 function ompParts(semantics: OmpWriterSemantics, pathEntries: readonly SessionEntry[], prep: CompactionPreparation): CompactionParts {
   const result = ompPrepareCompaction(semantics.asLoaded(pathEntries), prep.settings.keepRecentTokens);
-  if (result.compactable && result.preparation.firstKeptEntryId === prep.firstKeptEntryId) return result.preparation;
+  if (result.compactable && result.preparation.firstKeptEntryId === prep.firstKeptEntryId) return { ...result.preparation, sameRange: !hasNativeReplay(result.preparation.previousPreserveData) };
   // Another cut (a caller's own preparation): its parts, nothing kept known.
   return {
+    sameRange: false,
     messagesToSummarize: prep.messagesToSummarize as OmpMessage[],
     turnPrefixMessages: prep.turnPrefixMessages as OmpMessage[],
     recentMessages: [],
@@ -172,7 +176,7 @@ export function ompSummaryWriter(semantics: OmpWriterSemantics): SummaryWriter {
         ...(reasoning !== undefined ? { reasoning } : {}),
       });
       // A reasoning level: omp clamps it to the efforts its own model catalog lists (not known here), so not proven exact.
-      let exact = !input.promptText && reasoning === undefined;
+      let exact = !input.promptText && reasoning === undefined && parts.sameRange;
       const llm = (messages: readonly OmpMessage[]) => semantics.convertToLlm(messages as never) as OmpMessage[];
 
       // A previous snapcompact archive's text goes with the previous summary.
