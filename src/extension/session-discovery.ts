@@ -4,12 +4,15 @@
 // piSessions.exclude. All projects: every folder under <agent-dir>/sessions/
 // (and the workspace's files), grouped by the cwd each header records. With
 // piSessions.omp.enabled, oh-my-pi's folders too: its folder(s) for each cwd,
-// and every project folder /resume lists (`<root>/*/*.jsonl`).
-import { existsSync } from "node:fs";
+// and every project folder /resume lists (`<root>/*/*.jsonl`). Sessions kept
+// elsewhere (omp's record of them, piSessions.sessionFolders) join the group of
+// the cwd their header records.
+import { existsSync, realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
-import { findSessionFiles, isSessionFile, piSessionDirForCwd } from "../core/discovery/discover";
+import { findSessionFiles, isSessionFile, jsonlFilesInFolders, piSessionDirForCwd } from "../core/discovery/discover";
+import { ompRecordedSessionFiles } from "../core/discovery/omp-recorded-sessions";
 import { ompSessionDirsForCwd } from "../core/discovery/omp-session-folder";
 import { ompListedFiles, ompListedFilesIn } from "../core/discovery/omp-listing";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
@@ -60,15 +63,38 @@ async function ompFilesForCwd(cwd: string, settings: ExtensionSettings): Promise
   return files;
 }
 
-export async function discoverSessionGroups(settings: ExtensionSettings): Promise<SessionGroup[]> {
+/**
+ * Session files kept outside the agents' folders: those omp recorded (its
+ * `--session-dir` and `--session PATH` files, when omp discovery is on) and
+ * those directly in piSessions.sessionFolders.
+ */
+export async function elsewhereSessionFiles(settings: Pick<ExtensionSettings, "omp" | "sessionFolders">): Promise<string[]> {
+  const recorded = settings.omp.enabled ? await ompRecordedSessionFiles(settings.omp.agentDir) : [];
+  const inFolders = await jsonlFilesInFolders(settings.sessionFolders);
+  return [...new Set([...recorded, ...inFolders])].filter((file) => isSessionFile(file)).sort();
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+export async function discoverSessionGroups(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields): Promise<SessionGroup[]> {
   const folders = vscode.workspace.workspaceFolders ?? [];
+  const elsewhere = folders.length > 0 ? await elsewhereSessionFiles(settings) : [];
+  const elsewhereCwd = new Map(elsewhere.map((file) => [file, headers(file)?.cwd ?? ""]).map(([file, cwd]) => [file, cwd ? canonical(cwd) : ""]));
   return Promise.all(
     folders.map(async (folder) => {
       const piDir = piSessionDirForCwd(folder.uri.fsPath, settings.agentDir);
       const fromPi = existsSync(piDir) ? await findSessionFiles([piDir], { maxDepth: 0 }) : [];
       const fromOmp = await ompFilesForCwd(folder.uri.fsPath, settings);
       const inWorkspace = folder.uri.scheme === "file" ? await workspaceSessionFiles(folder, settings) : [];
-      const files = [...new Set([...fromPi, ...fromOmp, ...inWorkspace])];
+      const cwd = canonical(folder.uri.fsPath);
+      const fromElsewhere = elsewhere.filter((file) => elsewhereCwd.get(file) === cwd);
+      const files = [...new Set([...fromPi, ...fromOmp, ...inWorkspace, ...fromElsewhere])];
       return { key: `group:${folder.uri.toString()}`, label: folder.name, folder, cwdMissing: false, piDir, files };
     }),
   );
@@ -89,7 +115,8 @@ export async function discoverAllProjects(settings: ExtensionSettings, headers: 
   const files = new Set<string>();
   for (const dir of dirs) for (const file of await findSessionFiles([dir], { maxDepth: 0 })) files.add(file);
   if (settings.omp.enabled) for (const file of await ompListedFiles(settings.omp.sessionsRoot)) if (isSessionFile(file)) files.add(file);
-  for (const group of await discoverSessionGroups(settings)) for (const file of group.files) files.add(file);
+  for (const file of await elsewhereSessionFiles(settings)) files.add(file);
+  for (const group of await discoverSessionGroups(settings, headers)) for (const file of group.files) files.add(file);
   const byCwd = new Map<string, string[]>();
   for (const file of files) {
     const cwd = headers(file)?.cwd ?? "";

@@ -30,6 +30,8 @@ export interface ExtensionSettings {
   piVersion?: PiVersion;
   /** piSessions.omp.*: list oh-my-pi's sessions too, from its agent dir and sessions folder. */
   omp: { enabled: boolean; agentDir: string; sessionsRoot: string };
+  /** piSessions.sessionFolders: more folders whose session files (pi's or omp's, directly inside) are listed. */
+  sessionFolders: string[];
 }
 
 /**
@@ -91,6 +93,7 @@ export function readExtensionSettings(): ExtensionSettings {
     omp: { enabled: config.get<boolean>("omp.enabled", true), agentDir: ompDir, sessionsRoot: ompSessionsRoot(ompDir) },
     ...(isPiVersion(piVersion) ? { piVersion } : {}),
     agentDir: agentDirSetting ? expandHome(agentDirSetting) : defaultAgentDir(process.env),
+    sessionFolders: stringList(config.get("sessionFolders"), []).map((folder) => expandHome(folder.trim())).filter((folder) => isAbsolute(folder)),
     include: stringList(config.get("include"), ["**/*.jsonl"]),
     exclude: stringList(config.get("exclude"), ["**/node_modules/**"]),
     compaction: {

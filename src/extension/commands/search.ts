@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import { SearchIndex, type EntryMatch, type SearchResult, type SessionHit } from "../../core/search/search-index";
 import { jsonlFilesInFolders, piSessionFolders } from "../../core/discovery/discover";
 import { ompListedFiles } from "../../core/discovery/omp-listing";
+import { elsewhereSessionFiles } from "../session-discovery";
 import { notDone, ok, type CommandResult } from "../command-result";
 import type { Services } from "../services";
 import { openEntry, openSession } from "./entry-actions";
@@ -42,7 +43,7 @@ async function scopeFiles(services: Services, scope: SearchScope): Promise<strin
   const all = await jsonlFilesInFolders(await piSessionFolders(settings.agentDir));
   // oh-my-pi's projects as its /resume lists them.
   const omp = settings.omp.enabled ? await ompListedFiles(settings.omp.sessionsRoot) : [];
-  return [...new Set([...workspace, ...all, ...omp])];
+  return [...new Set([...workspace, ...all, ...omp, ...(await elsewhereSessionFiles(settings))])];
 }
 
 /** The snippet with the match set off by «…» (a QuickPick cannot highlight ranges of its own). */

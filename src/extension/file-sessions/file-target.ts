@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { findSessionFiles, isSessionFile } from "../../core/discovery/discover";
 import { ompListedFiles } from "../../core/discovery/omp-listing";
+import { elsewhereSessionFiles } from "../session-discovery";
 import type { Services } from "../services";
 
 export type SessionScope = "workspace" | "all";
@@ -45,5 +46,5 @@ export async function sessionsInScope(services: Services, scope: SessionScope): 
   const all = await findSessionFiles([join(settings.agentDir, "sessions")], { maxDepth: 1 });
   // oh-my-pi's projects as its /resume lists them (not its subagent files).
   const omp = settings.omp.enabled ? (await ompListedFiles(settings.omp.sessionsRoot)).filter((f) => isSessionFile(f)) : [];
-  return [...new Set([...services.sessions.allPaths(), ...all, ...omp])];
+  return [...new Set([...services.sessions.allPaths(), ...all, ...omp, ...(await elsewhereSessionFiles(settings))])];
 }

@@ -20,6 +20,12 @@ export interface OmpListed {
 }
 
 export interface OmpDiscoveryAnswers {
+  /** The files of the sessions asked to be created, as omp wrote them. */
+  created: string[];
+  /** Where omp records session files outside its root (getCustomSessionFilesDir). */
+  customSessionFilesDir: string;
+  /** Where omp keeps its terminal breadcrumbs (getTerminalSessionsDir). */
+  terminalSessionsDir: string;
   agentDir: string;
   sessionsDir: string;
   blobsDir: string;
@@ -32,7 +38,14 @@ export interface OmpDiscoveryAnswers {
 }
 
 /** Asks omp under `env` (HOME, TMPDIR, PI_CONFIG_DIR, OMP_PROFILE, …; nothing else of the caller's omp variables). */
-export async function ompDiscovery(env: Record<string, string>, request: { cwds?: string[]; listDirs?: string[] } = {}): Promise<OmpDiscoveryAnswers> {
+export interface OmpDiscoveryRequest {
+  cwds?: string[];
+  listDirs?: string[];
+  /** Sessions omp writes first with SessionManager.create(cwd, sessionDir): one user message `text` and an answer. */
+  create?: { cwd: string; sessionDir?: string; text: string }[];
+}
+
+export async function ompDiscovery(env: Record<string, string>, request: OmpDiscoveryRequest = {}): Promise<OmpDiscoveryAnswers> {
   const install = await ompInstall();
   const base: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {

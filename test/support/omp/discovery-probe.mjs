@@ -12,7 +12,20 @@ const listing = await registry["@oh-my-pi/pi-coding-agent/session/session-listin
 const { FileSessionStorage } = await registry["@oh-my-pi/pi-coding-agent/session/session-storage"]();
 const storage = new FileSessionStorage();
 const info = (s) => ({ path: s.path, id: s.id, cwd: s.cwd, title: s.title ?? null, firstMessage: s.firstMessage });
+// Sessions omp writes itself (SessionManager.create(cwd, sessionDir), one turn, flushed): it records files outside its root.
+const created = [];
+for (const { cwd, sessionDir, text } of request.create ?? []) {
+  const sm = SessionManager.create(cwd, sessionDir);
+  sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
+  sm.appendMessage({ role: "assistant", content: [{ type: "text", text: "ok" }], api: "openai-completions", provider: "fake", model: "fake", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 });
+  await sm.flush();
+  created.push(sm.getSessionFile());
+  await sm.close();
+}
 const out = {
+  created,
+  customSessionFilesDir: utils.getCustomSessionFilesDir(),
+  terminalSessionsDir: utils.getTerminalSessionsDir(),
   agentDir: utils.getAgentDir(),
   sessionsDir: utils.getSessionsDir(),
   blobsDir: utils.getBlobsDir(),

@@ -64,12 +64,24 @@ export function ompAgentDir(options: OmpDirOptions = {}): string {
  * default one, else `agentDir` itself.
  */
 export function ompDataDir(agentDir: string, options: OmpDirOptions = {}): string {
+  return ompXdgDir(agentDir, "XDG_DATA_HOME", options);
+}
+
+/**
+ * The folder omp's per-session state (`custom-session-files/`, `terminal-sessions/`)
+ * lives in for `agentDir`: `$XDG_STATE_HOME/omp` on the same terms as the data folder.
+ */
+export function ompStateDir(agentDir: string, options: OmpDirOptions = {}): string {
+  return ompXdgDir(agentDir, "XDG_STATE_HOME", options);
+}
+
+function ompXdgDir(agentDir: string, variable: "XDG_DATA_HOME" | "XDG_STATE_HOME", options: OmpDirOptions): string {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const exists = options.exists ?? existsSync;
   const defaultAgentDir = join(ompConfigRoot(options), "agent");
   if (resolve(agentDir) !== defaultAgentDir || (platform !== "linux" && platform !== "darwin")) return agentDir;
-  const xdg = env.XDG_DATA_HOME;
+  const xdg = env[variable];
   if (!xdg) return agentDir;
   const profile = ompProfile(env);
   const dir = profile ? join(xdg, "omp", "profiles", profile) : join(xdg, "omp");
