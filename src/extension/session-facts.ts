@@ -6,26 +6,22 @@ import type { LoadedSession } from "../core/session/open/open-session";
 import { firstUserMessageText, recordedCwd } from "../core/session/open/session-info";
 import { lastActivityMs } from "../core/discovery/last-activity";
 import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
-import type { CatalogueRow } from "../core/catalogue/catalogue-row";
+import { rowTitle, type CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { BranchFacts } from "../core/live/live-facts";
 import type { SessionModelRef } from "../core/context/session-model";
-import { shouldCompact, type ContextUsage } from "../core/tokens";
-import { choosePiVersion, semanticsFor, type PiVersion, type PiVersionChoice } from "../core/agent";
+import type { ContextUsage } from "../core/tokens";
+import { choosePiVersion, semanticsFor, semanticsOf, type AgentSemantics, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
 import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
 import { OMP_18, type AgentName } from "../core/session/format/agent-version";
-import { OMP_DEFAULT_COMPACTION_SETTINGS, resolveThresholdTokens, shouldCompact as ompShouldCompact, type OmpCompactionSettings } from "../core/agent/omp-18/settings";
+import { OMP_DEFAULT_COMPACTION_SETTINGS } from "../core/agent/omp-18/settings";
 import { defaultOmpDirs } from "../core/agent/omp-18/agent-dir";
 import { isAbsolute, relative } from "node:path";
 
-/** Where the agent compacts: pi above window − reserve; omp at its threshold (15 % of the window kept free at least, config.yml's threshold settings). */
-function thresholdOf(agent: AgentName, contextWindow: number | undefined, compaction: CompactionSettings): { threshold: number | undefined; wouldCompact(tokens: number): boolean } {
+/** Where the agent compacts (pi above window − reserve; omp at its threshold), by its semantics. */
+function thresholdOf(semantics: AgentSemantics, contextWindow: number | undefined, compaction: CompactionSettings): { threshold: number | undefined; wouldCompact(tokens: number): boolean } {
   if (contextWindow === undefined) return { threshold: undefined, wouldCompact: () => false };
-  if (agent === "omp") {
-    const settings = { ...OMP_DEFAULT_COMPACTION_SETTINGS, ...compaction } as OmpCompactionSettings;
-    return { threshold: resolveThresholdTokens(contextWindow, settings), wouldCompact: (tokens) => ompShouldCompact(tokens, contextWindow, settings) };
-  }
-  return { threshold: contextWindow - compaction.reserveTokens, wouldCompact: (tokens) => shouldCompact(tokens, contextWindow, compaction) };
+  return { threshold: semantics.compactionThreshold(contextWindow, compaction), wouldCompact: (tokens) => semantics.shouldCompact(tokens, contextWindow, compaction) };
 }
 
 /** Whose session a file is, and why: omp's marks in the file, else omp's folder, else pi's. */
@@ -115,9 +111,8 @@ export function sessionFacts(
 ): SessionFacts {
   const path = session.path ?? "";
   const owner = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot);
-  // omp names a session by its title slot (else the header's title) and never by pi's session_info.
-  const ompTitle = session.titleSlot ? session.titleSlot.title.trim() || null : typeof session.header?.title === "string" ? session.header.title : null;
-  const name = owner.agent === "omp" ? ompTitle : branch.name;
+  // Each agent names a session its own way (omp: its title slot, never pi's session_info).
+  const name = semanticsOf(owner.agent, choice.version).sessionName({ sessionInfoName: branch.name ?? undefined, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
   if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
   const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
   const usage = branch.usage;
@@ -132,7 +127,7 @@ export function sessionFacts(
   }
   const compaction = memo.compaction;
   const settingsError = memo.settingsError;
-  const limits = thresholdOf(owner.agent, contextWindow, compaction);
+  const limits = thresholdOf(semanticsOf(owner.agent, choice.version), contextWindow, compaction);
   const wouldCompact = limits.wouldCompact(usage.tokens);
   const spend = session.index.totalSpend;
   return {
@@ -244,8 +239,8 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
   const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
-  const limits = thresholdOf(owner.agent, contextWindow, compaction);
-  const name = owner.agent === "omp" ? row.ompTitle : row.name;
+  const limits = thresholdOf(semanticsOf(owner.agent, choice.version), contextWindow, compaction);
+  const name = rowTitle(row, semanticsOf(owner.agent, choice.version));
   return {
     path: row.path,
     title: oneLine(name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),

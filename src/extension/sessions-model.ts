@@ -5,7 +5,6 @@
 // stays cheap. A cold fill lists the files first and reads them one after the
 // other, each row filled in as it is read (with progress in the view).
 import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
-import { OMP_18 } from "../core/session/format/agent-version";
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import * as vscode from "vscode";
@@ -15,7 +14,7 @@ import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
 import type { BulkReader } from "../core/catalogue/bulk-reader";
-import { choosePiVersion, semanticsFor } from "../core/agent";
+import { choosePiVersion, semanticsOf } from "../core/agent";
 import { LiveSessionFacts } from "../core/live/live-facts";
 import { FactsPreparer } from "./facts-preparer";
 import { factsFromRow, sessionAgent, sessionFacts, type FactsContext, type FactsMemo, type RowCompactionCache, type SessionFacts } from "./session-facts";
@@ -343,8 +342,8 @@ export class SessionsModel implements vscode.Disposable {
       const context = this.factsContext();
       const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", session });
       // An omp session's context is counted as omp counts it (its marks, or omp's folder).
-      const omp = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot).agent === "omp";
-      const rule = (omp ? semanticsFor(OMP_18) : semanticsFor(choice.version)).contextTokenRule;
+      const agent = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot).agent;
+      const rule = semanticsOf(agent, choice.version).contextTokenRule;
       let live = this.live.get(path);
       // A new version (a 0.73-era session resumed in pi 1.5, a changed setting) counts from scratch.
       if (live && live.rule !== rule) live = undefined;

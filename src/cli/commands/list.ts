@@ -1,16 +1,15 @@
-import { rowTitle, type CatalogueRow } from "../../core/catalogue/catalogue-row";
-import { ompDisplayName } from "../../core/discovery/omp-listing";
-import type { AgentName } from "../../core/session/format/agent-version";
+import { rowDisplayName, rowTitle, type CatalogueRow } from "../../core/catalogue/catalogue-row";
+import { semanticsOf, type AgentSemantics } from "../../core/agent";
 import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { lookedIn, sessionRows } from "../session-rows";
 
-function jsonRow(r: CatalogueRow, agent: AgentName): Record<string, unknown> {
+function jsonRow(r: CatalogueRow, semantics: AgentSemantics): Record<string, unknown> {
   return {
     path: r.path,
     id: r.id,
     cwd: r.cwd,
-    name: rowTitle(r, agent),
+    name: rowTitle(r, semantics),
     entries: r.entries,
     modified: r.modified,
     messages: r.messages,
@@ -55,7 +54,8 @@ export const listCommand: Command = {
         piVersion: found.defaultVersion,
         sessions: rows.map((r) => {
           const agent = agentOf(r);
-          return agent === "omp" ? { agent, ...jsonRow(r, agent) } : { agent, piVersion: versionOf(r.pi1xMarker), ...jsonRow(r, agent) };
+          const piVersion = versionOf(r.pi1xMarker);
+          return { agent, ...(agent === "pi" ? { piVersion } : {}), ...jsonRow(r, semanticsOf(agent, piVersion)) };
         }),
       });
       return 0;
@@ -68,10 +68,8 @@ export const listCommand: Command = {
       ctx,
       rows.map((s) => {
         const agent = agentOf(s);
-        const title =
-          agent === "omp"
-            ? `[omp] ${ompDisplayName({ title: s.ompTitle, firstMessage: s.firstUserMessage, created: null }, new Date(s.mtimeMs)).slice(0, 60)}`
-            : (s.name ?? (s.firstUserMessage ? s.firstUserMessage.replace(/\s+/g, " ").slice(0, 60) : "(no messages)"));
+        const name = rowDisplayName(s, semanticsOf(agent, versionOf(s.pi1xMarker))).replace(/\s+/g, " ").slice(0, 60);
+        const title = `${agent === "omp" ? "[omp] " : ""}${name}`;
         const tokens = `${s.contextSource === "usage" ? "" : "~"}${compact(s.contextTokens)} ctx`;
         const cost = s.cost > 0 ? `  $${s.cost.toFixed(2)}` : "";
         return `${s.modified}  ${String(s.entries).padStart(6)} ${s.entries === 1 ? "entry  " : "entries"}  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;

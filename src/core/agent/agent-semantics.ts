@@ -93,6 +93,37 @@ export interface AgentSemantics {
   readonly summaryWriter: SummaryWriter;
   /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
   sessionName(facts: SessionNameFacts): string | null;
+  /**
+   * The title a session list shows, from what a list row keeps of the file:
+   * pi's last `session_info` name; omp's /resume title read from the file's
+   * first 4 KiB (the title slot, else the header's title, else a compaction's
+   * shortSummary). omp never reads `session_info`.
+   */
+  listTitle(facts: ListTitleFacts): string | null;
+  /**
+   * The name this agent's session picker shows: pi `title ?? firstMessage`
+   * (`"(no messages)"` when there is none); omp the title, else the first user
+   * message, else `Untitled · HH:MM`, each cut to its first line.
+   */
+  displayName(facts: DisplayNameFacts): string;
+}
+
+export interface ListTitleFacts {
+  /** pi's name: the latest `session_info` name on file. */
+  sessionInfoName: string | null;
+  /** omp's /resume title (title slot, header title, compaction shortSummary in the first 4 KiB). */
+  ompListTitle: string | null;
+}
+
+export interface DisplayNameFacts {
+  /** The agent's title (`sessionName` or `listTitle`), or null. */
+  title: string | null;
+  /** The first user message's text, or null. */
+  firstMessage: string | null;
+  /** The header's timestamp, or null. */
+  created: string | null;
+  /** When the file last changed. */
+  modified: Date;
 }
 
 export interface SessionNameFacts {

@@ -5,7 +5,8 @@ export { createOmpSemantics, modelOfKey, type OmpSemantics } from "./omp-18/sema
 export { defaultOmpDirs, ompDirsOf, type OmpDirs } from "./omp-18/agent-dir.js";
 export { choosePiVersion, type ChoosePiVersionInput, type PiVersionChoice, type PiVersionSource } from "./choose-pi-version.js";
 export { findInstalledPi, piPackageOf, type InstalledPi } from "./installed-pi.js";
-export type { AgentSemantics, SessionNameFacts } from "./agent-semantics.js";
+export type { AgentSemantics, DisplayNameFacts, ListTitleFacts, SessionNameFacts } from "./agent-semantics.js";
+export { ompDisplayName, sanitizeOmpName } from "./omp-18/session-name.js";
 export { formatPiVersion, isPiVersion, parsePiVersion, PI_RELEASE, PI_VERSIONS, type PiVersion } from "../session/format/pi-version.js";
 export { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
 export { PI_0_73_SEMANTICS } from "./pi-0.73/semantics.js";
@@ -16,7 +17,7 @@ export { getCurrentSystemMessage, getCurrentTools } from "./pi-1.5/system-messag
 
 import type { AgentSemantics } from "./agent-semantics.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import type { AgentVersion } from "../session/format/agent-version.js";
+import { OMP_18, type AgentName, type AgentVersion } from "../session/format/agent-version.js";
 import { PI_0_73_SEMANTICS } from "./pi-0.73/semantics.js";
 import { PI_1_5_SEMANTICS } from "./pi-1.5/semantics.js";
 import { createOmpSemantics, type OmpSemantics } from "./omp-18/semantics.js";
@@ -41,4 +42,9 @@ export function semanticsFor(version: PiVersion | AgentVersion, options: { ompBl
   if (typeof version !== "string" && version.agent === "omp") return ompSemantics(options.ompBlobsDir);
   const pi = typeof version === "string" ? version : version.version;
   return pi === "1.5" ? PI_1_5_SEMANTICS : PI_0_73_SEMANTICS;
+}
+
+/** The strategy for a session of `agent` (a pi session read as `piVersion`): where a face knows the agent by name. */
+export function semanticsOf(agent: AgentName, piVersion: PiVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
+  return agent === "omp" ? semanticsFor(OMP_18, options) : semanticsFor(piVersion);
 }

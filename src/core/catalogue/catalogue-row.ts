@@ -11,10 +11,9 @@ import type { SessionModelRef } from "../context/session-model.js";
 import { sessionModel } from "../context/session-model.js";
 import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
 import type { PiVersion } from "../session/format/pi-version.js";
-import { semanticsFor } from "../agent/index.js";
+import { semanticsOf, type AgentSemantics } from "../agent/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
 import { ompMarkOfEntry, sessionOmpMarker } from "../session/dialect/omp-markers.js";
-import { OMP_18 } from "../session/format/agent-version.js";
 import { isOmpOnlyEntryType } from "../session/format/omp-entry-types.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import { OMP_LIST_PREFIX_BYTES, readOmpListing } from "../discovery/omp-listing.js";
@@ -122,9 +121,14 @@ export function agentOfRow(row: Pick<CatalogueRow, "agent" | "path">, isUnderOmp
   return row.agent === "omp" || isUnderOmpRoot(row.path) ? "omp" : "pi";
 }
 
-/** The name a list shows for the row: omp's title for an omp session (omp ignores session_info), pi's session name otherwise. */
-export function rowTitle(row: Pick<CatalogueRow, "name" | "ompTitle">, agent: AgentName): string | null {
-  return agent === "omp" ? row.ompTitle : row.name;
+/** The title a list shows for the row, by its agent's rule (omp's /resume title; pi's session name). */
+export function rowTitle(row: Pick<CatalogueRow, "name" | "ompTitle">, semantics: AgentSemantics): string | null {
+  return semantics.listTitle({ sessionInfoName: row.name, ompListTitle: row.ompTitle });
+}
+
+/** The name the agent's own session picker shows for the row (its title, else the first request, else the agent's placeholder). */
+export function rowDisplayName(row: Pick<CatalogueRow, "name" | "ompTitle" | "firstUserMessage" | "mtimeMs">, semantics: AgentSemantics): string {
+  return semantics.displayName({ title: rowTitle(row, semantics), firstMessage: row.firstUserMessage, created: null, modified: new Date(row.mtimeMs) });
 }
 
 export function firstRequest(text: string | null): string | null {
@@ -142,7 +146,7 @@ export function modifiedOf(lastActivity: number, headerMs: number, mtimeMs: numb
 
 /** The rule a row is counted with: omp's for omp's sessions, else the pi version's. */
 export function rowTokenRule(agent: AgentName, marker: Pi1xMarker | null, versionOf: RowVersion): ContextTokenRule {
-  return (agent === "omp" ? semanticsFor(OMP_18) : semanticsFor(versionOf(marker))).contextTokenRule;
+  return semanticsOf(agent, versionOf(marker)).contextTokenRule;
 }
 
 /** The pi version a row is counted with, from the file's first pi 1.x marker (see `rowVersionPolicy`). */

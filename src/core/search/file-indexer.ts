@@ -35,6 +35,8 @@ export interface FileState {
   id: string;
   cwd: string;
   name: string | null;
+  /** The file starts with omp's title slot: its title is the name, and omp never reads session_info. */
+  titleSlot?: true;
   nameEntryId: string | null;
   /** When the name was set (its entry's timestamp), null when not known. */
   nameTime?: number | null;
@@ -165,11 +167,12 @@ class LineSink {
         const slot = titleSlotOf(value());
         if (slot) {
           this.state.name = slot.title.trim() ? slot.title : null;
+          this.state.titleSlot = true;
           return;
         }
       }
       if (!this.state.seenFirst) return this.header(f);
-      if (f.type === "session_info") {
+      if (f.type === "session_info" && !this.state.titleSlot) {
         this.state.name = sessionInfoName(f.name) ?? null;
         this.state.nameEntryId = typeof f.id === "string" ? f.id : null;
         const named = typeof f.timestamp === "string" ? new Date(f.timestamp).getTime() : Number.NaN;

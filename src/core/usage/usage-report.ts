@@ -3,7 +3,8 @@
 // or kind, per model, per project and per session, and the spend of compactions
 // and branch summaries apart. The CLI's `usage` and the Usage view both show this.
 
-import type { CatalogueRow } from "../catalogue/catalogue-row.js";
+import { rowTitle, type CatalogueRow } from "../catalogue/catalogue-row.js";
+import { semanticsOf } from "../agent/index.js";
 import { CELL_WIDTH, INHERITED, KIND_ASSISTANT, KIND_USAGE, SPEND_KINDS, UNDATED_SLOT, type SpendKind } from "../catalogue/spend-slots.js";
 import { daysBetween, localDay, SlotDays } from "./local-day.js";
 import { rollUpTargets } from "./roll-up.js";
@@ -103,9 +104,11 @@ function totalsIn<K>(map: Map<K, UsageTotals>, key: K): UsageTotals {
   return t;
 }
 
-/** A row's title as lists show it: its name, else its first request (one line), else its id. */
+/** A row's title as lists show it: its name by its agent's rule (omp: its /resume title; pi: session_info), else its first request (one line), else its id. */
 export function sessionTitle(row: CatalogueRow): string {
-  if (row.name) return row.name;
+  // The title rule is the same for both pi versions; only the agent matters here.
+  const name = rowTitle(row, semanticsOf(row.agent, "0.73"));
+  if (name) return name;
   if (row.firstUserMessage) return row.firstUserMessage.replace(/\s+/g, " ").trim().slice(0, 120) || row.id;
   return row.id;
 }

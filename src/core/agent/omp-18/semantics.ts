@@ -23,6 +23,7 @@ import { describeOmpBranch, describeOmpPlan, ompPlan } from "./describe-preparat
 import type { OmpMessage } from "./messages.js";
 import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
 import { ompSerializeConversation } from "./serialize-conversation.js";
+import { ompDisplayName } from "./session-name.js";
 import { asOmpSettings, resolveOmpBranchSummarySettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
 import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
 import { ompSummaryWriter } from "./summary-writer.js";
@@ -112,11 +113,14 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
     explainDiagnostic: ompDiagnostic,
     compactionThreshold: (contextWindow, settings) => resolveThresholdTokens(contextWindow, asOmpSettings(settings)),
     shouldCompact: (tokens, contextWindow, settings) => shouldCompact(tokens, contextWindow, asOmpSettings(settings)),
-    // omp's title: the slot's (empty = none), else the header's; pi's session_info is not read.
+    // omp's title: the slot's (an empty one means none and hides the header's, as its /resume list reads it), else the header's; pi's session_info is not read.
     sessionName: (facts) => {
+      if (facts.titleSlot) return facts.titleSlot.title.trim() || null;
       const title = (facts.header as { title?: unknown } | null)?.title;
-      return facts.titleSlot?.title || (typeof title === "string" && title ? title : null);
+      return typeof title === "string" && title ? title : null;
     },
+    listTitle: (facts) => facts.ompListTitle,
+    displayName: (facts) => ompDisplayName(facts, facts.modified),
   };
   return Object.freeze(semantics);
 }

@@ -15,6 +15,7 @@ import { pi073ContextTokenRule } from "../../tokens/context-token-rule.js";
 import { contextUsage } from "../../tokens/context-usage.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { piDisplayName } from "../pi-display-name.js";
 import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_0_73 } from "../../session/format/agent-version.js";
 import { piSummaryWriter } from "../pi-summary-writer.js";
@@ -37,6 +38,8 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   prepareBranchEntries,
   serializeConversation,
   sessionName: (facts) => facts.sessionInfoName ?? null,
+  listTitle: (facts) => facts.sessionInfoName,
+  displayName: piDisplayName,
   explainDiagnostic: (d) => d,
   compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
   shouldCompact,

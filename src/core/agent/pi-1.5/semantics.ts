@@ -7,6 +7,7 @@ import { branchModel } from "../../context/context-settings.js";
 import { resolveModelCompactionSettings } from "../../settings/model-compaction-settings.js";
 import { resolveBranchSummarySettings } from "../../settings/resolve-settings.js";
 import type { AgentSemantics } from "../agent-semantics.js";
+import { piDisplayName } from "../pi-display-name.js";
 import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_1_5 } from "../../session/format/agent-version.js";
 import { pi15ContextTokenRule } from "./context-token-rule.js";
@@ -43,6 +44,8 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   prepareBranchEntries,
   serializeConversation,
   sessionName: (facts) => facts.sessionInfoName ?? null,
+  listTitle: (facts) => facts.sessionInfoName,
+  displayName: piDisplayName,
   explainDiagnostic: (d) => d,
   compactionThreshold: (contextWindow, settings) => contextWindow - settings.reserveTokens,
   shouldCompact,
