@@ -228,7 +228,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       item.contextValue = "session";
       return item;
     }
-    const parts = sessionColumns(facts);
+    // Whose session it is: pi's rows are the default; omp's say so first.
+    const parts = [...(facts.agent === "omp" ? ["omp"] : []), ...sessionColumns(facts)];
     if (forks > 0) parts.push(counted(forks, "fork"));
     if (facts.wouldCompact) parts.push("would auto-compact");
     if (facts.needsMigration) parts.push("old format");

@@ -16,7 +16,7 @@ const settings = groups.flatMap((g) => Object.entries(g.properties));
 describe("machine-scoped settings", () => {
   it("say they live in the Remote tab of a remote window", () => {
     const machine = settings.filter(([, s]) => s.scope === "machine" || s.scope === "machine-overridable");
-    expect(machine.map(([name]) => name).sort()).toEqual(["piSessions.agentDir", "piSessions.piCommand"]);
+    expect(machine.map(([name]) => name).sort()).toEqual(["piSessions.agentDir", "piSessions.piCommand", "piSessions.sessionFolders"]);
     for (const [name, s] of machine) expect(s.markdownDescription ?? s.description, name).toMatch(/in a remote window .* \*\*Remote\*\* tab/);
   });
 });
