@@ -22,7 +22,7 @@ import { analyzeBashCommand } from "../files-touched/analyze-bash";
 import { commandOf, messageOf, toolCallOf, toolResultOf } from "../files-touched/collect";
 import { FilesLedger } from "../files-touched/ledger";
 import { displayPathOf, normalizeAbsolute, type PathContext } from "../files-touched/paths";
-import { toolCallActions } from "../files-touched/tool-actions";
+import { resolveToolPath, toolCallActions } from "../files-touched/tool-actions";
 import type { FileTouch } from "./file-touch";
 
 export type CallOutcome = "none" | "ok" | "error";
@@ -68,6 +68,22 @@ function callActions(call: NonNullable<ReturnType<typeof toolCallOf>>, ctx: Path
   return sameActions(none, ok) && sameActions(none, error) ? { all: none } : { none, ok, error };
 }
 
+/** The tools whose successful result may name the file they touched (omp's `details.resolvedPath`). */
+const RESOLVING_TOOLS = new Set(["read", "write", "edit", "multiedit"]);
+
+/**
+ * A read/write/edit call whose result reports the path the tool resolved: its
+ * one touch on success is of that file (as toolCallActions counts it when the
+ * result is at hand; here the result may come in a later append than the call).
+ */
+function retarget(source: ManifestSource, resolvedPath: string, ctx: PathContext): void {
+  if (!("ok" in source.actions) || !RESOLVING_TOOLS.has(source.tool.toLowerCase())) return;
+  const [only, ...more] = source.actions.ok;
+  if (!only || more.length > 0 || only.kind !== "touch") return;
+  const path = resolveToolPath(resolvedPath, ctx);
+  if (path && path !== only.path) source.actions = { ...source.actions, ok: [{ ...only, path }] };
+}
+
 /** `manifest` extended by `entries` (the lines after those it was built from), in place. */
 export function extendTouchManifest(manifest: TouchManifest, entries: readonly SessionEntry[]): TouchManifest {
   const ctx: PathContext = { sessionCwd: normalizeAbsolute(manifest.cwd) };
@@ -85,9 +101,13 @@ export function extendTouchManifest(manifest: TouchManifest, entries: readonly S
   for (const source of manifest.sources) index(source);
   // Every result of the new lines first: a call is paired with the last result with its id, wherever it is.
   const results = new Map<string, boolean>();
+  const resolved = new Map<string, string>();
   for (const entry of entries) {
     const result = toolResultOf(entry);
-    if (result) results.set(result.id, result.isError);
+    if (!result) continue;
+    results.set(result.id, result.isError);
+    if (result.resolvedPath && !result.isError) resolved.set(result.id, result.resolvedPath);
+    else resolved.delete(result.id);
   }
   const outcomeOf = (id: string | undefined): CallOutcome => {
     if (id === undefined) return "none";
@@ -134,7 +154,11 @@ export function extendTouchManifest(manifest: TouchManifest, entries: readonly S
       manifest.orphanResults.set(id, isError);
       continue;
     }
-    for (const call of calls) call.outcome = isError ? "error" : "ok";
+    for (const call of calls) {
+      call.outcome = isError ? "error" : "ok";
+      const path = resolved.get(id);
+      if (path) retarget(call, path, ctx);
+    }
   }
   for (const id of [...manifest.orphanResults.keys()]) if (byCallId.has(id)) manifest.orphanResults.delete(id);
   return manifest;

@@ -14,7 +14,8 @@ import type { RecordKey } from "../catalogue/catalogue-file.js";
 import { StoredTouchManifest } from "./touch-manifest-codec";
 
 export const TOUCH_STORE_FORMAT = "pi-sessions-file-touches";
-export const TOUCH_STORE_VERSION = 3;
+// 4: a read/write/edit whose result names the file omp resolved (details.resolvedPath) touches that file.
+export const TOUCH_STORE_VERSION = 4;
 
 /** What the manifest was computed from: the catalogue's key for the same file. */
 export type TouchRecordKey = RecordKey;

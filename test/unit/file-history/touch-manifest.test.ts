@@ -139,4 +139,24 @@ describe("touch manifest", () => {
     extendTouchManifest(manifest, [result("w1", false)]);
     expect(touchesOfManifest(manifest).map((t) => `${t.op} ${t.displayPath}`)).toEqual(["W x.ts"]);
   });
+
+  it("omp's details.resolvedPath: a successful read/write/edit touches the file omp resolved, with its result in the same lines or a later append", () => {
+    const resolvedResult = (id: string, resolvedPath: string): SessionEntry => {
+      const entry = result(id, false, "edit");
+      (entry as unknown as { message: Record<string, unknown> }).message.details = { resolvedPath };
+      return entry;
+    };
+    const edit = call("edit", { path: "src/../alias.ts", oldText: "x", newText: "y" }, "e1");
+    const read = call("read", { path: "fuzzy-name" }, "r1");
+    const hashline = call("edit", { input: "*** Begin Patch\n[h.ts#1A2B]\nPUT 1.=1:\n+x\n*** End Patch" }, "h1");
+    const entries = [edit, resolvedResult("e1", `${CWD}/real.ts`), hashline, result("h1"), read, resolvedResult("r1", "lib/found.ts")];
+    const expected = ["E real.ts", "E h.ts", "R lib/found.ts"];
+    expect(referenceTouches(entries).map((t) => `${t.op} ${t.displayPath}`)).toEqual(expected);
+    expect(touchesOfManifest(buildTouchManifest(entries, CWD)).map((t) => `${t.op} ${t.displayPath}`)).toEqual(expected);
+    // The call first, its result in a later append (omp writes them as they come).
+    const manifest = buildTouchManifest([edit], CWD);
+    expect(touchesOfManifest(manifest).map((t) => `${t.op} ${t.displayPath}`)).toEqual(["E alias.ts"]);
+    for (const entry of entries.slice(1)) extendTouchManifest(manifest, [entry]);
+    expect(touchesOfManifest(manifest).map((t) => `${t.op} ${t.displayPath}`)).toEqual(expected);
+  });
 });
