@@ -66,8 +66,8 @@ async function runTestCommand(root: string): Promise<SuiteResult[]> {
         root,
         extensionTestsPath: hostIndex,
         trusted: false,
-        // Only suites tagged @restricted: what must also work in an untrusted workspace.
-        env: { PI_SESSIONS_VSCODE_GREP: process.env.PI_SESSIONS_VSCODE_GREP ?? "@restricted" },
+        // Only suites tagged @restricted (what must also work in an untrusted workspace), and of those the ones PI_SESSIONS_VSCODE_GREP asks for.
+        env: { PI_SESSIONS_VSCODE_GREP: process.env.PI_SESSIONS_VSCODE_GREP ? `^(?=.*@restricted)(?=.*(?:${process.env.PI_SESSIONS_VSCODE_GREP}))` : "@restricted" },
         timeoutMs: SUITE_TIMEOUT_MS,
       }),
     );
