@@ -27,10 +27,13 @@ export const renameCommand: Command = {
       throw toCliError(error);
     }
     if (ctx.json) {
-      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName, agent: result.agent });
+      printJson(ctx, { written: result.written, entry: result.entry, name: result.name, previousName: result.previousName, agent: result.agent, ...(result.notice ? { notice: result.notice } : {}) });
       return 0;
     }
-    printLines(ctx, [result.written ? `session named "${result.name}" (entry ${result.entry.id})` : `dry run: would name the session "${result.name}"; nothing written`]);
+    printLines(ctx, [
+      result.written ? `session named "${result.name}" (entry ${result.entry.id})` : `dry run: would name the session "${result.name}"; nothing written`,
+      ...(result.written && result.notice ? [`note: ${result.notice}`] : []),
+    ]);
     return 0;
   },
 };

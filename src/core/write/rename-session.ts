@@ -28,7 +28,17 @@ export interface RenameResult {
   name: string;
   previousName: string | null;
   agent: AgentName;
+  /** What the user should know about where the new name shows (omp: its welcome screen's cached titles). */
+  notice?: string;
 }
+
+/**
+ * omp's welcome screen lists recent sessions by the title cached in its
+ * history.db (session_titles), which omp writes only when it renames a session
+ * itself or finds no cached title; its /resume reads the title slot.
+ */
+export const OMP_TITLE_CACHE_NOTICE =
+  "omp's /resume shows the new name; omp's welcome screen may keep showing a name it cached earlier (history.db) until omp itself renames the session";
 
 /** pi 1.5.2's appendSessionInfo sanitising. */
 export function sanitizeSessionName(name: string): string {
@@ -83,5 +93,5 @@ function renameOmpSession(options: RenameOptions): RenameResult {
   const name = truncateTitleForSlot(title, "user", updatedAt);
   if (options.dryRun) return { outcome: "dry-run", written: false, entry, name, previousName, agent: "omp" };
   commitOmpRename(planned, serializeTitleSlot({ title, source: "user", updatedAt }));
-  return { outcome: "written", written: true, entry, name, previousName, agent: "omp" };
+  return { outcome: "written", written: true, entry, name, previousName, agent: "omp", ...(previousName !== null ? { notice: OMP_TITLE_CACHE_NOTICE } : {}) };
 }

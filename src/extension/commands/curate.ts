@@ -7,6 +7,7 @@ import { ompSessionsFolder } from "../settings";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
+import { semanticsOf } from "../../core/agent";
 import { commandArgs, type CommandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";
@@ -33,19 +34,24 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
   const target = await sessionTarget(services, commandArgs(raw));
   if (isNotDone(target)) return target;
   const { path, session } = target;
+  const agent = writerAgentFor(session, ompSessionsFolder(services.settings()));
+  // The name the session has now, by its agent's rule (omp: the title slot, never pi's session_info).
+  const current = semanticsOf(agent, "0.73").sessionName({ sessionInfoName: session.index.sessionName, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
+  const who = agent === "omp" ? "omp" : "pi";
   const name =
     argString(raw, "name") ??
     (await vscode.window.showInputBox({
       title: "Pi Sessions: Rename Session",
-      prompt: "The session's name, as pi's /name sets it (shown in pi's /resume and here).",
-      value: session.index.sessionName ?? "",
-      validateInput: (value) => (sanitizeSessionName(value) ? undefined : "pi does not set an empty name"),
+      prompt: agent === "omp" ? "The session's title, as omp sets it (its title slot: shown in omp's /resume and here)." : "The session's name, as pi's /name sets it (shown in pi's /resume and here).",
+      value: current ?? "",
+      validateInput: (value) => (sanitizeSessionName(value) ? undefined : `${who} does not set an empty name`),
     }));
   if (name === undefined) return notDone("cancelled", "Cancelled.");
   try {
-    const result = renameSession({ session, name, agent: writerAgentFor(session, ompSessionsFolder(services.settings())) });
+    const result = renameSession({ session, name, agent });
     await services.store.refresh(path);
-    services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})`);
+    services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})${result.notice ? `; ${result.notice}` : ""}`);
+    if (result.notice) void vscode.window.showInformationMessage(`Renamed to "${result.name}". ${result.notice[0]!.toUpperCase()}${result.notice.slice(1)}.`);
     return ok({ name: result.name, entryId: result.entry.id });
   } catch (error) {
     return reportError(error, "Rename Session", { log: services.log, sessionPath: path });

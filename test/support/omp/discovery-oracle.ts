@@ -33,6 +33,8 @@ export interface OmpDiscoveryAnswers {
   listAll: OmpListed[];
   /** listSessionsReadOnly per folder asked for. */
   listDirs: Record<string, OmpListed[]>;
+  /** getRecentSessions per folder asked for: omp's welcome screen (names from history.db's session_titles first). */
+  recent: Record<string, { path: string; name: string }[]>;
   /** SessionManager.getDefaultSessionDir per cwd asked for (omp creates it, and renames legacy folders into it). */
   folders: Record<string, string>;
 }
@@ -43,6 +45,10 @@ export interface OmpDiscoveryRequest {
   listDirs?: string[];
   /** Sessions omp writes first with SessionManager.create(cwd, sessionDir): one user message `text` and an answer. */
   create?: { cwd: string; sessionDir?: string; text: string }[];
+  /** Sessions omp opens (and renames with setSessionName when `title` is given), then closes. */
+  renameByOmp?: { path: string; title?: string }[];
+  /** Folders whose welcome-screen list (getRecentSessions) to report. */
+  recentDirs?: string[];
 }
 
 export async function ompDiscovery(env: Record<string, string>, request: OmpDiscoveryRequest = {}): Promise<OmpDiscoveryAnswers> {

@@ -22,6 +22,13 @@ for (const { cwd, sessionDir, text } of request.create ?? []) {
   created.push(sm.getSessionFile());
   await sm.close();
 }
+// omp renames sessions itself (setSessionName: the slot, a title_change, history.db's session_titles), or only opens them.
+for (const { path, title } of request.renameByOmp ?? []) {
+  const sm = await SessionManager.open(path);
+  if (title !== undefined) await sm.setSessionName(title, "user");
+  await sm.flush();
+  await sm.close();
+}
 const out = {
   created,
   customSessionFilesDir: utils.getCustomSessionFilesDir(),
@@ -34,6 +41,9 @@ const out = {
 out.listAll = (await listing.listAllSessions(storage)).map(info);
 out.listDirs = {};
 for (const dir of request.listDirs ?? []) out.listDirs[dir] = (await listing.listSessionsReadOnly(dir, storage)).map(info);
+// The welcome screen's recent sessions (names from history.db first).
+out.recent = {};
+for (const dir of request.recentDirs ?? []) out.recent[dir] = (await listing.getRecentSessions(dir, 10, storage)).map((s) => ({ path: s.path, name: s.name }));
 out.folders = {};
 for (const cwd of request.cwds ?? []) out.folders[cwd] = SessionManager.getDefaultSessionDir(cwd);
 console.log(JSON.stringify(out));

@@ -13,6 +13,7 @@ import { WriteRefusedError } from "../../../src/core/session/append/append.js";
 import { openSession } from "../../../src/core/session/open/open-session.js";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize.js";
 import { forkSession, renameSession, runBranchSummary, runCompaction, runNavigate, setLabel } from "../../../src/core/write/index.js";
+import { OMP_TITLE_CACHE_NOTICE } from "../../../src/core/write/rename-session.js";
 import { describeOmp, fastTempDir, type OmpLoadBack } from "../../support/omp/oracle.js";
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
@@ -102,6 +103,25 @@ describeOmp("writers on omp sessions, loaded back by omp 18.3.4", (oracle) => {
     const again = renameSession({ session: await openSession(path), name: "Second" });
     expect(again.previousName).toBe("Renamed by pi-sessions");
     expect((await back(path)).entries.at(-1)).toMatchObject({ type: "title_change", title: "Second", previousTitle: "Renamed by pi-sessions" });
+  });
+
+  it("rename after omp named the session: omp's /resume shows our name; its welcome screen keeps the title it cached in history.db, also after omp opens the session (the notice says so)", async () => {
+    const home = join(dir, "title-cache-home");
+    const folder = join(home, ".omp", "agent", "sessions", "-proj");
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a-7a5c-7328-b37d-344f0d311926.jsonl");
+    copyFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl"), path);
+    const env = { HOME: home, TMPDIR: dir };
+    const named = await ompDiscovery(env, { renameByOmp: [{ path, title: "Named by omp" }], recentDirs: [folder] });
+    expect(named.recent[folder]!.map((s) => s.name)).toEqual(["Named by omp"]);
+    const ours = renameSession({ session: await openSession(path), name: "Named by pi-sessions" });
+    expect(ours).toMatchObject({ previousName: "Named by omp", notice: OMP_TITLE_CACHE_NOTICE });
+    const after = await ompDiscovery(env, { renameByOmp: [{ path }], recentDirs: [folder] });
+    expect(after.listAll.map((s) => s.title)).toEqual(["Named by pi-sessions"]);
+    expect(after.recent[folder]!.map((s) => s.name)).toEqual(["Named by omp"]);
+    // Never named before: omp cached no title, so nothing is stale and nothing is said.
+    const fresh = copyOf("omp-simple");
+    expect(renameSession({ session: await openSession(fresh), name: "First name" }).notice).toBeUndefined();
   });
 
   it("rename: a long title is cut to the slot by code points, as omp cuts it", async () => {
