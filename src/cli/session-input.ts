@@ -3,9 +3,9 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatDiagnosticLocation } from "../core/diagnostics";
-import { defaultAgentDir } from "../core/discovery/discover";
+import { agentRoot } from "../core/discovery/agent-roots";
 import { ompAgentDir } from "../core/agent/omp-18/omp-dirs";
-import { defaultOmpDirs, type AgentName } from "../core/agent";
+import type { AgentName } from "../core/agent";
 import { openSession, type LoadedSession } from "../core/session/open/open-session";
 import { openSessionInMemory } from "../core/session/open/open-session-in-memory";
 import { boolFlag, stringFlag } from "./args";
@@ -83,7 +83,7 @@ export function resolveOmpAgentDir(ctx: CommandContext): string {
 export function resolveAgentDir(ctx: CommandContext, agent: AgentName = "pi"): string {
   const flag = stringFlag(ctx.args, "agent-dir");
   if (flag) return resolve(ctx.io.processCwd, flag);
-  return agent === "omp" ? defaultOmpDirs(ctx.io.env).agentDir : defaultAgentDir(ctx.io.env);
+  return agentRoot(agent, undefined, { env: ctx.io.env, ...(ctx.io.env.HOME ? { home: ctx.io.env.HOME } : {}) }).agentDir;
 }
 
 /** --cwd, else the session header's cwd where it names an existing directory, else the process cwd. */

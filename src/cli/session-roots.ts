@@ -6,10 +6,9 @@
 
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { findSessionFiles, jsonlFilesIn, piSessionFolders } from "../core/discovery/discover";
-import { agentRoot, defaultAgentRoots, sessionDirsForCwd, type AgentRoot } from "../core/discovery/agent-roots";
-import { ompListedFiles, ompListedFilesIn, readOmpListing } from "../core/discovery/omp-listing";
-import { ompRecordedSessionFiles } from "../core/discovery/omp-recorded-sessions";
+import { findSessionFiles } from "../core/discovery/discover";
+import { agentRoot, defaultAgentRoots, everyFileOf, listedFilesIn, recordedFilesOf, sessionDirsForCwd, type AgentRoot } from "../core/discovery/agent-roots";
+import { readOmpListing } from "../core/discovery/omp-listing";
 import { isAgentName, type AgentName } from "../core/session/format/agent-version";
 import { stringFlag } from "./args";
 import type { CommandContext } from "./command";
@@ -49,19 +48,10 @@ export function listedRoots(ctx: CommandContext): AgentRoot[] {
   return agent ? roots.filter((r) => r.agent === agent) : roots;
 }
 
-/** Every session file of one agent: pi's folder per project; omp's /resume glob and the files it recorded elsewhere. */
-async function filesOfRoot(root: AgentRoot, ctx: CommandContext): Promise<string[]> {
-  if (root.agent === "omp") return [...(await ompListedFiles(root.sessionsRoot)), ...(await ompRecordedSessionFiles(root.agentDir, { env: ctx.io.env, ...homeOf(ctx) }))];
-  const files: string[] = [];
-  for (const folder of await piSessionFolders(root.agentDir)) files.push(...(await jsonlFilesIn(folder)));
-  return files;
-}
-
-/** The files omp recorded outside its root whose header records `dir` as the cwd. */
+/** The files an agent recorded outside its root whose header records `dir` as the cwd. */
 async function recordedFilesOfCwd(ctx: CommandContext, root: AgentRoot, dir: string): Promise<string[]> {
-  if (root.agent !== "omp") return [];
   const cwd = canonical(dir);
-  const files = await ompRecordedSessionFiles(root.agentDir, { env: ctx.io.env, ...homeOf(ctx) });
+  const files = await recordedFilesOf(root, { env: ctx.io.env, ...homeOf(ctx) });
   return files.filter((file) => {
     const recorded = readOmpListing(file)?.cwd;
     return recorded ? canonical(resolve(recorded)) === cwd : false;
@@ -76,11 +66,11 @@ async function recordedFilesOfCwd(ctx: CommandContext, root: AgentRoot, dir: str
 export async function candidateFiles(ctx: CommandContext, roots: readonly AgentRoot[], dirs: readonly string[], all: boolean, insideDirs = !all || ctx.args.positionals.length > 0): Promise<string[]> {
   const files = new Map<string, string>();
   const add = (file: string) => files.set(canonical(file), file);
-  if (all) for (const root of roots) for (const file of await filesOfRoot(root, ctx)) add(file);
+  if (all) for (const root of roots) for (const file of await everyFileOf(root, { env: ctx.io.env, ...homeOf(ctx) })) add(file);
   for (const dir of dirs) {
     for (const root of roots) {
       for (const folder of sessionDirsForCwd(root, dir, homeOf(ctx))) {
-        for (const file of root.agent === "omp" ? await ompListedFilesIn(folder) : await jsonlFilesIn(folder)) add(file);
+        for (const file of await listedFilesIn(root, folder)) add(file);
       }
       for (const file of await recordedFilesOfCwd(ctx, root, dir)) add(file);
     }

@@ -6,7 +6,9 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, isAbsolute, sep } from "node:path";
-import { defaultAgentDir, piSessionDirForCwd } from "./discover.js";
+import { defaultAgentDir, jsonlFilesIn, jsonlFilesInFolders, piSessionDirForCwd, piSessionFolders } from "./discover.js";
+import { ompListedFiles, ompListedFilesIn } from "./omp-listing.js";
+import { ompRecordedSessionFiles } from "./omp-recorded-sessions.js";
 import { ompAgentDir, ompSessionsRoot, type OmpDirOptions } from "../agent/omp-18/omp-dirs.js";
 import { ompSessionDirsForCwd, type OmpFolderOptions } from "./omp-session-folder.js";
 import type { AgentName } from "../session/format/agent-version.js";
@@ -74,4 +76,20 @@ function under(parent: string, child: string): boolean {
 export function rootOfFile(path: string, roots: readonly AgentRoot[]): AgentRoot | undefined {
   const file = canonical(path);
   return roots.find((root) => under(root.sessionsRoot, path) || under(canonical(root.sessionsRoot), file));
+}
+
+/** The session files an agent lists in one of its folders: omp's /resume (`*.jsonl`, no hidden names, no symlinks); pi's `*.jsonl`. */
+export async function listedFilesIn(root: AgentRoot, folder: string): Promise<string[]> {
+  return root.agent === "omp" ? ompListedFilesIn(folder) : jsonlFilesIn(folder);
+}
+
+/** The session files an agent keeps outside its root that it recorded itself (omp's custom-session-files and breadcrumbs; none for pi). */
+export async function recordedFilesOf(root: AgentRoot, options: OmpDirOptions = {}): Promise<string[]> {
+  return root.agent === "omp" ? ompRecordedSessionFiles(root.agentDir, options) : [];
+}
+
+/** Every session file of an agent: pi's `*.jsonl` in each project folder; omp's /resume glob; and the files it recorded elsewhere. */
+export async function everyFileOf(root: AgentRoot, options: OmpDirOptions = {}): Promise<string[]> {
+  if (root.agent === "omp") return [...(await ompListedFiles(root.sessionsRoot)), ...(await recordedFilesOf(root, options))];
+  return jsonlFilesInFolders(await piSessionFolders(root.agentDir));
 }
