@@ -145,6 +145,8 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const piDirs = folders.flatMap((folder) => [piSessionDirForCwd(folder.uri.fsPath, settings.agentDir), ...ompDirsForCwd(folder.uri.fsPath, settings).slice(0, 1)]);
     const all = sessions.scope === "all";
+    // piSessions.sessionFolders: a session written there shows up as one in an agent's folder does.
+    piDirs.push(...settings.sessionFolders);
     if (all) piDirs.push(...sessions.watchedDirs());
     const roots = all ? [join(settings.agentDir, "sessions"), ...(settings.omp.enabled ? [settings.omp.sessionsRoot] : [])] : [];
     watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: roots, include: settings.include });

@@ -153,6 +153,31 @@ suite("oh-my-pi sessions in the editor's session tools @restricted: listed besid
     assert.equal(internals.services.sessions.factsOf(elsewherePath)?.agent, "omp");
   });
 
+  test("piSessions.sessionFolders: a folder's session files join the group of the cwd their header records, and leave with the setting", async () => {
+    const folder = join(OMP_AGENT_DIR(), "..", "extra-session-folder");
+    mkdirSync(folder, { recursive: true });
+    const mine = join(folder, `2026-11-22T09-00-00-000Z_${"01a20a8b-1c2d-7e3f-8a4b-5c6d7e8f9a04"}.jsonl`);
+    const other = join(folder, "other-project.jsonl");
+    writeFileSync(mine, ompFile("01a20a8b-1c2d-7e3f-8a4b-5c6d7e8f9a04", workspaceDir(), "From an extra folder", []));
+    writeFileSync(other, `${JSON.stringify({ type: "session", version: 3, id: "other", timestamp: at(0), cwd: "/somewhere/else" })}\n`);
+    try {
+      await setSetting("sessionFolders", [folder]);
+      await waitFor("the extra folder's session listed", async () => {
+        await internals.services.sessions.rediscover();
+        return internals.services.sessions.allPaths().includes(mine);
+      });
+      assert.equal(internals.services.sessions.allPaths().includes(other), false, "another project's session is not this workspace's");
+      await setSetting("sessionFolders", undefined);
+      await waitFor("gone with the setting", async () => {
+        await internals.services.sessions.rediscover();
+        return !internals.services.sessions.allPaths().includes(mine);
+      });
+    } finally {
+      await setSetting("sessionFolders", undefined);
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   test("Search Sessions finds text inside the omp session and opens the reader at the hit", async () => {
     const out = await run<{ result: SearchResult; opened: string }>("piSessions.searchSessions", { query: '"zanzibar tokenizer, please"' });
     assert.equal(out.ok, true, out.message);
