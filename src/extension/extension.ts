@@ -11,6 +11,7 @@ import { ActiveSession } from "./active-session";
 import type { DidBranchSummaryEvent, DidCompactEvent, PiSessionsApi } from "./api";
 import { ApiKeys } from "./api-keys";
 import { catalogueForSettings } from "./catalogue-for-settings";
+import { sessionNameOf, writerAgentFor } from "./session-facts";
 import { warnOnSearchModuleFailure } from "../core/session/skim/search-memory";
 import { catalogueChild } from "./catalogue-child";
 import { AutoCompactionNotice } from "./auto-compaction-notice";
@@ -111,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
   const reader = registerReader(context, {
     log,
     store,
-    title: (path, session) => sessions.factsOf(path)?.title ?? session?.index.sessionName ?? basename(path),
+    title: (path, session) => sessions.factsOf(path)?.title ?? (session ? sessionNameOf(session, writerAgentFor(session, ompSessionsFolder(settings))) : null) ?? basename(path),
     revealEntry: (sessionPath, entryId) => revealEntry(services, sessionPath, entryId),
     workspaceRoots: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     filter: () => entriesTree.filter,

@@ -278,3 +278,8 @@ export function compactionSettingsFor(cwd: string | undefined, context: FactsCon
 export function writerAgentFor(session: LoadedSession, ompSessionsRoot: string | undefined): AgentName {
   return sessionAgent(session.path ?? "", sessionOmpMarker(session)?.what, ompSessionsRoot).agent;
 }
+
+/** The session's name by its agent's rule (pi: its last session_info; omp: its title slot, else the header's title), or null. */
+export function sessionNameOf(session: LoadedSession, agent: AgentName): string | null {
+  return semanticsOf(agent, "0.73").sessionName({ sessionInfoName: session.index.sessionName, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
+}

@@ -2,12 +2,11 @@
 // Clear Label (a label entry), Fork Session Here (a new session file holding
 // root→entry) and Clone Branch (the same at the leaf, pi's /clone). All write
 // through the core's safe writers; the views update from the store at once.
-import { writerAgentFor } from "../session-facts";
+import { sessionNameOf, writerAgentFor } from "../session-facts";
 import { ompSessionsFolder } from "../settings";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
-import { semanticsOf } from "../../core/agent";
 import { commandArgs, type CommandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";
@@ -36,7 +35,7 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
   const { path, session } = target;
   const agent = writerAgentFor(session, ompSessionsFolder(services.settings()));
   // The name the session has now, by its agent's rule (omp: the title slot, never pi's session_info).
-  const current = semanticsOf(agent, "0.73").sessionName({ sessionInfoName: session.index.sessionName, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
+  const current = sessionNameOf(session, agent);
   const who = agent === "omp" ? "omp" : "pi";
   const name =
     argString(raw, "name") ??

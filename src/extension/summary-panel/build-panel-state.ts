@@ -4,6 +4,7 @@
 // The result always passes the protocol's isSummaryPanelState (the webview
 // drops a state that does not), however odd the entry.
 
+import { sessionNameOf } from "../session-facts";
 import { sessionOmpMarker } from "../../core/session/dialect/omp-markers";
 import { choosePiVersion, type PiVersion } from "../../core/agent";
 import { homedir } from "node:os";
@@ -154,8 +155,8 @@ export async function buildPanelState(
     {
       facts,
       sessionPath: session.path,
-      // omp names a session by its title slot, never by pi's session_info.
-      sessionName: omp ? session.titleSlot?.title.trim() || undefined : session.index.sessionName,
+      // Each agent's own name for it (omp: its title slot, never pi's session_info).
+      sessionName: sessionNameOf(session, omp ? "omp" : "pi") ?? undefined,
       fallbackTimestamp: session.header?.timestamp,
       files,
       piVersion: choosePiVersion({ explicit: env.piVersion, session }).version,
