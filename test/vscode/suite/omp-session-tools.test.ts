@@ -146,6 +146,21 @@ suite("oh-my-pi sessions in the editor's session tools @restricted: listed besid
     assert.doesNotMatch(tooltip(piRow), /oh-my-pi/);
   });
 
+  test("Show All Projects groups omp's sessions (past their title slot) under the cwd their header records, the one kept elsewhere too", async () => {
+    try {
+      const result = await run<{ scope: string }>("piSessions.showAllProjects");
+      assert.equal(result.value?.scope, "all");
+      const groups = await internals.services.sessions.sessionGroups();
+      const mine = groups.find((g) => g.cwd === workspaceDir());
+      assert.ok(mine, "the workspace's cwd has a group");
+      for (const path of [toolsPath, elsewherePath]) assert.ok(mine.files.includes(path), `${path} in the workspace's group`);
+      const noCwd = groups.find((g) => g.cwd === "")?.files ?? [];
+      assert.equal(noCwd.includes(toolsPath) || noCwd.includes(elsewherePath), false, "no omp session lands in \"(no cwd recorded)\"");
+    } finally {
+      await run("piSessions.showWorkspaceSessions");
+    }
+  });
+
   test("a session omp keeps outside its folders (recorded in custom-session-files) joins the workspace's list as omp's", async () => {
     assert.ok(internals.services.sessions.allPaths().includes(elsewherePath));
     const item = await waitFor("its row", () => (label(row(elsewherePath)) === "Kept in a session dir" ? row(elsewherePath) : undefined));
