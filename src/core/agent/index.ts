@@ -32,11 +32,6 @@ export function ompSemantics(blobsDir: string = defaultOmpDirs().blobsDir): OmpS
   return semantics;
 }
 
-/** The strategy a writer applies to a session: omp's for an omp session, else that pi version's. */
-export function writerSemantics(agent: AgentVersion["agent"], piVersion: PiVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
-  return agent === "omp" ? ompSemantics(options.ompBlobsDir) : semanticsFor(piVersion);
-}
-
 /** The strategy for one agent and version (a bare pi version: that pi). */
 export function semanticsFor(version: PiVersion | AgentVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
   if (typeof version !== "string" && version.agent === "omp") return ompSemantics(options.ompBlobsDir);
@@ -44,7 +39,10 @@ export function semanticsFor(version: PiVersion | AgentVersion, options: { ompBl
   return pi === "1.5" ? PI_1_5_SEMANTICS : PI_0_73_SEMANTICS;
 }
 
-/** The strategy for a session of `agent` (a pi session read as `piVersion`): where a face knows the agent by name. */
+/** The strategy for a session of `agent` (a pi session read as `piVersion`): where a face or a writer knows the agent by name. */
 export function semanticsOf(agent: AgentName, piVersion: PiVersion, options: { ompBlobsDir?: string } = {}): AgentSemantics {
   return agent === "omp" ? semanticsFor(OMP_18, options) : semanticsFor(piVersion);
 }
+
+/** The strategy a writer applies to a session: omp's for an omp session, else that pi version's. */
+export const writerSemantics = semanticsOf;
