@@ -197,14 +197,15 @@ function convertOne(m: OmpMessage, interruptedNext: boolean): OmpMessage[] {
   }
 }
 
+/** What one message of a list becomes (`next`: the message after it in that list; an interrupted-thinking notice strips its thinking). */
+export function ompConvertMessage(m: OmpMessage, next: OmpMessage | undefined): OmpMessage[] {
+  const interruptedNext = m.role === "assistant" && next !== undefined && next.role === "custom" && next.customType === INTERRUPTED_THINKING_MESSAGE_TYPE;
+  return convertOne(m, interruptedNext);
+}
+
 /** omp's convertToLlm over the context's messages. */
 export function ompConvertToLlm(messages: readonly OmpMessage[]): OmpMessage[] {
   const out: OmpMessage[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    const next = messages[i + 1];
-    const interruptedNext = m.role === "assistant" && next !== undefined && next.role === "custom" && next.customType === INTERRUPTED_THINKING_MESSAGE_TYPE;
-    for (const msg of convertOne(m, interruptedNext)) out.push(msg);
-  }
+  for (let i = 0; i < messages.length; i++) for (const msg of ompConvertMessage(messages[i]!, messages[i + 1])) out.push(msg);
   return out;
 }

@@ -2,12 +2,10 @@
 // for omp, equal to omp's prepareCompaction), with omp's transcript of the two
 // parts (convertToLlm + the legacy serializeConversation).
 
-import type { BranchPreparationJson } from "../../compaction/describe-branch-compaction.js";
 import type { CompactablePreparationJson, PreparationJson } from "../../compaction/describe-preparation.js";
 import type { CompactionPlan, CompactionPreparation } from "../../compaction/prepare-compaction.js";
 import type { ContextMessage } from "../../context/context-message.js";
 import type { CompactionSettings } from "../../settings/compaction-settings.js";
-import { transcriptOf } from "../../compaction/transcript-builder.js";
 import { ompConvertToLlm } from "./convert-to-llm.js";
 import type { OmpMessage } from "./messages.js";
 import { computeFileLists, type OmpPrepareResult } from "./prepare-compaction.js";
@@ -52,11 +50,4 @@ export function describeOmpPlan(plan: CompactionPlan): PreparationJson {
     serializedTurnPrefix: serialized(p.turnPrefixMessages),
   };
   return json;
-}
-
-/** The same, in the shape the streamed describers give (a transcript text in one piece). */
-export function describeOmpBranch(plan: CompactionPlan): BranchPreparationJson {
-  const json = describeOmpPlan(plan);
-  if (!json.compactable) return json;
-  return { ...json, serializedHistory: transcriptOf(json.serializedHistory) };
 }

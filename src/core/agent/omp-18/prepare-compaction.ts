@@ -86,12 +86,15 @@ export interface OmpCutPoint {
   isSplitTurn: boolean;
 }
 
+/** Whether omp may cut at this entry (a message of a cut role, a branch summary or a custom message). */
+export function isCutPointEntry(entry: OmpMessage): boolean {
+  return (entry.type === "message" && CUT_ROLES.has(entry.message?.role)) || entry.type === "branch_summary" || entry.type === "custom_message";
+}
+
 export function findCutPoint(entries: readonly OmpMessage[], startIndex: number, endIndex: number, keepRecentTokens: number): OmpCutPoint {
   const cutPoints: number[] = [];
   for (let i = startIndex; i < endIndex; i++) {
-    const entry = entries[i]!;
-    if (entry.type === "message" && CUT_ROLES.has(entry.message?.role)) cutPoints.push(i);
-    if (entry.type === "branch_summary" || entry.type === "custom_message") cutPoints.push(i);
+    if (isCutPointEntry(entries[i]!)) cutPoints.push(i);
   }
   if (cutPoints.length === 0) return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
   let accumulated = 0;

@@ -19,7 +19,8 @@ import { ompBuildSessionContext, type OmpContextOptions } from "./build-session-
 import { ompContextTokenRule, ompContextUsage } from "./context-usage.js";
 import { ompConvertToLlm } from "./convert-to-llm.js";
 import { ompDiagnostic } from "./diagnostics.js";
-import { describeOmpBranch, describeOmpPlan, ompPlan } from "./describe-preparation.js";
+import { describeOmpPlan, ompPlan } from "./describe-preparation.js";
+import { describeOmpBranchCompaction } from "./describe-branch-compaction.js";
 import type { OmpMessage } from "./messages.js";
 import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
 import { ompSerializeConversation } from "./serialize-conversation.js";
@@ -35,19 +36,23 @@ export function modelOfKey(key: string | undefined): ContextModel | null {
   return slash < 0 ? { provider: key, modelId: "" } : { provider: key.slice(0, slash), modelId: key.slice(slash + 1) };
 }
 
-/** omp's default model of a path: the last default-role model_change, else the latest assistant before one. */
-export function ompModelOfPath(path: readonly OmpMessage[]): ContextModel | null {
-  let model: string | undefined;
-  let explicit = false;
-  for (const entry of path) {
-    if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") {
-      model = entry.model;
-      explicit = true;
-    } else if (!explicit && entry.type === "message" && entry.message?.role === "assistant") {
-      model = `${entry.message.provider}/${entry.message.model}`;
-    }
+/**
+ * omp's default model of a branch (the last default-role model_change, else the
+ * latest assistant message), read lazily: model changes newest first, then the
+ * newest assistant message.
+ */
+export function ompBranchModel(branch: BranchReader, loaded: (entry: SessionEntry) => OmpMessage): ContextModel | null {
+  for (let i = branch.length - 1; i >= 0; i--) {
+    if (branch.typeAt(i) !== "model_change") continue;
+    const entry = loaded(branch.entry(i));
+    if (entry.model && (entry.role ?? "default") === "default") return modelOfKey(entry.model);
   }
-  return modelOfKey(model);
+  for (let i = branch.length - 1; i >= 0; i--) {
+    if (branch.typeAt(i) !== "message") continue;
+    const message = loaded(branch.entry(i)).message;
+    if (message?.role === "assistant") return modelOfKey(`${message.provider}/${message.model}`);
+  }
+  return null;
 }
 
 export interface OmpSemantics extends AgentSemantics {
@@ -90,8 +95,8 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
     contextTokenRule: ompContextTokenRule(options, one),
     planCompaction: plan,
     describePreparation: describeOmpPlan,
-    describeBranchCompaction: (branch: BranchReader, settings) => describeOmpBranch(plan(branch.all(), settings)),
-    branchModel: (branch: BranchReader) => ompModelOfPath(asLoaded(branch.all())),
+    describeBranchCompaction: (branch: BranchReader, settings) => describeOmpBranchCompaction(branch, settings.keepRecentTokens, one),
+    branchModel: (branch: BranchReader) => ompBranchModel(branch, one),
     prepareBranchEntries(entries, tokenBudget) {
       const prepared = ompPrepareBranchEntries(asLoaded(entries), tokenBudget);
       const f = prepared.fileOps;

@@ -27,36 +27,46 @@ const joinedText = (content: OmpMessage[]): string =>
     .map((c) => c.text)
     .join("");
 
-export function ompSerializeConversation(messages: readonly OmpMessage[]): string {
-  const useless = new Set<string>();
-  for (const msg of messages) if (msg.role === "toolResult" && msg.useless === true && msg.isError !== true) useless.add(msg.toolCallId);
-  const parts: string[] = [];
-  for (const msg of messages) {
-    if (msg.role === "user") {
-      const content = typeof msg.content === "string" ? msg.content : joinedText(msg.content);
-      if (content) parts.push(`[User]: ${content}`);
-    } else if (msg.role === "assistant") {
-      const text: string[] = [];
-      const thinking: string[] = [];
-      const calls: OmpMessage[] = [];
-      for (const block of msg.content as OmpMessage[]) {
-        if (block.type === "text") text.push(block.text);
-        else if (block.type === "thinking") thinking.push(block.thinking);
-        else if (block.type === "toolCall" && !useless.has(block.id)) calls.push(block);
-      }
-      if (thinking.length > 0) parts.push(`[Think]: ${thinking.join("\n")}`);
-      if (text.length > 0) parts.push(`[Assistant]: ${text.join("\n")}`);
-      if (calls.length > 0) {
-        const rendered = calls
-          .map((call) => `${call.name}(${Object.entries(call.arguments as Record<string, unknown>).map(([k, v]) => `${k}=${json(v)}`).join(", ")})`)
-          .join("; ");
-        parts.push(`[Tool Call]: ${rendered}`);
-      }
-    } else if (msg.role === "toolResult") {
-      if (useless.has(msg.toolCallId)) continue;
-      const content = joinedText(msg.content);
-      if (content) parts.push(`[Tool Result]: ${truncateToolResult(content)}`);
+/** The tool call ids whose results `messages` marks useless (those calls and results are left out). */
+export function uselessToolCallIds(messages: Iterable<OmpMessage>, into: Set<string> = new Set()): Set<string> {
+  for (const msg of messages) if (isUselessResult(msg)) into.add(msg.toolCallId);
+  return into;
+}
+
+export const isUselessResult = (msg: OmpMessage): boolean => msg.role === "toolResult" && msg.useless === true && msg.isError !== true;
+
+/** One message's parts of the transcript, given the useless tool call ids of the whole list. */
+export function serializeMessageInto(msg: OmpMessage, useless: ReadonlySet<string>, parts: string[]): void {
+  if (msg.role === "user") {
+    const content = typeof msg.content === "string" ? msg.content : joinedText(msg.content);
+    if (content) parts.push(`[User]: ${content}`);
+  } else if (msg.role === "assistant") {
+    const text: string[] = [];
+    const thinking: string[] = [];
+    const calls: OmpMessage[] = [];
+    for (const block of msg.content as OmpMessage[]) {
+      if (block.type === "text") text.push(block.text);
+      else if (block.type === "thinking") thinking.push(block.thinking);
+      else if (block.type === "toolCall" && !useless.has(block.id)) calls.push(block);
     }
+    if (thinking.length > 0) parts.push(`[Think]: ${thinking.join("\n")}`);
+    if (text.length > 0) parts.push(`[Assistant]: ${text.join("\n")}`);
+    if (calls.length > 0) {
+      const rendered = calls
+        .map((call) => `${call.name}(${Object.entries(call.arguments as Record<string, unknown>).map(([k, v]) => `${k}=${json(v)}`).join(", ")})`)
+        .join("; ");
+      parts.push(`[Tool Call]: ${rendered}`);
+    }
+  } else if (msg.role === "toolResult") {
+    if (useless.has(msg.toolCallId)) return;
+    const content = joinedText(msg.content);
+    if (content) parts.push(`[Tool Result]: ${truncateToolResult(content)}`);
   }
+}
+
+export function ompSerializeConversation(messages: readonly OmpMessage[]): string {
+  const useless = uselessToolCallIds(messages);
+  const parts: string[] = [];
+  for (const msg of messages) serializeMessageInto(msg, useless, parts);
   return parts.join("\n\n");
 }
