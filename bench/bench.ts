@@ -21,6 +21,7 @@ import { openBench } from "./open-bench";
 import { prepareProcessBench } from "./prepare-bench";
 import { piHookBench } from "./pi-hook-bench";
 import { usageBench } from "./usage-bench";
+import { ompBench } from "./omp-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
   }
   if (only === "pi-hook") {
     await piHookBench(openSessionSync(file).pathTo(), RUNS);
+    return;
+  }
+  if (only === "omp") {
+    await ompBench(LARGE_FIXTURE, TARGET_BYTES, RUNS);
     return;
   }
   if (only === "open") {
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
   await catalogueBench(LARGE_FIXTURE);
   await usageBench(LARGE_FIXTURE);
   await fileTouchesBench(LARGE_FIXTURE);
+  await ompBench(LARGE_FIXTURE, TARGET_BYTES, RUNS);
 }
 
 function heapDelta(make: () => unknown): number {

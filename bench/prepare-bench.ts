@@ -20,7 +20,7 @@ interface Run {
 }
 
 /** Runs a process to its end (stdout read and dropped); its CPU time comes from the preload's report on fd 3. */
-function runProcess(args: string[]): Promise<Run> {
+export function runProcess(args: string[]): Promise<Run> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ["-r", resolve("bench/cpu-at-exit.cjs"), ...args], { stdio: ["ignore", "pipe", "inherit", "pipe"], cwd: resolve(".") });

@@ -48,6 +48,8 @@ export interface OmpSessionManager {
 export interface OmpSessionManagerClass {
   create(cwd: string, sessionDir?: string): OmpSessionManager;
   open(file: string, sessionDir?: string): Promise<OmpSessionManager>;
+  /** What /resume lists for a cwd (its folder `sessionDir`). */
+  list(cwd: string, sessionDir?: string): Promise<unknown[]>;
 }
 
 export interface OmpTokenizer {
