@@ -146,7 +146,7 @@ describe("omp's streamed prepare reads only the bodies it needs", () => {
     return { file, ...ids };
   }
 
-  it("never parses a body before the previous compaction's kept range, a label or a /clear; the kept messages once, the summarised ones twice", () => {
+  it("never parses a body before the previous compaction's kept range, a label or a /clear, and every message after it once", () => {
     const { file, beforeClear, labels, compacted, after } = writeSession();
     const s = createOmpSemantics(undefined);
     for (const open of [openSessionSync, openSessionInMemory]) {
@@ -166,12 +166,8 @@ describe("omp's streamed prepare reads only the bodies it needs", () => {
       for (const id of [...beforeClear, ...compacted, ...labels, "m0", "clear"]) expect(parsed.get(id), id).toBeUndefined();
       // The compaction once (its firstKeptEntryId and details).
       expect(parsed.get("c1")).toBe(1);
-      const summarised = streamed.messagesToSummarize + streamed.turnPrefixMessages;
-      const twice = after.filter((id) => parsed.get(id) === 2);
-      expect(twice.length).toBe(summarised);
-      expect(twice).toStrictEqual(after.slice(0, summarised));
-      for (const id of after.slice(summarised)) expect(parsed.get(id), id).toBe(1);
-      // Everything else parsed is nothing.
+      for (const id of after) expect(parsed.get(id), id).toBe(1);
+      // Nothing else.
       expect(parsed.size).toBe(after.length + 1);
 
       // The model: the newest model_change only.
@@ -179,6 +175,83 @@ describe("omp's streamed prepare reads only the bodies it needs", () => {
       expect(s.branchModel(sessionBranchReader(session))).toStrictEqual({ provider: "fake", modelId: "fake-coder" });
       expect([...parsed.keys()]).toStrictEqual(["m0"]);
     }
+  });
+});
+
+describe("omp's streamed prepare where a message's text depends on the list it is in", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fastTempDir("omp-branch-compaction-texts-");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("an interrupted-thinking notice right after the history's or the prefix's last message, a useless result before or after the cut: equal at every leaf and budget", () => {
+    const time = (i: number) => new Date(Date.UTC(2026, 10, 23, 22, 0, i)).toISOString();
+    const lines = [JSON.stringify({ type: "session", version: 3, id: "s-omp-texts", timestamp: time(0), cwd: "/w" })];
+    let parentId: string | null = null;
+    let i = 0;
+    const add = (entry: Record<string, unknown>) => {
+      const id = `e${i}`;
+      lines.push(JSON.stringify({ ...entry, id, parentId, timestamp: time(i) }));
+      parentId = id;
+      i++;
+    };
+    const usage = (input: number) => ({ input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 });
+    for (let t = 0; t < 12; t++) {
+      add({ type: "message", message: { role: "user", content: `step ${t} ${"u".repeat(80)}`, timestamp: i } });
+      const call = `call-${t}`;
+      add({
+        type: "message",
+        message: {
+          role: "assistant",
+          // An interrupted answer ends in thinking (which omp strips while the notice follows it).
+          content:
+            t % 3 === 0
+              ? [{ type: "text", text: `doing ${t}` }, { type: "thinking", thinking: `thinking ${t} ${"t".repeat(60)}` }]
+              : [
+                  { type: "thinking", thinking: `thinking ${t} ${"t".repeat(60)}` },
+                  { type: "text", text: `doing ${t}` },
+                  { type: "toolCall", id: call, name: t % 2 ? "read" : "write", arguments: { path: `src/f${t}.ts`, content: "x" } },
+                ],
+          provider: "fake",
+          model: "fake-coder",
+          usage: usage(500 + t * 200),
+          stopReason: t % 3 === 0 ? "aborted" : "toolUse",
+          timestamp: i,
+        },
+      });
+      if (t % 3 === 0) add({ type: "custom_message", customType: "interrupted-thinking", content: "The previous thinking was interrupted.", display: false });
+      add({ type: "message", message: { role: "toolResult", toolCallId: call, toolName: "read", content: [{ type: "text", text: `result ${t} ${"r".repeat(100)}` }], isError: false, useless: t % 4 === 1, timestamp: i } });
+    }
+    const file = join(dir, "texts.jsonl");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const s = createOmpSemantics(undefined);
+    let runs = 0;
+    let compactable = 0;
+    let interruptedLast = 0;
+    for (const session of [openSessionSync(file), openSessionInMemory(file)]) {
+      for (const leaf of [undefined, ...session.index.entries.map((m) => m.id)]) {
+        const branch = sessionBranchReader(session, leaf);
+        const path = session.pathTo(leaf);
+        for (let keepRecentTokens = 0; keepRecentTokens <= 1200; keepRecentTokens += 7) {
+          const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens };
+          const streamed = s.describeBranchCompaction(branch, settings);
+          const plan = s.planCompaction(path, settings);
+          const joined = streamed.compactable ? { ...streamed, serializedHistory: transcriptString(streamed.serializedHistory) } : streamed;
+          expect(JSON.stringify(joined)).toBe(JSON.stringify(s.describePreparation(plan)));
+          runs++;
+          if (!plan.compactable) continue;
+          compactable++;
+          const history = plan.preparation.messagesToSummarize;
+          const cutOff = history.length > 0 && (history.at(-1) as { role?: string }).role === "assistant" && path.some((e, k) => e.type === "custom_message" && path[k - 1] && (path[k - 1] as { message?: unknown }).message === history.at(-1));
+          if (cutOff) interruptedLast++;
+        }
+      }
+    }
+    expect(runs).toBeGreaterThan(5000);
+    expect(compactable).toBeGreaterThan(2000);
+    // The history's last message is an answer whose notice the cut leaves out, many times over.
+    expect(interruptedLast).toBeGreaterThan(20);
   });
 });
 

@@ -1,12 +1,14 @@
 // omp 18.3.4's prepareCompaction (prepare-compaction.ts) as the `prepare --json`
 // document, streamed over a lazily read branch like pi's
 // (compaction/describe-branch-compaction.ts): the leaf, the previous compaction
-// and the latest `/clear` come from the index's types (one body each at most);
-// omp's keep budget is calibrated by the estimate of every message in the range
-// it compacts, so the range is read once in file order keeping a few numbers
-// per message (tokens, whether omp may cut there, whether a turn starts there);
-// then the summarised history and the split turn's prefix are read again and
-// serialised message by message. No parsed body is kept.
+// and the latest `/clear` come from the index's types (one body each at most).
+// omp calibrates its keep budget by the estimate of every message in the range
+// it compacts, so that range is read once in file order, each body dropped
+// after it: per message a few numbers (tokens, whether omp may cut there,
+// whether a turn starts there), its transcript text and its file operations.
+// The cut then picks the history's texts; only a message whose text differs
+// inside the history (a call whose useless result it holds, a notice it cuts
+// off) is read again.
 
 import type { BranchPreparationJson } from "../../compaction/describe-branch-compaction.js";
 import type { TranscriptFunctions } from "../../compaction/describe-preparation.js";
@@ -14,7 +16,7 @@ import { TranscriptBuilder, transcriptString } from "../../compaction/transcript
 import type { BranchReader } from "../../context/branch-reader.js";
 import type { LlmMessage, SessionEntry } from "../../session/format/types.js";
 import { ompConvertMessage, ompConvertToLlm } from "./convert-to-llm.js";
-import type { OmpMessage } from "./messages.js";
+import { INTERRUPTED_THINKING_MESSAGE_TYPE, type OmpMessage } from "./messages.js";
 import {
   assistantUsage,
   calculateContextTokens,
@@ -38,54 +40,113 @@ const isMessageType = (type: string): boolean => MESSAGE_TYPES.has(type);
 
 const CUT_POINT = 1;
 const TURN_START = 2;
+/** The message after it in the range is omp's interrupted-thinking notice (which strips its thinking while it follows). */
+const BEFORE_INTERRUPTED = 4;
 
-/** The messages of the range, as numbers: where each sits on the branch, its estimate, and what omp's cut asks of it. */
+const INTERRUPTED_NOTICE: OmpMessage = { role: "custom", customType: INTERRUPTED_THINKING_MESSAGE_TYPE };
+
+/** What one message adds to the file lists. */
+type FileOpsOf = { read: string[]; written: string[]; edited: string[] } | undefined;
+
+/**
+ * The messages of the range, read once: where each sits on the branch, its
+ * estimate, what omp's cut asks of it, its transcript text as it reads inside
+ * the range with no call left out, and its file operations.
+ */
 interface RangeMessages {
   count: number;
   positions: Int32Array;
   tokens: Float64Array;
   flags: Uint8Array;
+  texts: string[];
+  fileOps: FileOpsOf[];
   estimated: number;
   /** The last usable assistant usage among them. */
   lastUsage: OmpMessage | undefined;
   /** Tool call ids of useless results, with the index of the result among the messages. */
   useless: { id: string; at: number }[];
+  /** Per tool call id of a useless result: the messages whose text leaves that call or result out when the result is in their list. */
+  referring: Map<string, number[]>;
+}
+
+const NO_CALLS_LEFT_OUT: ReadonlySet<string> = new Set();
+
+/** One message's transcript text in a list where `interruptedNext` tells whether the interrupted-thinking notice follows it. */
+function messageText(message: OmpMessage, interruptedNext: boolean, useless: ReadonlySet<string>): string {
+  const parts: string[] = [];
+  for (const llm of ompConvertMessage(message, interruptedNext ? INTERRUPTED_NOTICE : undefined)) serializeMessageInto(llm, useless, parts);
+  return parts.join("\n\n");
+}
+
+function fileOpsOf(message: OmpMessage, scratch: OmpFileOps): FileOpsOf {
+  extractFileOpsFromMessage(message, scratch);
+  if (scratch.read.size === 0 && scratch.written.size === 0 && scratch.edited.size === 0) return undefined;
+  const ops = { read: [...scratch.read], written: [...scratch.written], edited: [...scratch.edited] };
+  scratch.read.clear();
+  scratch.written.clear();
+  scratch.edited.clear();
+  return ops;
+}
+
+/** Tool call ids a message's text holds (an assistant's calls, a result's call). */
+function callIdsOf(message: OmpMessage): string[] {
+  if (message.role === "toolResult") return [message.toolCallId];
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return [];
+  const ids: string[] = [];
+  for (const block of message.content as OmpMessage[]) if (block?.type === "toolCall") ids.push(block.id);
+  return ids;
 }
 
 function readRange(branch: BranchReader, start: number, loaded: (entry: SessionEntry) => OmpMessage): RangeMessages {
   const n = branch.length;
-  let positions = new Int32Array(Math.max(16, n - start));
-  let tokens = new Float64Array(positions.length);
-  let flags = new Uint8Array(positions.length);
-  const range: RangeMessages = { count: 0, positions, tokens, flags, estimated: 0, lastUsage: undefined, useless: [] };
+  const size = Math.max(0, n - start);
+  const range: RangeMessages = {
+    count: 0,
+    positions: new Int32Array(size),
+    tokens: new Float64Array(size),
+    flags: new Uint8Array(size),
+    texts: [],
+    fileOps: [],
+    estimated: 0,
+    lastUsage: undefined,
+    useless: [],
+    referring: new Map(),
+  };
+  const scratch = createFileOps();
+  const callers = new Map<string, number[]>();
+  // A message's text waits for the next message (an interrupted-thinking notice after it strips its thinking).
+  let pending: OmpMessage | undefined;
+  const settle = (next: OmpMessage | undefined) => {
+    const k = range.texts.length;
+    const interrupted = pending!.role === "assistant" && next?.role === "custom" && next.customType === INTERRUPTED_THINKING_MESSAGE_TYPE;
+    if (interrupted) range.flags[k]! |= BEFORE_INTERRUPTED;
+    range.texts.push(messageText(pending!, interrupted, NO_CALLS_LEFT_OUT));
+  };
   branch.forEach(start, n, isMessageType, (raw, i) => {
     const entry = loaded(raw);
     const message = compactionMessageOf(entry);
     if (!message) return;
+    if (pending) settle(message);
+    // One entry, one message: the arrays sized by the range hold them all.
     const k = range.count++;
-    if (k === positions.length) {
-      // Only when a message-bearing type holds more than one message (never: one entry, one message).
-      positions = grow(positions, new Int32Array(k * 2));
-      tokens = grow(tokens, new Float64Array(k * 2));
-      flags = grow(flags, new Uint8Array(k * 2));
-    }
-    positions[k] = i;
+    range.positions[k] = i;
     const t = countMessageTokens(message);
-    tokens[k] = t;
+    range.tokens[k] = t;
     range.estimated += t;
-    flags[k] = (isCutPointEntry(entry) ? CUT_POINT : 0) | (isTurnStartEntry(entry) ? TURN_START : 0);
+    range.flags[k] = (isCutPointEntry(entry) ? CUT_POINT : 0) | (isTurnStartEntry(entry) ? TURN_START : 0);
     if (entry.type === "message") range.lastUsage = assistantUsage(entry.message) ?? range.lastUsage;
     if (isUselessResult(message)) range.useless.push({ id: message.toolCallId, at: k });
+    range.fileOps.push(fileOpsOf(message, scratch));
+    for (const id of callIdsOf(message)) {
+      const list = callers.get(id);
+      if (list) list.push(k);
+      else callers.set(id, [k]);
+    }
+    pending = message;
   });
-  range.positions = positions;
-  range.tokens = tokens;
-  range.flags = flags;
+  if (pending) settle(undefined);
+  for (const u of range.useless) range.referring.set(u.id, callers.get(u.id) ?? []);
   return range;
-}
-
-function grow<T extends Int32Array | Float64Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 /** findCutPoint (prepare-compaction.ts) over the range's numbers. */
@@ -110,10 +171,11 @@ function cutPointOf(range: RangeMessages, keepRecentTokens: number): { firstKept
 }
 
 /**
- * Serialises the messages [from, to) of the range, read again from the branch,
- * into `builder` (convertToLlm + serializeConversation of that list, one
- * message at a time: a message waits for the next one, which may strip its
- * thinking), noting their file operations.
+ * convertToLlm + serializeConversation of the messages [from, to) of the range
+ * into `builder`, one message at a time, with their file operations. Texts come
+ * from the first read; read again are only the messages whose text differs in
+ * this list: the last one before an interrupted-thinking notice the list cuts
+ * off, and those holding a call whose useless result lies in the list.
  */
 function serializeRange(
   branch: BranchReader,
@@ -126,24 +188,33 @@ function serializeRange(
 ): void {
   if (from >= to) return;
   const useless = new Set<string>();
-  for (const u of range.useless) if (u.at >= from && u.at < to) useless.add(u.id);
-  let pending: OmpMessage | undefined;
-  const emit = (message: OmpMessage, next: OmpMessage | undefined) => {
-    const parts: string[] = [];
-    for (const llm of ompConvertMessage(message, next)) serializeMessageInto(llm, useless, parts);
-    builder.addDirect({ text: parts.join("\n\n") });
-  };
-  let k = from;
-  branch.forEach(range.positions[from]!, range.positions[to - 1]! + 1, isMessageType, (raw) => {
-    const message = compactionMessageOf(loaded(raw));
-    if (!message) return;
-    k++;
-    extractFileOpsFromMessage(message, fileOps);
-    if (pending) emit(pending, message);
-    pending = message;
-  });
-  if (pending) emit(pending, undefined);
-  if (k !== to) throw new Error(`omp prepare: read ${k - from} messages of ${to - from} again`);
+  const again = new Set<number>();
+  for (const u of range.useless) {
+    if (u.at < from || u.at >= to) continue;
+    useless.add(u.id);
+    for (const k of range.referring.get(u.id)!) if (k >= from && k < to) again.add(k);
+  }
+  if (range.flags[to - 1]! & BEFORE_INTERRUPTED) again.add(to - 1);
+  const texts = new Map<number, string>();
+  if (again.size > 0) {
+    const ks = [...again].sort((a, b) => a - b);
+    const at = new Map(ks.map((k) => [range.positions[k]!, k]));
+    branch.forEachAt(
+      ks.map((k) => range.positions[k]!),
+      (raw, i) => {
+        const k = at.get(i)!;
+        texts.set(k, messageText(compactionMessageOf(loaded(raw))!, k + 1 < to && (range.flags[k]! & BEFORE_INTERRUPTED) !== 0, useless));
+      },
+    );
+  }
+  for (let k = from; k < to; k++) {
+    builder.addDirect({ text: texts.get(k) ?? range.texts[k]! });
+    const ops = range.fileOps[k];
+    if (!ops) continue;
+    for (const f of ops.read) fileOps.read.add(f);
+    for (const f of ops.written) fileOps.written.add(f);
+    for (const f of ops.edited) fileOps.edited.add(f);
+  }
 }
 
 export function describeOmpBranchCompaction(
