@@ -28,8 +28,8 @@ function modelOf(entry: unknown): SessionModelRef | undefined {
 
 export class StreamedBranch implements BranchTokenView {
   private readonly tokens = new Map<number, EntryTokens>();
-  /** By position: messages in [0, position). */
-  private readonly messagePrefix: Int32Array;
+  /** By position: messages in [0, position); made when a rule first counts messages (it may parse every body). */
+  private messagePrefix: Int32Array | undefined;
   private readonly positions: Int32Array;
   readonly lastUsage: number;
   readonly lastReset: number;
@@ -44,10 +44,6 @@ export class StreamedBranch implements BranchTokenView {
   ) {
     this.positions = new Int32Array(table.size);
     for (let p = 0; p < branch.length; p++) this.positions[branch[p]!] = p + 1;
-    this.messagePrefix = new Int32Array(branch.length + 1);
-    for (let p = 0; p < branch.length; p++) {
-      this.messagePrefix[p + 1] = this.messagePrefix[p]! + (rule.messagesFromMeta(this.kindAt(p)) ?? this.tokensAt(p).messages);
-    }
     // The order LiveSessionFacts looks them up in (usage, reset, model, thinking level, compaction).
     this.lastUsage = this.lastWhere((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
     this.lastReset = this.lastWhere((m) => rule.isResetCandidate(m), (m) => (this.tokensOf(m).reset ? true : undefined));
@@ -152,6 +148,10 @@ export class StreamedBranch implements BranchTokenView {
     return this.branch.length;
   }
 
+  typeAt(position: number): string {
+    return this.kindAt(position).type;
+  }
+
   tokensAt(position: number): EntryTokens {
     const i = this.branch[position]!;
     const cached = this.tokens.get(i);
@@ -173,6 +173,13 @@ export class StreamedBranch implements BranchTokenView {
   }
 
   messageCount(from: number, to: number): number {
-    return to <= from ? 0 : this.messagePrefix[to]! - this.messagePrefix[from]!;
+    if (to <= from) return 0;
+    let prefix = this.messagePrefix;
+    if (!prefix) {
+      prefix = new Int32Array(this.branch.length + 1);
+      for (let p = 0; p < this.branch.length; p++) prefix[p + 1] = prefix[p]! + (this.rule.messagesFromMeta(this.kindAt(p)) ?? this.tokensAt(p).messages);
+      this.messagePrefix = prefix;
+    }
+    return prefix[to]! - prefix[from]!;
   }
 }

@@ -87,7 +87,9 @@ export class LiveSessionFacts implements BranchTokenView {
   /** By meta.index. */
   private tokens: (EntryTokens | undefined)[] = [];
   /** By path position: messages in [0, position). */
+  /** By position: messages in [0, position), valid for positions ≤ messagePrefixLength; extended when a rule counts messages. */
   private messagePrefix = new Int32Array(1024);
+  private messagePrefixLength = 0;
   private usageAt!: LastOnPath<number>;
   private resetAt!: LastOnPath<true>;
   private modelAt!: LastOnPath<SessionModelRef>;
@@ -171,18 +173,12 @@ export class LiveSessionFacts implements BranchTokenView {
 
   private advance(keep: number, appendedTo?: { usage: ContextUsage; branchHasReset: boolean }): void {
     const path = this.path;
-    if (this.messagePrefix.length < path.length + 1) {
-      const bigger = new Int32Array(Math.max(path.length + 1, this.messagePrefix.length * 2));
-      bigger.set(this.messagePrefix);
-      this.messagePrefix = bigger;
-    }
+    this.messagePrefixLength = Math.min(this.messagePrefixLength, keep);
     if (this.running && this.running.length > keep) this.running = undefined;
     if (this.editsAhead.length > 0 && this.editsAhead[this.editsAhead.length - 1]!.position >= keep) this.editsAhead = this.editsAhead.filter((e) => e.position < keep);
     let targetAppended = false;
     for (let i = keep; i < path.length; i++) {
       const kind = path.kindAt(i);
-      const fromMeta = this.rule.messagesFromMeta(kind);
-      this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(path.at(i)).messages);
       if (this.editsAhead.length > 0 && this.editsAhead.some((e) => e.targetId === path.at(i).id)) targetAppended = true;
       if (kind.type === "context_edit" && this.rule.isResetCandidate(kind)) this.noteEditAhead(i);
     }
@@ -302,6 +298,10 @@ export class LiveSessionFacts implements BranchTokenView {
     return this.path.length;
   }
 
+  typeAt(position: number): string {
+    return this.path.kindAt(position).type;
+  }
+
   tokensAt(position: number): EntryTokens {
     return this.tokensOf(this.path.at(position));
   }
@@ -332,7 +332,24 @@ export class LiveSessionFacts implements BranchTokenView {
   }
 
   messageCount(from: number, to: number): number {
-    return to <= from ? 0 : this.messagePrefix[to]! - this.messagePrefix[from]!;
+    if (to <= from) return 0;
+    if (this.messagePrefixLength < to) this.extendMessagePrefix(to);
+    return this.messagePrefix[to]! - this.messagePrefix[from]!;
+  }
+
+  /** The message counts up to position `to` (bodies whose kind does not tell are parsed once). */
+  private extendMessagePrefix(to: number): void {
+    if (this.messagePrefix.length < to + 1) {
+      const bigger = new Int32Array(Math.max(to + 1, this.messagePrefix.length * 2));
+      bigger.set(this.messagePrefix);
+      this.messagePrefix = bigger;
+    }
+    const path = this.path;
+    for (let i = this.messagePrefixLength; i < to; i++) {
+      const fromMeta = this.rule.messagesFromMeta(path.kindAt(i));
+      this.messagePrefix[i + 1] = this.messagePrefix[i]! + (fromMeta ?? this.tokensOf(path.at(i)).messages);
+    }
+    this.messagePrefixLength = to;
   }
 }
 

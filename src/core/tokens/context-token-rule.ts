@@ -30,6 +30,8 @@ export interface EntryTokens {
 /** A root→leaf branch as a rule sees it: positions 0…length-1, with the tracker's bookkeeping. */
 export interface BranchTokenView {
   readonly length: number;
+  /** The entry type at a position (from the index: no body parsed). */
+  typeAt(position: number): string;
   /** Contributions of the entry at a position (parsed once, then cached). */
   tokensAt(position: number): EntryTokens;
   /** Position of the last entry with `usage`, or -1. */

@@ -4,7 +4,9 @@
 // omp's own SessionManager writes for that suite and on the five files omp
 // wrote, at every entry as the leaf, for several keep budgets, each file read
 // both ways (bodies parsed from the file, and held in memory as `prepare` reads
-// it); and it reads only the bodies its decisions and the summary need.
+// it); and it reads only the bodies its decisions and the summary need. Also:
+// omp's context usage recounted from where `ompRecountStart` says (what the
+// catalogue's rows and live views read) equals it on the whole branch.
 
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,8 @@ import { openSessionSync } from "../../../src/core/session/open/open-session.js"
 import { openSessionInMemory } from "../../../src/core/session/open/open-session-in-memory.js";
 import type { LoadedSession } from "../../../src/core/session/open/loaded-session.js";
 import type { EntryMeta } from "../../../src/core/session/format/entry-meta.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
+import type { BranchTokenView, ContextTokenRule, EntryTokens } from "../../../src/core/tokens/context-token-rule.js";
 import { framePngs, piFilesToResume } from "../../support/omp/corpus.js";
 import { OMP_FIXTURE_BLOBS, OMP_FIXTURES, OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import { describeOmp, fastTempDir, type GeneratedOmpSession } from "../../support/omp/oracle.js";
@@ -23,6 +27,50 @@ import { describeOmp, fastTempDir, type GeneratedOmpSession } from "../../suppor
 const KEEP_VALUES = [0, 1, 40, 500, 2000, 20000];
 
 /** Compares at one leaf for every keep budget; returns the comparisons and how many of them were compactable. */
+/** A BranchTokenView over a path in memory (what ompRecountStart reads: types, entry tokens, positions). */
+function pathView(rule: ContextTokenRule, path: readonly SessionEntry[]): BranchTokenView {
+  const tokens = new Map<number, EntryTokens>();
+  const tokensAt = (p: number): EntryTokens => {
+    let t = tokens.get(p);
+    if (!t) tokens.set(p, (t = rule.entryTokens(path[p]!)));
+    return t;
+  };
+  const last = (is: (p: number) => boolean): number => {
+    for (let p = path.length - 1; p >= 0; p--) if (is(p)) return p;
+    return -1;
+  };
+  const unused = (): never => {
+    throw new Error("not asked by ompRecountStart");
+  };
+  return {
+    length: path.length,
+    typeAt: (p) => path[p]!.type,
+    tokensAt,
+    lastUsage: last((p) => tokensAt(p).usage !== undefined),
+    lastReset: last((p) => tokensAt(p).reset !== undefined),
+    lastCompaction: last((p) => path[p]!.type === "compaction"),
+    positionOf: (id) => path.findIndex((e) => e.id === id),
+    estimateSum: unused,
+    messageCount: unused,
+  };
+}
+
+/** omp's usage from the recount start at every entry as the leaf equals the whole branch's; returns how many starts were past the root. */
+function compareUsageTails(s: OmpSemantics, file: string): { runs: number; later: number } {
+  const session = openSessionSync(file);
+  const rule = s.contextTokenRule;
+  let runs = 0;
+  let later = 0;
+  for (const leaf of [undefined, ...session.index.entries.map((m) => m.id)]) {
+    const path = session.pathTo(leaf);
+    const start = rule.recountStart!(pathView(rule, path));
+    if (start > 0) later++;
+    expect(rule.usageOfPath(path.slice(start))).toStrictEqual(rule.usageOfPath(path));
+    runs++;
+  }
+  return { runs, later };
+}
+
 function compareAt(s: OmpSemantics, session: LoadedSession, leaf: string | null | undefined): { runs: number; compactable: number } {
   const branch = sessionBranchReader(session, leaf);
   const path = session.pathTo(leaf);
@@ -89,6 +137,68 @@ function countingParses(session: LoadedSession): Map<string, number> {
   };
   return parsed;
 }
+
+describe("omp's context usage from the recount start", () => {
+  it("equals the whole branch's on the files omp wrote, at every leaf", () => {
+    const s = createOmpSemantics(OMP_FIXTURE_BLOBS);
+    let later = 0;
+    for (const name of OMP_FIXTURES) later += compareUsageTails(s, join(OMP_FIXTURES_DIR, `${name}.jsonl`)).later;
+    expect(later).toBeGreaterThan(20);
+  });
+
+  it("equals it where omp's context notebook lies before the kept range, and where a compaction replays a provider's history", () => {
+    const dir = fastTempDir("omp-usage-tails-");
+    try {
+      for (const withNotes of [true, false]) {
+      const time = (i: number) => new Date(Date.UTC(2026, 10, 23, 22, 0, i)).toISOString();
+      const lines = [JSON.stringify({ type: "session", version: 3, id: "s-omp-notes", timestamp: time(0), cwd: "/w" })];
+      let parentId: string | null = null;
+      let i = 0;
+      const ids: string[] = [];
+      const add = (entry: Record<string, unknown>) => {
+        const id = `e${i}`;
+        lines.push(JSON.stringify({ ...entry, id, parentId, timestamp: time(i) }));
+        ids.push(id);
+        parentId = id;
+        i++;
+      };
+      const turn = (t: number) => {
+        add({ type: "message", message: { role: "user", content: `step ${t} ${"u".repeat(300)}`, timestamp: i } });
+        const usage = { input: 200 + t, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 210 + t };
+        add({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `done ${t}` }], provider: "fake", model: "fake-coder", usage, stopReason: "stop", timestamp: i } });
+      };
+      for (let t = 0; t < 3; t++) turn(t);
+      add({ type: "reset_boundary" });
+      if (withNotes) add({ type: "custom", customType: "experimental_context_notes", data: { version: 1, text: "- the notebook, written before the kept range" } });
+      for (let t = 3; t < 9; t++) turn(t);
+      add({ type: "compaction", summary: "so far", firstKeptEntryId: ids[ids.length - 4], tokensBefore: 900 });
+      for (let t = 9; t < 12; t++) turn(t);
+      add({
+        type: "compaction",
+        summary: "replayed",
+        firstKeptEntryId: ids[ids.length - 2],
+        tokensBefore: 900,
+        providerReplayThroughEntryId: ids[ids.length - 10],
+        preserveData: { openaiRemoteCompaction: { provider: "openai", replacementHistory: [{ type: "message", role: "user", content: "x" }] } },
+      });
+      turn(12);
+      const file = join(dir, `notes-${withNotes}.jsonl`);
+      writeFileSync(file, lines.join("\n") + "\n");
+      const s = createOmpSemantics(undefined);
+      const { runs, later } = compareUsageTails(s, file);
+      expect(runs).toBe(ids.length + 1);
+      expect(later).toBeGreaterThan(10);
+      const session = openSessionSync(file);
+      // The notebook is part of the context at the first compaction's leaf (it would be missed from the kept range on).
+      if (withNotes) expect(JSON.stringify(s.buildSessionContext(session.pathTo(ids[ids.length - 10])).messages)).toContain("the notebook, written before the kept range");
+      // The replayed entries before the kept range are part of it at the file's leaf.
+      else expect(JSON.stringify(s.buildSessionContext(session.pathTo()).messages)).toContain("step 8");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("omp's streamed prepare reads only the bodies it needs", () => {
   const line = (entry: object) => JSON.stringify(entry) + "\n";
@@ -282,5 +392,22 @@ describeOmp("omp's streamed prepare on the 220 sessions omp 18.3.4 writes for th
     console.log(`omp streamed prepare: ${sessions.length} sessions, ${runs} comparisons, ${compactable} of them compactable`);
     expect(runs).toBeGreaterThan(20_000);
     expect(compactable).toBeGreaterThan(5_000);
+  }, 600_000);
+
+  it("omp's context usage from the recount start equals the whole branch's at every entry as the leaf", () => {
+    const s = createOmpSemantics(join(oracle().agentDir, "blobs"));
+    let runs = 0;
+    let later = 0;
+    for (const session of sessions) {
+      try {
+        const counted = compareUsageTails(s, session.path);
+        runs += counted.runs;
+        later += counted.later;
+      } catch (error) {
+        throw new Error(`seed ${session.seed} (${session.path}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    console.log(`omp usage tails: ${runs} leaves, ${later} recounted from past the root`);
+    expect(later).toBeGreaterThan(runs / 4);
   }, 600_000);
 });

@@ -6,10 +6,10 @@
 // context messages without encrypted reasoning.
 
 import type { ContextUsage } from "../../tokens/context-usage.js";
-import type { ContextTokenRule } from "../../tokens/context-token-rule.js";
+import type { BranchTokenView, ContextTokenRule } from "../../tokens/context-token-rule.js";
 import type { SessionEntry } from "../../session/format/types.js";
 import { ompBuildSessionContext, type OmpContextOptions } from "./build-session-context.js";
-import type { OmpMessage } from "./messages.js";
+import { isRecord, type OmpMessage } from "./messages.js";
 import { assistantUsage, calculateContextTokens } from "./prepare-compaction.js";
 import { countMessagesTokens } from "./tokenizer.js";
 
@@ -43,7 +43,38 @@ export function ompContextUsage(path: readonly OmpMessage[], options: OmpContext
   return { tokens, source, messageCount: messages.length };
 }
 
-/** The token rule live views use for omp sessions: recounted from the path (omp rewrites files in place anyway). */
+/**
+ * Where ompContextUsage may start on a branch and give what it gives on the
+ * whole branch: at the latest `/clear` when it is the latest boundary (omp's
+ * context is what follows it); after a plain compaction (no provider replay,
+ * no context rollover) at its kept range's first entry, or earlier at the
+ * first `custom` entry after the latest `/clear` (omp's context notebook is
+ * the newest one, looked for back to the `/clear`); else the whole branch.
+ */
+export function ompRecountStart(view: BranchTokenView): number {
+  let reset = -1;
+  let compaction = -1;
+  for (let p = view.length - 1; p >= 0 && reset < 0; p--) {
+    const type = view.typeAt(p);
+    if (type === "reset_boundary") reset = p;
+    else if (type === "compaction" && compaction < 0) compaction = p;
+  }
+  if (reset > compaction) return reset;
+  if (compaction < 0) return 0;
+  const keepFromId = view.tokensAt(compaction).reset?.keepFromId;
+  if (keepFromId === undefined) return 0;
+  const kept = view.positionOf(keepFromId);
+  let start = kept >= 0 && kept < compaction ? kept : compaction;
+  for (let p = reset + 1; p < start; p++) {
+    if (view.typeAt(p) === "custom") {
+      start = p;
+      break;
+    }
+  }
+  return start;
+}
+
+/** The token rule live views use for omp sessions: recounted from the path (from `ompRecountStart`; omp rewrites files in place anyway). */
 export function ompContextTokenRule(options: OmpContextOptions, asLoaded: (entry: SessionEntry) => OmpMessage): ContextTokenRule {
   return {
     name: "omp-18",
@@ -52,7 +83,12 @@ export function ompContextTokenRule(options: OmpContextOptions, asLoaded: (entry
     messagesFromMeta: () => undefined,
     entryTokens(entry) {
       const e = asLoaded(entry);
-      if (e.type === "compaction" || e.type === "reset_boundary") return { messages: 0, estimate: 0, reset: { estimate: 0 } };
+      if (e.type === "reset_boundary") return { messages: 0, estimate: 0, reset: { estimate: 0 } };
+      if (e.type === "compaction") {
+        // The kept range's first entry, for a compaction whose context is its summary, that range and what follows.
+        const plain = typeof e.firstKeptEntryId === "string" && !isRecord(e.preserveData?.openaiRemoteCompaction) && !isRecord(e.preserveData?.anthropicCompaction) && !(isRecord(e.details) && e.details.kind === "experimental-context-rollover");
+        return { messages: 0, estimate: 0, reset: plain ? { estimate: 0, keepFromId: e.firstKeptEntryId } : { estimate: 0 } };
+      }
       const context = ompBuildSessionContext([e], options);
       const usage = e.type === "message" ? assistantUsage(e.message) : undefined;
       return {
@@ -63,5 +99,6 @@ export function ompContextTokenRule(options: OmpContextOptions, asLoaded: (entry
     },
     usage: () => undefined,
     usageOfPath: (path) => ompContextUsage(path.map(asLoaded), options),
+    recountStart: ompRecountStart,
   };
 }
