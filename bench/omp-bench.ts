@@ -154,8 +154,11 @@ async function bigSession(worker: OmpWorker, file: string, runs: number): Promis
   rows.push({ name: "ours: open + index, skim", t: skim });
   const exact = timed(runs, () => openSessionSync(file).index.size);
   rows.push({ name: "ours: open + index, exact", t: exact });
-  const context = timed(runs, () => s.convertToLlm(s.buildSessionContext(openSessionSync(file).pathTo()).messages).length);
-  rows.push({ name: "ours: open + context + convertToLlm", t: context });
+  // As `pi-sessions context` reads it: the bodies the context reads (after omp's latest boundary), the others stubs.
+  const context = timed(runs, () => s.convertToLlm(s.buildSessionContext(s.contextPath!(sessionBranchReader(openSessionSync(file)))).messages).length);
+  rows.push({ name: "ours: open + context + convertToLlm (context path)", t: context });
+  const contextWhole = timed(runs, () => s.convertToLlm(s.buildSessionContext(openSessionSync(file).pathTo()).messages).length);
+  rows.push({ name: "ours: open + context + convertToLlm (every body)", t: contextWhole });
   const prepare = timed(runs, () => {
     const session = openSessionInMemory(file);
     const described = s.describeBranchCompaction(sessionBranchReader(session), settings);

@@ -4,6 +4,7 @@ import type { Command } from "../command";
 import { printJson, printLines } from "../output";
 import { loadSession, requireFileArg, resolveLeaf } from "../session-input";
 import { sessionSemantics } from "../session-semantics";
+import { sessionBranchReader } from "../../core/context/branch-reader";
 import { formatAgentVersion } from "../../core/agent";
 import { counted } from "../../core/text/counted";
 
@@ -28,8 +29,9 @@ export const contextCommand: Command = {
   async run(ctx) {
     const session = await loadSession(ctx, requireFileArg(ctx));
     const leafId = resolveLeaf(ctx, session);
-    const path = session.pathTo(leafId);
     const { semantics, tags } = sessionSemantics(ctx, session);
+    // Only the bodies the context reads are parsed where the agent can tell which (omp: after its latest boundary).
+    const path = semantics.contextPath ? semantics.contextPath(sessionBranchReader(session, leafId)) : session.pathTo(leafId);
     const context = semantics.buildSessionContext(path);
     const messages = semantics.convertToLlm(context.messages);
     if (ctx.json) {

@@ -54,6 +54,12 @@ export interface AgentSemantics {
    * one pass in file order, never holding every parsed body.
    */
   describeBranchCompaction(branch: BranchReader, settings: CompactionSettings): BranchPreparationJson;
+  /**
+   * The branch as `buildSessionContext` and `contextUsage` read it, parsing only
+   * the bodies they read (others may be stubs of their type and id): both give
+   * what they give on `branch.all()`. Absent: use `branch.all()`.
+   */
+  contextPath?(branch: BranchReader): SessionEntry[];
   /** `buildSessionContext(branch).model`, parsing only the newest entries that decide it. */
   branchModel(branch: BranchReader): ContextModel | null;
   /** pi's prepareBranchEntries (`tokenBudget` 0 = no limit). */

@@ -55,20 +55,32 @@ function pathView(rule: ContextTokenRule, path: readonly SessionEntry[]): Branch
   };
 }
 
-/** omp's usage from the recount start at every entry as the leaf equals the whole branch's; returns how many starts were past the root. */
-function compareUsageTails(s: OmpSemantics, file: string): { runs: number; later: number } {
+/**
+ * At every entry as the leaf: omp's usage from the recount start equals the
+ * whole branch's, and the context, its model roles and usage on the context
+ * path (stubs for the bodies not read) equal the whole branch's. Returns how
+ * many recount starts were past the root and how many context paths held stubs.
+ */
+function compareUsageTails(s: OmpSemantics, file: string): { runs: number; later: number; stubbed: number } {
   const session = openSessionSync(file);
   const rule = s.contextTokenRule;
   let runs = 0;
   let later = 0;
+  let stubbed = 0;
   for (const leaf of [undefined, ...session.index.entries.map((m) => m.id)]) {
     const path = session.pathTo(leaf);
     const start = rule.recountStart!(pathView(rule, path));
     if (start > 0) later++;
     expect(rule.usageOfPath(path.slice(start))).toStrictEqual(rule.usageOfPath(path));
+    const sparse = s.contextPath!(sessionBranchReader(session, leaf));
+    expect(sparse.length).toBe(path.length);
+    if (sparse.some((e, i) => e !== path[i] && JSON.stringify(e) !== JSON.stringify(path[i]))) stubbed++;
+    expect(s.ompContext(sparse)).toStrictEqual(s.ompContext(path));
+    expect(s.buildSessionContext(sparse)).toStrictEqual(s.buildSessionContext(path));
+    expect(s.contextUsage(sparse)).toStrictEqual(s.contextUsage(path));
     runs++;
   }
-  return { runs, later };
+  return { runs, later, stubbed };
 }
 
 function compareAt(s: OmpSemantics, session: LoadedSession, leaf: string | null | undefined): { runs: number; compactable: number } {
@@ -280,6 +292,13 @@ describe("omp's streamed prepare reads only the bodies it needs", () => {
       // Nothing else.
       expect(parsed.size).toBe(after.length + 1);
 
+      // The context path: the model_change, the compaction and what follows its kept range; no label, nothing before.
+      parsed.clear();
+      const sparse = s.contextPath!(sessionBranchReader(session));
+      expect(s.buildSessionContext(sparse)).toStrictEqual(s.buildSessionContext(copy.pathTo()));
+      // (The compaction's body may still be in the session's body cache from the preparation above.)
+      expect([...parsed.keys()].filter((id) => id !== "c1").sort()).toStrictEqual(["m0", ...after].sort());
+
       // The model: the newest model_change only.
       parsed.clear();
       expect(s.branchModel(sessionBranchReader(session))).toStrictEqual({ provider: "fake", modelId: "fake-coder" });
@@ -394,20 +413,23 @@ describeOmp("omp's streamed prepare on the 220 sessions omp 18.3.4 writes for th
     expect(compactable).toBeGreaterThan(5_000);
   }, 600_000);
 
-  it("omp's context usage from the recount start equals the whole branch's at every entry as the leaf", () => {
+  it("omp's context usage from the recount start, and the context on the context path, equal the whole branch's at every entry as the leaf", () => {
     const s = createOmpSemantics(join(oracle().agentDir, "blobs"));
     let runs = 0;
     let later = 0;
+    let stubbed = 0;
     for (const session of sessions) {
       try {
         const counted = compareUsageTails(s, session.path);
         runs += counted.runs;
         later += counted.later;
+        stubbed += counted.stubbed;
       } catch (error) {
         throw new Error(`seed ${session.seed} (${session.path}): ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    console.log(`omp usage tails: ${runs} leaves, ${later} recounted from past the root`);
+    console.log(`omp usage tails: ${runs} leaves, ${later} recounted from past the root, ${stubbed} context paths with stubs`);
     expect(later).toBeGreaterThan(runs / 4);
+    expect(stubbed).toBeGreaterThan(runs / 4);
   }, 600_000);
 });

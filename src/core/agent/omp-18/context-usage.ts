@@ -9,7 +9,8 @@ import type { ContextUsage } from "../../tokens/context-usage.js";
 import type { BranchTokenView, ContextTokenRule } from "../../tokens/context-token-rule.js";
 import type { SessionEntry } from "../../session/format/types.js";
 import { ompBuildSessionContext, type OmpContextOptions } from "./build-session-context.js";
-import { isRecord, type OmpMessage } from "./messages.js";
+import type { OmpMessage } from "./messages.js";
+import { isPlainCompaction } from "./context-path.js";
 import { assistantUsage, calculateContextTokens } from "./prepare-compaction.js";
 import { countMessagesTokens } from "./tokenizer.js";
 
@@ -86,8 +87,7 @@ export function ompContextTokenRule(options: OmpContextOptions, asLoaded: (entry
       if (e.type === "reset_boundary") return { messages: 0, estimate: 0, reset: { estimate: 0 } };
       if (e.type === "compaction") {
         // The kept range's first entry, for a compaction whose context is its summary, that range and what follows.
-        const plain = typeof e.firstKeptEntryId === "string" && !isRecord(e.preserveData?.openaiRemoteCompaction) && !isRecord(e.preserveData?.anthropicCompaction) && !(isRecord(e.details) && e.details.kind === "experimental-context-rollover");
-        return { messages: 0, estimate: 0, reset: plain ? { estimate: 0, keepFromId: e.firstKeptEntryId } : { estimate: 0 } };
+        return { messages: 0, estimate: 0, reset: isPlainCompaction(e) ? { estimate: 0, keepFromId: e.firstKeptEntryId } : { estimate: 0 } };
       }
       const context = ompBuildSessionContext([e], options);
       const usage = e.type === "message" ? assistantUsage(e.message) : undefined;

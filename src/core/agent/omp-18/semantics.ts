@@ -21,6 +21,7 @@ import { ompConvertToLlm } from "./convert-to-llm.js";
 import { ompDiagnostic } from "./diagnostics.js";
 import { describeOmpPlan, ompPlan } from "./describe-preparation.js";
 import { describeOmpBranchCompaction } from "./describe-branch-compaction.js";
+import { ompContextPath } from "./context-path.js";
 import type { OmpMessage } from "./messages.js";
 import { calculateContextTokens, getLastAssistantUsage, ompPrepareCompaction } from "./prepare-compaction.js";
 import { ompSerializeConversation } from "./serialize-conversation.js";
@@ -97,6 +98,7 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
     describePreparation: describeOmpPlan,
     describeBranchCompaction: (branch: BranchReader, settings) => describeOmpBranchCompaction(branch, settings.keepRecentTokens, one),
     branchModel: (branch: BranchReader) => ompBranchModel(branch, one),
+    contextPath: (branch: BranchReader) => ompContextPath(branch, one),
     prepareBranchEntries(entries, tokenBudget) {
       const prepared = ompPrepareBranchEntries(asLoaded(entries), tokenBudget);
       const f = prepared.fileOps;
