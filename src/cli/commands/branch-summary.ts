@@ -46,6 +46,7 @@ export const branchSummaryCommand: Command = {
         targetId,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
+        ...(agent === "omp" ? { ompAgentDir: resolveOmpAgentDir(ctx) } : {}),
         cwd,
         settings: resolved.settings,
         summarizer: choice,

@@ -11,7 +11,12 @@
 // error); 3. the provider's environment variable.
 // Both: runtime keys first. Headers: the built-in model's, then models.json
 // provider headers, then per-model headers (values resolved like keys);
-// "authHeader": true adds "Authorization: Bearer <key>". Errors name where to
+// "authHeader": true adds "Authorization: Bearer <key>". A provider of omp's
+// models.yml (an omp session) is found in omp's order (AuthStorage keys.get):
+// runtime keys, then its models.yml "apiKey" (omp's config override), then
+// — for omp's agent.db, which is not read — pi's auth.json, then the
+// provider's variable; `auth: none` needs no key ("N/A", as omp sends).
+// Its values (key, headers) are read with omp's rules. Errors name where to
 // put a key, never a key. One difference: an auth.json "!command" key that
 // fails is an error here; pi 0.73 silently moves on to models.json's apiKey.
 
@@ -26,7 +31,10 @@ import { loadPiAi } from "./pi-ai-loader.js";
 import { providerEnvVars, providerOtherAuth } from "./provider-env-vars.js";
 import { piAiProviderId } from "./provider-ids.js";
 
-export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json";
+export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json" | "models.yml" | "none";
+
+/** What omp sends for a provider with `auth: none`. */
+const OMP_KEYLESS_KEY = "N/A";
 
 export interface RequestAuth {
   apiKey: string;
@@ -84,16 +92,25 @@ async function keyFromAuthStorage(provider: string, setup: ModelSetup): Promise<
 }
 
 async function keyFromModelsJson(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
-  const apiKey = setup.registry.providerRequestConfig(provider)?.apiKey;
-  if (!apiKey) return undefined;
-  const resolved = await setup.resolveValue(apiKey);
-  if (!resolved.ok) throw unresolvedError(setup.registry.modelsJsonFile, `the "apiKey" of provider "${provider}"`, resolved, setup.registry.modelsJsonFile);
-  return { apiKey: resolved.value, keySource: "models.json" };
+  const config = setup.registry.providerRequestConfig(provider);
+  if (!config?.apiKey) return undefined;
+  const omp = config.origin === "models.yml";
+  const resolved = omp ? await setup.resolveOmpValue(config.apiKey) : await setup.resolveValue(config.apiKey);
+  if (!resolved.ok) throw unresolvedError(config.file, `the "apiKey" of provider "${provider}"`, resolved, config.file);
+  return { apiKey: resolved.value, keySource: config.origin };
 }
 
 async function findKey(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
   const runtimeKey = setup.runtimeApiKeys?.[provider];
   if (runtimeKey) return { apiKey: runtimeKey, keySource: "runtime" };
+  const config = setup.registry.providerRequestConfig(provider);
+  if (config?.origin === "models.yml") {
+    const found = (await keyFromModelsJson(provider, setup)) ?? (await keyFromAuthStorage(provider, setup));
+    if (found?.apiKey !== undefined) return found;
+    const fromEnv = await keyFromEnvironment(provider, setup);
+    if (fromEnv) return fromEnv;
+    return config.keyless ? { apiKey: OMP_KEYLESS_KEY, keySource: "none" } : found;
+  }
   const stored = await keyFromAuthStorage(provider, setup);
   if (setup.piVersion === "1.5") {
     if (stored) return stored;
@@ -109,12 +126,13 @@ async function resolveHeaderValues(
   description: string,
   setup: ModelSetup,
   credentialEnv: Readonly<Record<string, string>> | undefined,
+  where: { origin: "models.json" | "models.yml"; file: string } = { origin: "models.json", file: setup.registry.modelsJsonFile },
 ): Promise<Record<string, string> | undefined> {
   if (!headers) return undefined;
-  const file = setup.registry.modelsJsonFile;
+  const file = where.file;
   const out: Record<string, string> = {};
   for (const [name, config] of Object.entries(headers)) {
-    const resolved = await setup.resolveValue(config, credentialEnv);
+    const resolved = where.origin === "models.yml" ? await setup.resolveOmpValue(config) : await setup.resolveValue(config, credentialEnv);
     if (!resolved.ok) throw unresolvedError(file, `header "${name}" of ${description}`, resolved, file);
     out[name] = resolved.value;
   }
@@ -126,8 +144,16 @@ export function missingKeyMessage(provider: string, authFile: string, registry: 
   const other = providerOtherAuth(provider);
   const entry = `{"${provider}": {"type": "api_key", "key": "<your key>"}}`;
   const ways: string[] = [];
+  const ompFile = registry.ompModelsFile;
   if (envVars.length > 0) ways.push(`set the environment variable ${envVars.join(" or ")}`);
   if (other) ways.push(`configure ${other}`);
+  if (ompFile) {
+    // An omp session: omp's own logins (its agent.db) cannot be read here.
+    ways.push(`give the provider an "apiKey" in ${ompFile} (the name of an environment variable that holds the key, the key itself, or !command)`);
+    ways.push(`in VS Code, run "Pi Sessions: Set API Key…"`);
+    ways.push(`add ${entry} to ${authFile}`);
+    return `No API key for provider "${provider}" (omp's own logins in its agent.db are not read here). To use it, ${ways.join(", or ")}.`;
+  }
   ways.push(`add ${entry} to ${authFile}`);
   if (envVars.length === 0) ways.push(`give the provider an "apiKey" in ${registry.modelsJsonFile}`);
   return `No API key for provider "${provider}". To use it, ${ways.join(", or ")}.`;
@@ -139,8 +165,9 @@ export async function resolveRequestAuth(model: SummaryModel, setup: ModelSetup)
   const cred = credentialFor(setup.authData, model.provider, setup.piVersion);
   const credentialEnv = setup.piVersion === "1.5" && cred?.type === "api_key" ? cred.env : undefined;
   const providerConfig = registry.providerRequestConfig(model.provider);
-  const providerHeaders = await resolveHeaderValues(providerConfig?.headers, `provider "${model.provider}"`, setup, credentialEnv);
-  const modelHeaders = await resolveHeaderValues(registry.modelRequestHeaders(model.provider, model.id), `model "${modelLabel(model)}"`, setup, credentialEnv);
+  const where = providerConfig ? { origin: providerConfig.origin, file: providerConfig.file } : undefined;
+  const providerHeaders = await resolveHeaderValues(providerConfig?.headers, `provider "${model.provider}"`, setup, credentialEnv, where);
+  const modelHeaders = await resolveHeaderValues(registry.modelRequestHeaders(model.provider, model.id), `model "${modelLabel(model)}"`, setup, credentialEnv, where);
   let headers: Record<string, string> | undefined =
     model.headers || providerHeaders || modelHeaders ? { ...model.headers, ...providerHeaders, ...modelHeaders } : undefined;
 

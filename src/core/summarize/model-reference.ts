@@ -29,8 +29,7 @@ export function requireModel(registry: ModelRegistry, reference: string): Summar
   if (found) return found;
   const matches = closeModelMatches(registry.models, reference);
   const hint = matches.length > 0 ? ` Close matches: ${matches.join(", ")}.` : "";
-  const where = registry.hasModelsJson ? `pi-ai's built-in models or ${registry.modelsJsonFile}` : "pi-ai's built-in models";
-  throw new ModelConfigError("unknown-model", `Unknown model "${reference.trim()}" (not in ${where}).${hint}`);
+  throw new ModelConfigError("unknown-model", `Unknown model "${reference.trim()}" (not in ${registry.sources}).${hint}`);
 }
 
 function editDistance(a: string, b: string): number {

@@ -2,24 +2,35 @@
 // provider overrides (baseUrl, compat), per-model overrides and custom
 // providers/models merged in the way pi's ModelRegistry does
 // (pi-coding-agent core/model-registry.js), then OAuth providers' modifyModels
-// for providers logged in through OAuth.
+// for providers logged in through OAuth. For an omp session, omp's own
+// models.yml (omp-models-yml.ts) is merged over models.json: a provider both
+// define is models.yml's, whole, as omp would use it.
 
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { AuthData } from "./auth-json.js";
 import { credentialFor } from "./auth-json.js";
 import { checkModelsRules, modelsJsonPath, readModelsJson } from "./models-json.js";
 import type { ModelOverride, ModelsConfig, ProviderConfig } from "./models-json.js";
+import { ompModelsFile, readOmpModelsYml } from "./omp-models-yml.js";
 import { loadPiAi, loadPiAiOAuth } from "./pi-ai-loader.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { piAiProviderId, userProviderId } from "./provider-ids.js";
 
 export type SummaryModel = Model<Api>;
 
-/** What models.json says about a provider's requests (values unresolved). */
+/** Which file defines a provider: pi's models.json, or omp's models.yml (read with omp's rules). */
+export type ProviderConfigOrigin = "models.json" | "models.yml";
+
+/** What models.json (or omp's models.yml) says about a provider's requests (values unresolved). */
 export interface ProviderRequestConfig {
   apiKey?: string;
   headers?: Record<string, string>;
   authHeader?: boolean;
+  origin: ProviderConfigOrigin;
+  /** The file the provider is defined in. */
+  file: string;
+  /** omp's `auth: none`: no key needed. */
+  keyless?: boolean;
 }
 
 export interface ModelRegistry {
@@ -27,6 +38,10 @@ export interface ModelRegistry {
   readonly modelsJsonFile: string;
   /** Whether models.json existed. */
   readonly hasModelsJson: boolean;
+  /** omp's models.yml (or .yaml / .json) when it was read: an omp session's. */
+  readonly ompModelsFile?: string;
+  /** Where models are known from, in words: "pi-ai's built-in models or <models.json>…". */
+  readonly sources: string;
   find(provider: string, id: string): SummaryModel | undefined;
   providerRequestConfig(provider: string): ProviderRequestConfig | undefined;
   modelRequestHeaders(provider: string, id: string): Record<string, string> | undefined;
@@ -38,6 +53,8 @@ export interface LoadModelRegistryOptions {
   authData?: AuthData;
   /** Provider ids as this pi names them (1.5: "azure"). Default "0.73". */
   piVersion?: PiVersion;
+  /** omp's agent dir, for an omp session: its models.yml is merged over models.json. */
+  ompAgentDir?: string;
 }
 
 type CompatRecord = Record<string, unknown>;
@@ -115,15 +132,27 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
   const piAiModels = (providerName: string): SummaryModel[] =>
     piAi.getModels(piAiProviderId(providerName, piVersion) as Parameters<typeof piAi.getModels>[0]).map((m) => ({ ...(m as SummaryModel), provider: providerName }));
   if (config) checkModelsRules(config, builtInProviders, file);
+  const ompFile = options.ompAgentDir ? ompModelsFile(options.ompAgentDir) : undefined;
+  const ompConfig = ompFile ? readOmpModelsYml(ompFile) : undefined;
 
   const requestConfigs = new Map<string, ProviderRequestConfig>();
   const modelHeaders = new Map<string, Record<string, string>>();
   const key = (provider: string, id: string): string => `${provider}:${id}`;
-  const providers: Record<string, ProviderConfig> = config?.providers ?? {};
+  const providers: Record<string, ProviderConfig> = { ...config?.providers, ...ompConfig?.providers };
+  const merged: ModelsConfig | undefined = config || ompConfig ? { providers } : undefined;
 
   for (const [name, provider] of Object.entries(providers)) {
-    if (provider.apiKey || provider.headers || provider.authHeader) {
-      requestConfigs.set(name, { apiKey: provider.apiKey, headers: provider.headers, authHeader: provider.authHeader });
+    const fromOmp = ompConfig?.providers[name] !== undefined;
+    const keyless = ompConfig?.keyless.has(name) === true;
+    if (provider.apiKey || provider.headers || provider.authHeader || fromOmp) {
+      requestConfigs.set(name, {
+        apiKey: provider.apiKey,
+        headers: provider.headers,
+        authHeader: provider.authHeader,
+        origin: fromOmp ? "models.yml" : "models.json",
+        file: fromOmp && ompFile ? ompFile : file,
+        ...(keyless ? { keyless } : {}),
+      });
     }
     for (const [id, override] of Object.entries(provider.modelOverrides ?? {})) {
       if (override.headers && Object.keys(override.headers).length > 0) modelHeaders.set(key(name, id), override.headers);
@@ -153,7 +182,7 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
   };
 
   let models = [...builtIn];
-  for (const custom of config ? customModels(config, builtInDefaults) : []) {
+  for (const custom of merged ? customModels(merged, builtInDefaults) : []) {
     const at = models.findIndex((m) => m.provider === custom.provider && m.id === custom.id);
     if (at >= 0) models[at] = custom;
     else models.push(custom);
@@ -170,10 +199,13 @@ export async function loadModelRegistry(options: LoadModelRegistryOptions): Prom
   }
 
   const frozen = models;
+  const files = [...(config ? [file] : []), ...(ompConfig && ompFile ? [ompFile] : [])];
   return {
     models: frozen,
     modelsJsonFile: file,
     hasModelsJson: config !== undefined,
+    ...(ompConfig && ompFile ? { ompModelsFile: ompFile } : {}),
+    sources: files.length === 0 ? "pi-ai's built-in models" : `pi-ai's built-in models${files.length > 1 ? `, ${files[0]}` : ""} or ${files.at(-1)}`,
     find: (provider, id) => frozen.find((m) => m.provider === provider && m.id === id),
     providerRequestConfig: (provider) => requestConfigs.get(provider),
     modelRequestHeaders: (provider, id) => modelHeaders.get(key(provider, id)),

@@ -16,6 +16,11 @@ export interface ModelSetupOptions {
   agentDir: string;
   /** Whose config syntax and provider ids apply. Default "0.73". */
   piVersion?: PiVersion;
+  /**
+   * omp's agent dir, for an omp session: its models.yml joins the registry,
+   * its values read with omp's rules, its keys found in omp's order.
+   */
+  ompAgentDir?: string;
   /** Run "!command" values (pi does); default true. */
   allowCommands?: boolean;
   /**
@@ -38,6 +43,11 @@ export interface ModelSetup extends Readonly<ModelSetupOptions> {
   readonly config: PiSessionsConfig;
   /** A config value (apiKey, header value, auth key) read with this pi version's rules. */
   resolveValue(value: string, credentialEnv?: Readonly<Record<string, string>>): Promise<ConfigValueResult>;
+  /**
+   * A models.yml value read with omp's rules (its resolveConfigValue: `!command`,
+   * else the environment variable of that name when set, else the text) — pi 0.73's.
+   */
+  resolveOmpValue(value: string): Promise<ConfigValueResult>;
 }
 
 export async function loadModelSetup(options: ModelSetupOptions): Promise<ModelSetup> {
@@ -45,7 +55,7 @@ export async function loadModelSetup(options: ModelSetupOptions): Promise<ModelS
   const config = await readPiSessionsConfig(options.agentDir);
   const authFile = authJsonPath(options.agentDir);
   const authData = await readAuthJson(authFile);
-  const registry = await loadModelRegistry({ agentDir: options.agentDir, authData, piVersion });
+  const registry = await loadModelRegistry({ agentDir: options.agentDir, authData, piVersion, ...(options.ompAgentDir ? { ompAgentDir: options.ompAgentDir } : {}) });
   return {
     ...options,
     piVersion,
@@ -54,5 +64,6 @@ export async function loadModelSetup(options: ModelSetupOptions): Promise<ModelS
     registry,
     config,
     resolveValue: (value, credentialEnv) => resolveConfigValue(value, { syntax: piVersion, credentialEnv, allowCommands: options.allowCommands }),
+    resolveOmpValue: (value) => resolveConfigValue(value, { syntax: "0.73", allowCommands: options.allowCommands }),
   };
 }

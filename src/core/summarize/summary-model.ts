@@ -104,7 +104,7 @@ async function fromSession(ctx: Context, presetName?: string): Promise<ResolvedS
     const matches = closeModelMatches(ctx.setup.registry.models, `${provider}/${modelId}`);
     throw new ModelConfigError(
       "unknown-model",
-      `The session's model "${provider}/${modelId}" is not known here (not in pi-ai's built-in models or ${ctx.setup.registry.modelsJsonFile}).${
+      `The session's model "${provider}/${modelId}" is not known here (not in ${ctx.setup.registry.ompModelsFile ? ctx.setup.registry.sources : `pi-ai's built-in models or ${ctx.setup.registry.modelsJsonFile}`}).${
         matches.length > 0 ? ` Close matches: ${matches.join(", ")}.` : ""
       } Choose a model (provider/id) or a preset.`,
     );

@@ -21,7 +21,7 @@ import { NoSummaryModelError, summaryCaller, summaryModelFacts } from "./compact
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { ModelCallSettings, ProgressListener } from "./run-common.js";
-import { chooseSummarizer, type SummarizerChoice } from "./summarizer.js";
+import { chooseSummarizer, summaryOmpAgentDir, type SummarizerChoice } from "./summarizer.js";
 
 export interface BranchSummaryInstructions {
   customInstructions?: string;
@@ -33,6 +33,8 @@ export interface BranchSummaryTextOptions extends ModelCallSettings {
   /** Whose session: omp's text starts with omp's preamble and ends with omp's `<files>` block (default pi). */
   agent?: AgentName;
   agentDir: string;
+  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
+  ompAgentDir?: string;
   /** The branch being left, root→leaf (gives the session model). */
   pathEntries: readonly SessionEntry[];
   /** The abandoned entries (collectEntriesForBranchSummary). */
@@ -80,7 +82,7 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
   let settings = options.settings;
   if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
   const pathEntries = options.pathEntries;
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
+  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, ompAgentDir: summaryOmpAgentDir(options), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
   const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;

@@ -22,13 +22,15 @@ import { boundSummary, summaryBudget } from "./bounded-summary.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { ModelCallSettings, ProgressListener } from "./run-common.js";
-import { chooseSummarizer, type Summarizer, type SummarizerChoice } from "./summarizer.js";
+import { chooseSummarizer, summaryOmpAgentDir, type Summarizer, type SummarizerChoice } from "./summarizer.js";
 
 export interface CompactionDraftOptions extends ModelCallSettings {
   piVersion: PiVersion;
   /** Whose session: omp's summary ends with omp's `<files>` block and is marked `fromExtension` (default pi). */
   agent?: AgentName;
   agentDir: string;
+  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
+  ompAgentDir?: string;
   /** The branch root→leaf. */
   pathEntries: readonly SessionEntry[];
   prep: CompactionPreparation;
@@ -101,7 +103,7 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
   const { piVersion, pathEntries, prep, warnings } = options;
   const semantics = writerSemantics(options.agent ?? "pi", piVersion);
   const writer = semantics.summaryWriter;
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
+  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, ompAgentDir: summaryOmpAgentDir(options), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const digest = summarizer.kind === "digest";
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;

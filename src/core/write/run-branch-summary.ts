@@ -38,6 +38,8 @@ export interface RunBranchSummaryOptions extends SummaryRunOptions<BranchSummary
   replaceInstructions?: boolean;
   /** Label for the summary entry (or the target when there is no summary). */
   label?: string;
+  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
+  ompAgentDir?: string;
 }
 
 export interface BranchSummaryProposal {

@@ -144,7 +144,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
 
   if (!draft) {
-    const made = await buildCompactionDraft({ ...options, piVersion, agent, pathEntries, prep, cwd: session.header?.cwd || cwd, trustProject, warnings, onProgress: options.onProgress });
+    const made = await buildCompactionDraft({ ...options, ...(ompDirs ? { ompAgentDir: ompDirs.agentDir } : {}), piVersion, agent, pathEntries, prep, cwd: session.header?.cwd || cwd, trustProject, warnings, onProgress: options.onProgress });
     draft = made.draft;
     modelLabel = made.model;
     digest = made.digest;
@@ -160,7 +160,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
   let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
-  const contextWindow = options.contextWindow ?? (await sessionContextWindow(options.agentDir, pathEntries, piVersion));
+  const contextWindow = options.contextWindow ?? (await sessionContextWindow(options.agentDir, pathEntries, piVersion, ompDirs?.agentDir));
   const overThreshold = thresholdWarning(tokensAfter, contextWindow, prep.settings.reserveTokens);
   if (overThreshold) warnings.push(overThreshold);
 
@@ -208,11 +208,11 @@ function sessionModelLabel(pathEntries: readonly SessionEntry[]): string | undef
 }
 
 /** The session model's context window from the registry (pi-ai + models.json); undefined when unknown. */
-async function sessionContextWindow(agentDir: string, pathEntries: readonly SessionEntry[], piVersion: PiVersion): Promise<number | undefined> {
+async function sessionContextWindow(agentDir: string, pathEntries: readonly SessionEntry[], piVersion: PiVersion, ompAgentDir?: string): Promise<number | undefined> {
   const model = sessionModel(pathEntries).model;
   if (!model) return undefined;
   try {
-    const window = (await loadModelRegistry({ agentDir, piVersion })).find(model.provider, model.modelId)?.contextWindow;
+    const window = (await loadModelRegistry({ agentDir, piVersion, ...(ompAgentDir ? { ompAgentDir } : {}) })).find(model.provider, model.modelId)?.contextWindow;
     return typeof window === "number" && window > 0 ? window : undefined;
   } catch {
     return undefined;

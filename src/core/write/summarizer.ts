@@ -4,6 +4,8 @@
 // can be used (no model on the branch, no key, model unknown here) the
 // digest is written instead, with a loud warning.
 
+import { defaultOmpDirs } from "../agent/index.js";
+import type { AgentName } from "../session/format/agent-version.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { SessionEntry } from "../session/format/types.js";
 import { isModelConfigError, type ModelConfigErrorCode } from "../summarize/model-config-error.js";
@@ -45,6 +47,11 @@ export function digestFallbackWarning(reason: string): string {
   return `WARNING: no model available (${reason.replace(/\.$/, "")}). Writing a digest built from the session itself, without a model. Choose a model with --model PROVIDER/ID or --preset NAME for a real summary.`;
 }
 
+/** An omp session's agent dir (its models.yml joins the model registry): the caller's, else omp's own; undefined for pi's. */
+export function summaryOmpAgentDir(options: { agent?: AgentName; ompAgentDir?: string }): string | undefined {
+  return options.agent === "omp" ? (options.ompAgentDir ?? defaultOmpDirs().agentDir) : undefined;
+}
+
 export async function chooseSummarizer(options: {
   agentDir: string;
   pathEntries: readonly SessionEntry[];
@@ -52,6 +59,8 @@ export async function chooseSummarizer(options: {
   warnings: string[];
   /** Whose config syntax the model's key and headers are read with. */
   piVersion?: PiVersion;
+  /** An omp session's agent dir: its models.yml providers and models are known too. */
+  ompAgentDir?: string;
 }): Promise<Summarizer> {
   const { choice } = options;
   if (choice.digest) return { kind: "digest", label: "digest", requested: true };
@@ -60,6 +69,7 @@ export async function chooseSummarizer(options: {
     const resolved = await resolveSummaryModel({
       agentDir: options.agentDir,
       piVersion: options.piVersion,
+      ...(options.ompAgentDir ? { ompAgentDir: options.ompAgentDir } : {}),
       pathEntries: options.pathEntries,
       model: choice.model,
       preset: choice.preset,

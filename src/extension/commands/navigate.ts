@@ -110,6 +110,7 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
         targetId,
         summarize: summary !== "none",
         agentDir: settings.agentDir,
+        ompAgentDir: settings.omp.agentDir,
         cwd: sessionCwd(session),
         trustProject: true,
         settings: resolved.settings,

@@ -14,7 +14,9 @@ export const SELECT_PRESET_COMMAND_ID = "piSessions.selectPreset";
 
 async function knownProviders(services: Services): Promise<string[]> {
   try {
-    const registry = await loadModelRegistry({ agentDir: services.settings().agentDir });
+    const settings = services.settings();
+    // omp's models.yml providers too, when omp's sessions are read.
+    const registry = await loadModelRegistry({ agentDir: settings.agentDir, ...(settings.omp.enabled ? { ompAgentDir: settings.omp.agentDir } : {}) });
     return [...new Set(registry.models.map((m) => m.provider))].sort();
   } catch (error) {
     services.log.warn(`cannot list providers: ${error instanceof Error ? error.message : String(error)}`);
