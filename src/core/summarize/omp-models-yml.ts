@@ -10,7 +10,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMap, isScalar, parseDocument, type Document, type Node } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
 import { isNodeError, isPlainObject } from "./json-config.js";
 import { ModelConfigError } from "./model-config-error.js";
 import type { ModelDefinition, ModelOverride, ModelsConfig, ProviderConfig } from "./models-json.js";
@@ -37,20 +37,20 @@ interface Problem {
   message: string;
 }
 
-/** 1-based line of the node at `path` (or of the nearest parent that exists). */
+/** 1-based line of the key (or list item) at `path`, else of the nearest parent that exists. */
 function lineOf(doc: Document, text: string, path: readonly string[]): number {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node = doc.getIn(path.slice(0, depth), true) as Node | undefined;
-    const offset = node && typeof node === "object" && "range" in node ? node.range?.[0] : undefined;
-    if (offset !== undefined) return text.slice(0, offset).split("\n").length;
-    // A key whose value is null has no node of its own: find the key in its parent map.
-    if (depth > 0) {
-      const parent = doc.getIn(path.slice(0, depth - 1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === path[depth - 1]);
-        const keyOffset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-        if (keyOffset !== undefined) return text.slice(0, keyOffset).split("\n").length;
-      }
+  const line = (offset: number): number => text.slice(0, offset).split("\n").length;
+  for (let depth = path.length; depth > 0; depth--) {
+    const parent = doc.getIn(path.slice(0, depth - 1), true);
+    const name = path[depth - 1];
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === name);
+      const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      if (offset !== undefined) return line(offset);
+    } else if (isSeq(parent)) {
+      const item = parent.items[Number(name)] as Node | undefined;
+      const offset = item && typeof item === "object" && "range" in item ? item.range?.[0] : undefined;
+      if (offset !== undefined) return line(offset);
     }
   }
   return 1;
