@@ -4,8 +4,9 @@
 // Rename Session rewrites omp's 256-byte title slot in place and appends omp's
 // title_change; Set Label appends omp's label entry through omp's append
 // protocol (no publish lock left behind); Compact Session writes omp's own soft
-// compaction (against the loopback model); with piSessions.omp.enabled off, it
-// is not listed.
+// compaction (against the loopback model), also with the session's own model
+// when only omp's models.yml knows it (no pi models.json); with
+// piSessions.omp.enabled off, it is not listed.
 import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,16 +14,17 @@ import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize";
 import type { Internals } from "../../../src/extension/internals";
-import { scenarios } from "../../support/model-server";
+import { scenarios, startModelServer } from "../../support/model-server";
 import { agentDir, extensionInternals, run, setSetting, startLoopback, waitFor, workspaceDir } from "./helpers";
 
 const OMP_AGENT_DIR = (): string => join(agentDir(), "..", "omp-agent");
 
-function ompSessionText(cwd: string): string {
+function ompSessionText(cwd: string, model = "fake/fake-coder"): string {
+  const [provider, id] = model.split("/") as [string, string];
   const at = (s: number) => `2026-11-20T10:00:0${s}.000Z`;
   const lines = [
     { type: "session", version: 3, id: "01a20a8a-7a5c-7328-b37d-344f0d3119aa", timestamp: at(0), cwd },
-    { type: "model_change", id: "0e000001", parentId: null, timestamp: at(0), model: "fake/fake-coder" },
+    { type: "model_change", id: "0e000001", parentId: null, timestamp: at(0), model },
     { type: "thinking_level_change", id: "0e000002", parentId: "0e000001", timestamp: at(0), thinkingLevel: null, configured: null },
     { type: "message", id: "0e000003", parentId: "0e000002", timestamp: at(1), message: { role: "user", content: [{ type: "text", text: "Hello from omp" }], attribution: "user", timestamp: 1 } },
     {
@@ -30,7 +32,7 @@ function ompSessionText(cwd: string): string {
       id: "0e000004",
       parentId: "0e000003",
       timestamp: at(2),
-      message: { role: "assistant", content: [{ type: "text", text: "Hi." }], api: "openai-completions", provider: "fake", model: "fake-coder", usage: { input: 100, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 105, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 },
+      message: { role: "assistant", content: [{ type: "text", text: "Hi." }], api: "openai-completions", provider, model: id, usage: { input: 100, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 105, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 },
     },
     { type: "custom", id: "0e000005", parentId: "0e000004", timestamp: at(3), customType: "session_exit", data: { reason: "dispose", kind: "normal", recordedAt: 3 } },
   ];
@@ -128,6 +130,35 @@ suite("oh-my-pi sessions in the Sessions view, renamed and labelled the omp way 
       rmSync(join(OMP_AGENT_DIR(), "config.yml"), { force: true });
       rmSync(copy, { force: true });
       await loopback.close();
+    }
+  });
+
+  test("Compact Session with the session's own model, known only from omp's models.yml (no pi models.json): omp's soft compaction through that server", async function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    const key = "sk-omp-models-yml-in-vscode";
+    const server = await startModelServer({
+      expectedKey: key,
+      respond: (r) => (!r.auth.matchesExpectedKey ? scenarios.httpError(401, "invalid key") : scenarios.success(r.promptText.includes("pull request description") ? "I greeted the user." : "## Goal\nGreet.")),
+    });
+    const copy = join(path, "..", "2026-11-20T10-00-00-000Z_01a20a8a-7a5c-7328-b37d-344f0d3119ac.jsonl");
+    writeFileSync(copy, ompSessionText(workspaceDir(), "omp-loop/coder"));
+    const modelsYml = ["providers:", "  omp-loop:", `    baseUrl: ${server.openaiBaseUrl}`, `    apiKey: ${key}`, "    api: openai-completions", "    models:", "      - id: coder", "        contextWindow: 64000", "        maxTokens: 4096", ""].join("\n");
+    writeFileSync(join(OMP_AGENT_DIR(), "models.yml"), modelsYml);
+    writeFileSync(join(OMP_AGENT_DIR(), "config.yml"), "compaction:\n  keepRecentTokens: 10\n");
+    try {
+      assert.equal(existsSync(join(agentDir(), "models.json")), false);
+      const result = await run<{ written: boolean; model: string; digest: boolean; entry: Record<string, unknown> | null }>("piSessions.compactSession", { sessionPath: copy, preset: "current", focus: "", confirm: false });
+      assert.equal(result.ok, true, result.message);
+      assert.deepEqual([result.value!.written, result.value!.model, result.value!.digest], [true, "omp-loop/coder", false]);
+      assert.ok(server.requests.length >= 2);
+      assert.ok(server.requests.every((r) => r.auth.matchesExpectedKey && (r.body as { model?: string }).model === "coder"));
+      const entry = result.value!.entry!;
+      assert.deepEqual([entry.shortSummary, entry.method, entry.fromExtension], ["I greeted the user.", "soft", false]);
+    } finally {
+      rmSync(join(OMP_AGENT_DIR(), "models.yml"), { force: true });
+      rmSync(join(OMP_AGENT_DIR(), "config.yml"), { force: true });
+      rmSync(copy, { force: true });
+      await server.close();
     }
   });
 
