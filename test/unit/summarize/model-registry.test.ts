@@ -76,7 +76,7 @@ describe("loadModelRegistry equals pi's ModelRegistry", () => {
     expect(ours.find("openai", "my-finetune")).toMatchObject({ api: "openai-responses", contextWindow: 64000, maxTokens: 16384 });
     expect(ours.find("local", "llama")).toMatchObject({ reasoning: true, contextWindow: 128000, compat: { supportsDeveloperRole: false } });
     expect(ours.find("local", "other-api")).toMatchObject({ api: "anthropic-messages", baseUrl: "http://localhost:9999" });
-    expect(ours.providerRequestConfig("local")).toEqual({ apiKey: "LOCAL_KEY_VAR", headers: undefined, authHeader: undefined });
+    expect(ours.providerRequestConfig("local")).toEqual({ apiKey: "LOCAL_KEY_VAR", headers: undefined, authHeader: undefined, origin: "models.json", file: join(agentDir, "models.json") });
     expect(ours.modelRequestHeaders("local", "qwen")).toEqual({ "X-Model": "m" });
   });
 });
