@@ -21,6 +21,28 @@ export function measure(name: string, runs: number, fn: () => unknown): Row {
   return { name, bestMs: times[0]!, medianMs: times[Math.floor(times.length / 2)]! };
 }
 
+/** Wall and process CPU (user + system) of each run, ms. */
+export interface Timing {
+  wall: number[];
+  cpu: number[];
+}
+
+/** Wall and CPU of `runs` runs, with a GC before each when --expose-gc is on. */
+export function timed(runs: number, fn: () => unknown): Timing {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const t: Timing = { wall: [], cpu: [] };
+  for (let i = 0; i < runs; i++) {
+    gc?.();
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    if (!fn()) throw new Error("produced nothing");
+    t.wall.push(performance.now() - w0);
+    const c = process.cpuUsage(c0);
+    t.cpu.push((c.user + c.system) / 1000);
+  }
+  return t;
+}
+
 export function formatTable(rows: readonly Row[], baseline: Row): string {
   const width = Math.max(...rows.map((r) => r.name.length));
   const header = `${"".padEnd(width)}  ${"best ms".padStart(9)}  ${"median ms".padStart(9)}  ${"× JSON.parse".padStart(12)}`;

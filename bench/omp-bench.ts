@@ -8,12 +8,11 @@
 // convertToLlm, prepareCompaction, appendCompaction, SessionManager.list) run
 // in a Bun worker (test/support/omp/worker.ts, built by bench/run.mjs), each
 // timed inside its own process (wall and process CPU, a full GC before each run).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { createOmpSemantics } from "../src/core/agent/omp-18/semantics";
 import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { sessionBranchReader } from "../src/core/context/branch-reader";
@@ -23,58 +22,23 @@ import { openSessionSync } from "../src/core/session/open/open-session";
 import { openSessionInMemory } from "../src/core/session/open/open-session-in-memory";
 import { findOmpInstall, ensureOmp } from "../test/support/omp/install";
 import type { OmpTimings } from "../test/support/omp/bench-ops";
+import { OracleWorker } from "../test/support/oracle-channel";
 import { ompBigSession, ompCatalogueFolder } from "./omp-session";
 import { runProcess } from "./prepare-bench";
-
-interface Timing {
-  wall: number[];
-  cpu: number[];
-}
+import { timed, type Timing } from "./measure";
 
 const best = (xs: readonly number[]): number => Math.min(...xs);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 
-function timed(runs: number, fn: () => unknown): Timing {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const t: Timing = { wall: [], cpu: [] };
-  for (let i = 0; i < runs; i++) {
-    gc?.();
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    if (!fn()) throw new Error("produced nothing");
-    t.wall.push(performance.now() - w0);
-    const c = process.cpuUsage(c0);
-    t.cpu.push((c.user + c.system) / 1000);
-  }
-  return t;
-}
-
 const fromOmp = (t: OmpTimings): Timing => ({ wall: t.wallMs, cpu: t.cpuMs });
 
 /** One Bun worker running omp's own code, asked over JSON lines. */
 class OmpWorker {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  private stderr = "";
-
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly channel: OracleWorker,
     private readonly home: string,
-  ) {
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (line) => {
-      const answer = JSON.parse(line) as { id: number; ok: boolean; result?: unknown; error?: string };
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      if (answer.ok) waiting?.resolve(answer.result);
-      else waiting?.reject(new Error(`omp worker: ${answer.error}`));
-    });
-    child.stderr.on("data", (data: Buffer) => (this.stderr = (this.stderr + data.toString("utf8")).slice(-4000)));
-    child.on("exit", (code) => {
-      for (const waiting of this.pending.values()) waiting.reject(new Error(`omp worker exited (${code}): ${this.stderr.trim()}`));
-      this.pending.clear();
-    });
-  }
+  ) {}
 
   static async start(): Promise<OmpWorker> {
     const install = findOmpInstall() ?? (await ensureOmp());
@@ -89,22 +53,17 @@ class OmpWorker {
       env: { ...env, HOME: home, PI_CODING_AGENT_DIR: agentDir, NO_COLOR: "1" },
       stdio: ["pipe", "pipe", "pipe"],
     });
-    const started = new OmpWorker(child, home);
+    const started = new OmpWorker(new OracleWorker("omp 18.3.4 bench", child), home);
     await started.ask("ping", {});
     return started;
   }
 
   ask<T>(op: string, args: unknown): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((done, fail) => {
-      this.pending.set(id, { resolve: done as (v: unknown) => void, reject: fail });
-      this.child.stdin.write(JSON.stringify({ id, op, args }) + "\n");
-    });
+    return this.channel.request(op, args);
   }
 
   close(): void {
-    this.child.stdin.end();
-    this.child.kill();
+    this.channel.close();
     rmSync(this.home, { recursive: true, force: true });
   }
 }

@@ -7,27 +7,7 @@ import { performance } from "node:perf_hooks";
 import { IndexSnapshots } from "../src/core/session/snapshot/index-snapshot";
 import { openSessionSync } from "../src/core/session/open/open-session";
 import { chunkedLineCount } from "./live-bench";
-
-interface Timing {
-  wall: number[];
-  cpu: number[];
-}
-
-function timed(runs: number, fn: () => unknown): Timing {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const t: Timing = { wall: [], cpu: [] };
-  for (let i = 0; i < runs; i++) {
-    gc?.();
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    if (!fn()) throw new Error("produced nothing");
-    const w = performance.now() - w0;
-    const c = process.cpuUsage(c0);
-    t.wall.push(w);
-    t.cpu.push((c.user + c.system) / 1000);
-  }
-  return t;
-}
+import { timed, type Timing } from "./measure";
 
 const best = (xs: number[]): number => Math.min(...xs);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -104,23 +104,3 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 export function diagnosticMessages(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => d.message);
 }
-
-/** Runs calls together; the first failure aborts the others (pi runs them with Promise.all). */
-export async function allOrAbort<T>(signal: AbortSignal | undefined, calls: ((signal: AbortSignal) => Promise<T>)[]): Promise<T[]> {
-  const inner = new AbortController();
-  const onAbort = (): void => inner.abort();
-  if (signal?.aborted) inner.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    return await Promise.all(
-      calls.map((call) =>
-        call(inner.signal).catch((error: unknown) => {
-          inner.abort();
-          throw error;
-        }),
-      ),
-    );
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
-}
