@@ -11,48 +11,26 @@ import type { FileOperationLists } from "../compaction/file-ops.js";
 import type { FilesTouched } from "../files-touched/index.js";
 import { writerSemantics } from "../agent/index.js";
 import type { BranchText } from "../agent/summary-writer.js";
-import type { PiVersion } from "../session/format/pi-version.js";
-import type { AgentName } from "../session/format/agent-version.js";
 import type { SessionEntry, Usage } from "../session/format/types.js";
 import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
 import { buildDigest } from "../summarize/digest.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
 import { NoSummaryModelError, summaryCaller, summaryModelFacts } from "./compaction-draft.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
+import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
-import type { ModelCallSettings, ProgressListener } from "./run-common.js";
-import { chooseSummarizer, summaryOmpAgentDir, type SummarizerChoice } from "./summarizer.js";
+import type { SummaryDraftOptions } from "./run-common.js";
+import { chooseSummarizer, summaryOmpAgentDir } from "./summarizer.js";
 
 export interface BranchSummaryInstructions {
   customInstructions?: string;
   replaceInstructions?: boolean;
 }
 
-export interface BranchSummaryTextOptions extends ModelCallSettings {
-  piVersion: PiVersion;
-  /** Whose session: omp's text starts with omp's preamble and ends with omp's `<files>` block (default pi). */
-  agent?: AgentName;
-  agentDir: string;
-  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
-  ompAgentDir?: string;
-  /** The branch being left, root→leaf (gives the session model). */
-  pathEntries: readonly SessionEntry[];
+export interface BranchSummaryTextOptions extends SummaryDraftOptions {
   /** The abandoned entries (collectEntriesForBranchSummary). */
   entries: readonly SessionEntry[];
   instructions: BranchSummaryInstructions;
-  /** The session's cwd. */
-  cwd: string;
-  trustProject: boolean;
   settings?: BranchSummarySettings;
-  summarizer?: SummarizerChoice;
-  /** false: no model available is an error instead of the digest. Default true. */
-  allowDigest?: boolean;
-  promptFile?: PromptFileRef | null;
-  filesTouched?: Partial<FilesTouchedOptions>;
-  signal?: AbortSignal;
-  onProgress?: ProgressListener;
-  warnings: string[];
-  detailsExtra?: Record<string, unknown>;
 }
 
 export interface BranchSummaryText {

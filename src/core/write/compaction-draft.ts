@@ -11,44 +11,20 @@ import type { FilesTouched } from "../files-touched/index.js";
 import { writerSemantics } from "../agent/index.js";
 import { compactionSpans } from "../agent/compaction-calls.js";
 import type { CompactionText, SummaryCaller, SummaryModelFacts, SummaryWriter } from "../agent/summary-writer.js";
-import type { PiVersion } from "../session/format/pi-version.js";
-import type { AgentName } from "../session/format/agent-version.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
-import type { SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
+import type { Usage as EntryUsage } from "../session/format/types.js";
 import { completeSummaryWithUsage } from "../summarize/call-model.js";
 import { buildDigest } from "../summarize/digest.js";
 import type { ThinkingLevel } from "../summarize/thinking-level.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
-import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf, type FilesTouchedOptions } from "./files-for-summary.js";
+import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
-import type { ModelCallSettings, ProgressListener } from "./run-common.js";
-import { chooseSummarizer, summaryOmpAgentDir, type Summarizer, type SummarizerChoice } from "./summarizer.js";
+import type { ModelCallSettings, SummaryDraftOptions } from "./run-common.js";
+import { chooseSummarizer, summaryOmpAgentDir, type Summarizer } from "./summarizer.js";
 
-export interface CompactionDraftOptions extends ModelCallSettings {
-  piVersion: PiVersion;
-  /** Whose session: omp's summary ends with omp's `<files>` block and is marked `fromExtension` (default pi). */
-  agent?: AgentName;
-  agentDir: string;
-  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
-  ompAgentDir?: string;
-  /** The branch root→leaf. */
-  pathEntries: readonly SessionEntry[];
+export interface CompactionDraftOptions extends SummaryDraftOptions {
   prep: CompactionPreparation;
-  /** The session's cwd (files-touched paths are shown relative to it). */
-  cwd: string;
-  trustProject: boolean;
-  summarizer?: SummarizerChoice;
-  /** false: no model available is an error (the pi extension lets pi's own compaction run instead). Default true. */
-  allowDigest?: boolean;
   instructions?: string;
-  /** undefined: pi-sessions.json's compaction prompt file; null: pi's instructions. */
-  promptFile?: PromptFileRef | null;
-  filesTouched?: Partial<FilesTouchedOptions>;
-  signal?: AbortSignal;
-  onProgress?: ProgressListener;
-  warnings: string[];
-  /** Extra fields kept in details.piSessions (e.g. which face wrote it). */
-  detailsExtra?: Record<string, unknown>;
 }
 
 export interface CompactionDraftResult {

@@ -7,6 +7,7 @@ import { sessionPi1xMarker } from "../session/dialect/pi1x-markers.js";
 import { sessionOmpMarker } from "../session/dialect/omp-markers.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import type { PiVersion } from "../session/format/pi-version.js";
+import type { SessionEntry } from "../session/format/types.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
 import type { SummaryHooks } from "../hooks/summary-hooks.js";
 import type { FilesTouchedOptions } from "./files-for-summary.js";
@@ -41,6 +42,32 @@ export interface ModelCallSettings {
   timeoutMs?: number;
   /** Client-side retries on 429/5xx/connection errors (SDK default when unset). */
   maxRetries?: number;
+}
+
+/** What a compaction's and a branch summary's draft both take: whose session, its files and model choice, and the run's plumbing. */
+export interface SummaryDraftOptions extends ModelCallSettings {
+  piVersion: PiVersion;
+  /** Whose session (default pi): its summary writer applies (omp: its prompts, preamble and `<files>` block). */
+  agent?: AgentName;
+  agentDir: string;
+  /** omp's agent dir (its models.yml), for an omp session; default omp's own. */
+  ompAgentDir?: string;
+  /** The branch root→leaf (gives the session model). */
+  pathEntries: readonly SessionEntry[];
+  /** The session's cwd (files-touched paths are shown relative to it). */
+  cwd: string;
+  trustProject: boolean;
+  summarizer?: SummarizerChoice;
+  /** false: no model available is an error instead of the digest (the pi extension lets pi's own run). Default true. */
+  allowDigest?: boolean;
+  /** undefined: pi-sessions.json's prompt file; null: the agent's instructions. */
+  promptFile?: PromptFileRef | null;
+  filesTouched?: Partial<FilesTouchedOptions>;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  warnings: string[];
+  /** Extra fields kept in details.piSessions (e.g. which face wrote it). */
+  detailsExtra?: Record<string, unknown>;
 }
 
 /** What every writer takes to know whose entries to write. */
