@@ -3,6 +3,7 @@
 // from session files, and a page can post anything. The host sends a report cut
 // to what the page shows (never the catalogue); the page asks for other options
 // and to open a session it was shown (the host opens only a path it sent).
+import type { UsageTotals } from "../core/usage/usage-report";
 import { isCount, isRecord, isString } from "./protocol-checks";
 
 export const USAGE_LIMITS = {
@@ -25,14 +26,8 @@ export interface UsageViewOptions {
   rollUp: boolean;
 }
 
-export interface UsageNumbers {
-  cost: number;
-  tokens: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+/** A period's or a part's cost and tokens (the core's totals, as sent to the page). */
+export type UsageNumbers = UsageTotals;
 
 export interface UsageViewDay {
   day: string;
