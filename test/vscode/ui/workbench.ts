@@ -123,7 +123,16 @@ export class Workbench {
         await this.page.keyboard.press("Escape");
         continue;
       }
-      await this.typeInQuickInput(`>${title}`);
+      // A webview that has just loaded can take focus and close the palette between
+      // its opening and the typing: open it again.
+      const typed = await this.quickInput()
+        .locator(".quick-input-box input")
+        .fill(`>${title}`, { timeout: 3000 })
+        .then(() => true, () => false);
+      if (!typed) {
+        if (Date.now() > deadline) throw new Error(`the command palette closes before "${title}" can be typed`);
+        continue;
+      }
       // The palette lists the commands known when it opened: if ours is not there yet
       // (extensions still registering), close it and ask again.
       const found = await this.exactQuickInputRow(title)
