@@ -127,7 +127,8 @@ suite("workbench: the Usage view", () => {
     const own = (url: string): boolean => {
       if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return true;
       const u = new URL(url);
-      return u.hostname.endsWith(".vscode-resource.vscode-cdn.net") && /\/(dist\/usage\.js|media\/(webview|usage)\.css)$/.test(u.pathname);
+      // The reader the click opens loads its own script and style too.
+      return u.hostname.endsWith(".vscode-resource.vscode-cdn.net") && /\/(dist\/(usage|reader)\.js|media\/(webview|usage|reader)\.css)$/.test(u.pathname);
     };
     const seen = requests.slice(before);
     assert.ok(seen.some((url) => url.endsWith("/dist/usage.js")), "the page's script was seen loading");
