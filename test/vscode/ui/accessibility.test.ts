@@ -122,7 +122,8 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       assert.match((await reader.locator("body").getAttribute("class")) ?? "", bodyClass);
       await reader.locator(".edit-badge").first().waitFor({ timeout: STEP_MS });
       const folded = reader.locator("details.summary-fold:not([open])").first();
-      await folded.waitFor({ state: "attached", timeout: STEP_MS });
+      // Laid out, not only attached (a reader still drawing gives 0 px).
+      await folded.waitFor({ state: "visible", timeout: STEP_MS });
       const height = await folded.evaluate((element) => element.getBoundingClientRect().height);
       assert.ok(height > 0 && height < 60, `a collapsed summary is one line high, not a box: ${height} px`);
       problems.push(...(await axeProblems(reader)).map((p) => `reader: ${p}`));

@@ -191,7 +191,12 @@ suite("workbench: the Usage view", () => {
       await w.runCommand("Pi Sessions: Show Usage");
       const frame = await usageFrame();
       await frame.locator("#usage-period").selectOption("30d");
-      await frame.locator(".legend li").first().waitFor({ timeout: STEP_MS });
+      // Drawn for the period chosen (a panel restored with another period redraws after the choice).
+      await frame.waitForFunction(
+        () => (document.querySelector<HTMLSelectElement>("#usage-period")?.value ?? "") === "30d" && document.querySelectorAll("rect.series").length > 0 && document.querySelectorAll(".legend li").length > 0,
+        undefined,
+        { timeout: STEP_MS },
+      );
       const bodyClass = (await frame.locator("body").getAttribute("class")) ?? "";
       assert.match(bodyClass, name === "light" ? /vscode-light/ : name === "dark" ? /vscode-dark/ : /vscode-high-contrast/);
       // Every part takes a colour of the theme (none left black: a chart colour the theme does not define falls back).
