@@ -94,6 +94,21 @@ export async function ensureCodeServer(log: (line: string) => void = (line) => c
   });
 }
 
+/** Node 24 alone (what code-server runs on; also the runtime with node:sqlite the tests need), installed once. */
+export async function ensureNode24(log: (line: string) => void = (line) => console.log(line)): Promise<string> {
+  const root = cacheRoot();
+  const { nodeBin } = describeInstall(root);
+  const ready = async (): Promise<boolean> => (await isMarked(nodeDir(root), NODE_MARKER)) && existsSync(nodeBin);
+  if (await ready()) return nodeBin;
+  return withLock(root, async () => {
+    if (!(await ready())) {
+      log(`installing node@${NODE_FOR_CODE_SERVER_VERSION} into ${nodeDir(root)}`);
+      await installPackages(nodeDir(root), [`node@${NODE_FOR_CODE_SERVER_VERSION}`], withoutNpmRunEnv(process.env), NODE_MARKER);
+    }
+    return nodeBin;
+  });
+}
+
 async function installInto(root: string, install: CodeServerInstall, log: (line: string) => void): Promise<void> {
   const nodeReady = await isMarked(nodeDir(root), NODE_MARKER);
   const started = Date.now();

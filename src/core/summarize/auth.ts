@@ -11,13 +11,15 @@
 // error); 3. the provider's environment variable.
 // Both: runtime keys first. Headers: the built-in model's, then models.json
 // provider headers, then per-model headers (values resolved like keys);
-// "authHeader": true adds "Authorization: Bearer <key>". A provider of omp's
-// models.yml (an omp session) is found in omp's order (AuthStorage keys.get):
-// runtime keys, then its models.yml "apiKey" (omp's config override), then
-// — for omp's agent.db, which is not read — pi's auth.json, then the
-// provider's variable; `auth: none` needs no key ("N/A", as omp sends).
-// Its values (key, headers) are read with omp's rules. Errors name where to
-// put a key, never a key. One difference: an auth.json "!command" key that
+// "authHeader": true adds "Authorization: Bearer <key>". For an omp session
+// the key is found in omp's order (AuthStorage keys.get): runtime keys, a
+// models.yml provider's "apiKey" (omp's config override), omp's logins in
+// its agent.db — a live OAuth token, then a /login key — (then pi's auth.json,
+// which omp does not read, as a convenience), the provider's variable, any
+// other key in agent.db; `auth: none` needs no key ("N/A", as omp sends).
+// An expired OAuth token is not refreshed here (omp refreshes it on its next
+// run). models.yml values (key, headers) are read with omp's rules. Errors
+// name where to put a key, never a key. One difference: an auth.json "!command" key that
 // fails is an error here; pi 0.73 silently moves on to models.json's apiKey.
 
 import { credentialFor } from "./auth-json.js";
@@ -27,11 +29,12 @@ import { modelLabel } from "./model-reference.js";
 import type { ModelRegistry, SummaryModel } from "./model-registry.js";
 import type { ModelSetup } from "./model-setup.js";
 import { oauthApiKey } from "./oauth.js";
+import type { OmpCredentials } from "./omp-agent-db.js";
 import { loadPiAi } from "./pi-ai-loader.js";
 import { providerEnvVars, providerOtherAuth } from "./provider-env-vars.js";
 import { piAiProviderId } from "./provider-ids.js";
 
-export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json" | "models.yml" | "none";
+export type KeySource = "runtime" | "auth.json" | "oauth" | "environment" | "models.json" | "models.yml" | "agent.db" | "none";
 
 /** What omp sends for a provider with `auth: none`. */
 const OMP_KEYLESS_KEY = "N/A";
@@ -100,17 +103,47 @@ async function keyFromModelsJson(provider: string, setup: ModelSetup): Promise<F
   return { apiKey: resolved.value, keySource: config.origin };
 }
 
+/**
+ * A key from omp's logins: "oauth" a token that has not expired, "login" a key
+ * `/login` stored, "other" any other stored key (omp reads it after the
+ * provider's variable). A stored key is read as omp reads it (a variable's
+ * name or `!command`, else the text).
+ */
+async function keyFromOmpLogins(provider: string, setup: ModelSetup, which: "oauth" | "login" | "other"): Promise<FoundKey | undefined> {
+  for (const credential of setup.ompCredentials?.of(provider) ?? []) {
+    if (which === "oauth") {
+      if (credential.type === "oauth" && credential.access && credential.expires !== undefined && credential.expires > (setup.now?.() ?? Date.now())) {
+        return { apiKey: credential.access, keySource: "agent.db" };
+      }
+      continue;
+    }
+    if (credential.type !== "api_key" || (which === "login") !== credential.login) continue;
+    const resolved = await setup.resolveOmpValue(credential.key);
+    return { apiKey: resolved.ok ? resolved.value : credential.key, keySource: "agent.db" };
+  }
+  return undefined;
+}
+
+async function findOmpKey(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
+  const config = setup.registry.providerRequestConfig(provider);
+  const fromModelsYml = config?.origin === "models.yml";
+  const found =
+    (fromModelsYml ? await keyFromModelsJson(provider, setup) : undefined) ??
+    (await keyFromOmpLogins(provider, setup, "oauth")) ??
+    (await keyFromOmpLogins(provider, setup, "login")) ??
+    (await keyFromAuthStorage(provider, setup));
+  if (found?.apiKey !== undefined) return found;
+  const other = (await keyFromEnvironment(provider, setup)) ?? (await keyFromOmpLogins(provider, setup, "other"));
+  if (other) return other;
+  if (fromModelsYml) return config.keyless ? { apiKey: OMP_KEYLESS_KEY, keySource: "none" } : found;
+  return (await keyFromModelsJson(provider, setup)) ?? found;
+}
+
 async function findKey(provider: string, setup: ModelSetup): Promise<FoundKey | undefined> {
   const runtimeKey = setup.runtimeApiKeys?.[provider];
   if (runtimeKey) return { apiKey: runtimeKey, keySource: "runtime" };
   const config = setup.registry.providerRequestConfig(provider);
-  if (config?.origin === "models.yml") {
-    const found = (await keyFromModelsJson(provider, setup)) ?? (await keyFromAuthStorage(provider, setup));
-    if (found?.apiKey !== undefined) return found;
-    const fromEnv = await keyFromEnvironment(provider, setup);
-    if (fromEnv) return fromEnv;
-    return config.keyless ? { apiKey: OMP_KEYLESS_KEY, keySource: "none" } : found;
-  }
+  if (setup.ompCredentials || config?.origin === "models.yml") return findOmpKey(provider, setup);
   const stored = await keyFromAuthStorage(provider, setup);
   if (setup.piVersion === "1.5") {
     if (stored) return stored;
@@ -139,7 +172,15 @@ async function resolveHeaderValues(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-export function missingKeyMessage(provider: string, authFile: string, registry: ModelRegistry): string {
+/** What omp's logins could not give: an unreadable agent.db, or only an expired OAuth token. */
+function ompLoginsNote(provider: string, logins: OmpCredentials | undefined): string {
+  if (!logins) return " (omp's logins in its agent.db were not read)";
+  if (logins.unread) return ` (omp's logins in ${logins.file} cannot be read: ${logins.unread})`;
+  if (logins.of(provider).some((c) => c.type === "oauth")) return ` (omp's login for it in ${logins.file} has expired: running omp once refreshes it)`;
+  return "";
+}
+
+export function missingKeyMessage(provider: string, authFile: string, registry: ModelRegistry, logins?: OmpCredentials): string {
   const envVars = providerEnvVars(provider);
   const other = providerOtherAuth(provider);
   const entry = `{"${provider}": {"type": "api_key", "key": "<your key>"}}`;
@@ -147,12 +188,12 @@ export function missingKeyMessage(provider: string, authFile: string, registry: 
   const ompFile = registry.ompModelsFile;
   if (envVars.length > 0) ways.push(`set the environment variable ${envVars.join(" or ")}`);
   if (other) ways.push(`configure ${other}`);
-  if (ompFile) {
-    // An omp session: omp's own logins (its agent.db) cannot be read here.
-    ways.push(`give the provider an "apiKey" in ${ompFile} (the name of an environment variable that holds the key, the key itself, or !command)`);
+  if (logins || ompFile) {
+    ways.push(`log in with omp (/login)`);
+    if (ompFile) ways.push(`give the provider an "apiKey" in ${ompFile} (the name of an environment variable that holds the key, the key itself, or !command)`);
     ways.push(`in VS Code, run "Pi Sessions: Set API Key…"`);
     ways.push(`add ${entry} to ${authFile}`);
-    return `No API key for provider "${provider}" (omp's own logins in its agent.db are not read here). To use it, ${ways.join(", or ")}.`;
+    return `No API key for provider "${provider}"${ompLoginsNote(provider, logins)}. To use it, ${ways.join(", or ")}.`;
   }
   ways.push(`add ${entry} to ${authFile}`);
   if (envVars.length === 0) ways.push(`give the provider an "apiKey" in ${registry.modelsJsonFile}`);
@@ -172,7 +213,7 @@ export async function resolveRequestAuth(model: SummaryModel, setup: ModelSetup)
     model.headers || providerHeaders || modelHeaders ? { ...model.headers, ...providerHeaders, ...modelHeaders } : undefined;
 
   if (!found?.apiKey) {
-    throw new ModelConfigError("missing-key", missingKeyMessage(model.provider, setup.authFile, registry), { file: setup.authFile });
+    throw new ModelConfigError("missing-key", missingKeyMessage(model.provider, setup.authFile, registry, setup.ompCredentials), { file: setup.authFile });
   }
   if (providerConfig?.authHeader) headers = { ...headers, Authorization: `Bearer ${found.apiKey}` };
   return {

@@ -4,12 +4,14 @@
 // Everything that turns a model into a request (key, headers, OAuth) takes
 // this one value instead of a bag of options passed from hand to hand.
 
+import { existsSync } from "node:fs";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { authJsonPath, readAuthJson, type AuthData } from "./auth-json.js";
 import { resolveConfigValue, type ConfigValueResult } from "./config-value.js";
 import type { FileLockOptions } from "./file-lock.js";
 import { loadModelRegistry, type ModelRegistry } from "./model-registry.js";
 import type { OAuthProviderLookup } from "./oauth.js";
+import { nodeSqlite, readOmpCredentials, type OmpCredentials } from "./omp-agent-db.js";
 import { readPiSessionsConfig, type PiSessionsConfig } from "./pi-sessions-config.js";
 
 export interface ModelSetupOptions {
@@ -21,6 +23,8 @@ export interface ModelSetupOptions {
    * its values read with omp's rules, its keys found in omp's order.
    */
   ompAgentDir?: string;
+  /** omp's `agent.db`, for an omp session: the keys and OAuth tokens of omp's logins, found in omp's order. */
+  ompAgentDb?: string;
   /** Run "!command" values (pi does); default true. */
   allowCommands?: boolean;
   /**
@@ -41,6 +45,8 @@ export interface ModelSetup extends Readonly<ModelSetupOptions> {
   readonly authData: AuthData;
   readonly registry: ModelRegistry;
   readonly config: PiSessionsConfig;
+  /** omp's logins (an omp session's `agent.db`); undefined for a pi session. */
+  readonly ompCredentials?: OmpCredentials;
   /** A config value (apiKey, header value, auth key) read with this pi version's rules. */
   resolveValue(value: string, credentialEnv?: Readonly<Record<string, string>>): Promise<ConfigValueResult>;
   /**
@@ -63,6 +69,7 @@ export async function loadModelSetup(options: ModelSetupOptions): Promise<ModelS
     authData,
     registry,
     config,
+    ...(options.ompAgentDb ? { ompCredentials: readOmpCredentials(options.ompAgentDb, { sqlite: nodeSqlite(), exists: existsSync }) } : {}),
     resolveValue: (value, credentialEnv) => resolveConfigValue(value, { syntax: piVersion, credentialEnv, allowCommands: options.allowCommands }),
     resolveOmpValue: (value) => resolveConfigValue(value, { syntax: "0.73", allowCommands: options.allowCommands }),
   };

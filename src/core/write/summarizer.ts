@@ -4,7 +4,7 @@
 // can be used (no model on the branch, no key, model unknown here) the
 // digest is written instead, with a loud warning.
 
-import { defaultOmpDirs } from "../agent/index.js";
+import { defaultOmpDirs, ompAgentDbFile } from "../agent/index.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { SessionEntry } from "../session/format/types.js";
@@ -69,7 +69,7 @@ export async function chooseSummarizer(options: {
     const resolved = await resolveSummaryModel({
       agentDir: options.agentDir,
       piVersion: options.piVersion,
-      ...(options.ompAgentDir ? { ompAgentDir: options.ompAgentDir } : {}),
+      ...(options.ompAgentDir ? { ompAgentDir: options.ompAgentDir, ompAgentDb: ompAgentDbFile(options.ompAgentDir) } : {}),
       pathEntries: options.pathEntries,
       model: choice.model,
       preset: choice.preset,

@@ -98,6 +98,8 @@ export interface Omp {
   compactionSettingsFrom(cwd: string, agentDir: string): Promise<Record<string, unknown>>;
   /** `cfgBranchSummaryReserveTokens` / `cfgBranchSummaryEnabled` from the same files. */
   branchSummarySettingsFrom(cwd: string, agentDir: string): Promise<{ enabled: boolean; reserveTokens: number }>;
+  /** Any module of omp's registry by its name, e.g. "@oh-my-pi/pi-ai/auth-broker/discover". */
+  module(key: string): Promise<Record<string, any>>;
 }
 
 type Registry = Record<string, () => Promise<Record<string, unknown>>>;
@@ -123,6 +125,7 @@ export async function loadOmp(oracleJs: string): Promise<Omp> {
   ]);
   const readSettings = (cwd: string, agentDir: string) => settingsModule.Settings.loadReadOnly({ cwd, agentDir });
   return {
+    module: load,
     loadSessionFile: loader.loadSessionFile,
     SessionManager: manager.SessionManager,
     convertToLlm: messages.convertToLlm,

@@ -18,6 +18,7 @@ import { ensureOmp, findOmpInstall, type OmpInstall } from "./install.js";
 import { OMP_OPT_OUT_ENV, ompOptedOut, type OmpProvided } from "./provided.js";
 import type { GenerateArgs, GeneratedOmpSession } from "./random-session-omp.js";
 import type { CapturedRequest, SummaryRequestsArgs } from "./summary-requests.js";
+import type { LoginKeysArgs } from "./login-keys.js";
 import { buildOmpWorker } from "./worker-bundle.js";
 
 export type { OmpAnswersArgs, OmpSettingsSpec } from "./answers.js";
@@ -220,6 +221,11 @@ export class OmpOracle {
   /** A random session written by omp's own SessionManager into `args.dir` (blobs go to this oracle's agent dir). */
   generate(args: GenerateArgs): Promise<GeneratedOmpSession> {
     return this.request("generate", { ...args, dir: resolve(args.dir) });
+  }
+
+  /** omp's logins stored in `args.agentDir`'s agent.db by omp's AuthStorage, and the key omp would send per provider. */
+  loginKeys(args: LoginKeysArgs): Promise<{ keys: Record<string, string | null> }> {
+    return this.request("loginKeys", { ...args, agentDir: resolve(args.agentDir) });
   }
 
   close(): void {

@@ -11,6 +11,7 @@
 import { createInterface } from "node:readline";
 import { answers, loadBack, type OmpAnswersArgs } from "./answers.js";
 import { benchOps } from "./bench-ops.js";
+import { loginKeys, type LoginKeysArgs } from "./login-keys.js";
 import { loadOmp, type Json, type Omp } from "./omp-modules.js";
 import { generateOmpSession, type GenerateArgs } from "./random-session-omp.js";
 import { summaryRequests, type SummaryRequestsArgs } from "./summary-requests.js";
@@ -27,6 +28,7 @@ function opsFor(omp: Omp, started: number, loaded: number): Record<string, (args
     settings: (args: { cwd: string; agentDir: string }) => settingsFrom(omp, args),
     generate: (args: GenerateArgs) => generateOmpSession(omp, args),
     summaryRequests: (args: SummaryRequestsArgs) => summaryRequests(omp, args),
+    loginKeys: (args: LoginKeysArgs) => loginKeys(omp, args),
     ...benchOps(omp),
   };
 }

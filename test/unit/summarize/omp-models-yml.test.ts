@@ -2,8 +2,8 @@
 // registry (read with omp 18.3.4's rules: YAML, models.yml → models.yaml →
 // models.json, omp's validateProviderConfiguration), its keys are found in
 // omp's order (runtime, the models.yml apiKey — an environment variable's
-// name, the key, or !command —, then pi's auth.json for omp's agent.db, then
-// the provider's variable; `auth: none` sends "N/A"), it wins over pi's
+// name, the key, or !command —, then pi's auth.json (omp's agent.db is not
+// given here: omp-logins.test.ts), then the provider's variable; `auth: none` sends "N/A"), it wins over pi's
 // models.json for a provider both define; a broken file is an error naming
 // the file and line; a missing key says every way that works here.
 

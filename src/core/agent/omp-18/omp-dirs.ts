@@ -93,6 +93,11 @@ export function ompSessionsRoot(agentDir: string, options: OmpDirOptions = {}): 
   return join(ompDataDir(agentDir, options), "sessions");
 }
 
+/** `<data>/agent.db`: omp's SQLite store of its logins (API keys and OAuth tokens) and usage. */
+export function ompAgentDbFile(agentDir: string, options: OmpDirOptions = {}): string {
+  return join(ompDataDir(agentDir, options), "agent.db");
+}
+
 /** `<data>/blobs`: omp's content-addressed blob store (images, snapcompact frames). */
 export function ompBlobsDir(agentDir: string, options: OmpDirOptions = {}): string {
   return join(ompDataDir(agentDir, options), "blobs");

@@ -53,8 +53,9 @@ export function cleanEnv(extra: Record<string, string>): Record<string, string> 
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra };
 }
 
-export function startCli(cli: string, args: string[], env: Record<string, string>, cwd?: string): RunningCli {
-  const child = spawn(process.execPath, [cli, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** `node`: the Node that runs it (default this one). */
+export function startCli(cli: string, args: string[], env: Record<string, string>, cwd?: string, node: string = process.execPath): RunningCli {
+  const child = spawn(node, [cli, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
@@ -66,6 +67,6 @@ export function startCli(cli: string, args: string[], env: Record<string, string
   return { pid: child.pid!, done, kill: (signal) => child.kill(signal) };
 }
 
-export function runCliProcess(cli: string, args: string[], env: Record<string, string>): Promise<CliProcessResult> {
-  return startCli(cli, args, env).done;
+export function runCliProcess(cli: string, args: string[], env: Record<string, string>, node?: string): Promise<CliProcessResult> {
+  return startCli(cli, args, env, undefined, node).done;
 }
