@@ -4,7 +4,7 @@ import { boolFlag } from "../args";
 import type { Command } from "../command";
 import { UsageError } from "../errors";
 import { printJson, printLines } from "../output";
-import { loadSession } from "../session-input";
+import { loadSession, resolveOmpAgentDir } from "../session-input";
 import { toCliError } from "./summary-flags";
 import { writeSemantics } from "../session-semantics";
 
@@ -18,11 +18,10 @@ export const renameCommand: Command = {
     if (!file || name === undefined) throw new UsageError("'rename' needs a session FILE and a NAME");
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}' (quote a NAME with spaces)`);
     const session = await loadSession(ctx, resolve(ctx.io.processCwd, file));
-    // pi's writes only: an omp session is refused until the writers follow omp's rules.
     const { agent } = writeSemantics(ctx, session);
     let result;
     try {
-      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run") });
+      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run"), ...(agent === "omp" ? { ompAgentDir: resolveOmpAgentDir(ctx) } : {}) });
     } catch (error) {
       throw toCliError(error);
     }

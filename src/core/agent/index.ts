@@ -3,7 +3,7 @@ export { AGENT_NAMES, type AgentName, type AgentVersion, formatAgentVersion, isA
 export { sessionOmpMarker, type OmpMarker } from "../session/dialect/omp-markers.js";
 export { createOmpSemantics, modelOfKey, type OmpSemantics } from "./omp-18/semantics.js";
 export { defaultOmpDirs, ompDirsOf, type OmpDirs } from "./omp-18/agent-dir.js";
-export { ompAgentDbFile } from "./omp-18/omp-dirs.js";
+export { ompAgentDbFile, ompHistoryDbFile } from "./omp-18/omp-dirs.js";
 export { choosePiVersion, type ChoosePiVersionInput, type PiVersionChoice, type PiVersionSource } from "./choose-pi-version.js";
 export { findInstalledPi, piPackageOf, type InstalledPi } from "./installed-pi.js";
 export type { AgentSemantics, DisplayNameFacts, ListTitleFacts, SessionNameFacts } from "./agent-semantics.js";

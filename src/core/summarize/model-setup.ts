@@ -11,7 +11,8 @@ import { resolveConfigValue, type ConfigValueResult } from "./config-value.js";
 import type { FileLockOptions } from "./file-lock.js";
 import { loadModelRegistry, type ModelRegistry } from "./model-registry.js";
 import type { OAuthProviderLookup } from "./oauth.js";
-import { nodeSqlite, readOmpCredentials, type OmpCredentials } from "./omp-agent-db.js";
+import { nodeSqlite } from "../fs/index.js";
+import { readOmpCredentials, type OmpCredentials } from "./omp-agent-db.js";
 import { readPiSessionsConfig, type PiSessionsConfig } from "./pi-sessions-config.js";
 
 export interface ModelSetupOptions {

@@ -6,6 +6,8 @@
 // running omp (WAL) is neither blocked nor changed. Node 20 has no SQLite:
 // the store is then reported unread, and the no-key error says so.
 
+import { NO_SQLITE, type SqliteDatabase, type SqliteModule } from "../fs/index.js";
+
 export type OmpCredential =
   /** `login`: stored by `/login` (omp prefers it over the provider's variable); other keys come after it. */
   | { type: "api_key"; key: string; login: boolean }
@@ -17,28 +19,6 @@ export interface OmpCredentials {
   readonly unread?: string;
   /** The provider's active credentials, in omp's order (by row id). */
   of(provider: string): readonly OmpCredential[];
-}
-
-interface SqliteStatement {
-  all(): unknown[];
-}
-interface SqliteDatabase {
-  prepare(sql: string): SqliteStatement;
-  close(): void;
-}
-export interface SqliteModule {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean; timeout?: number }) => SqliteDatabase;
-}
-
-const NO_SQLITE = "this Node.js has no SQLite (node:sqlite comes with Node 22.13 and later)";
-
-/** `node:sqlite`, or undefined on a runtime without it. */
-export function nodeSqlite(): SqliteModule | undefined {
-  try {
-    return process.getBuiltinModule?.("node:sqlite") as SqliteModule | undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 interface Row {

@@ -4,18 +4,23 @@
 // trims). omp: as omp's setSessionName does for a file with a title slot, a
 // `title_change` entry appended and the 256-byte slot on line 1 rewritten in
 // place, under omp's publish lock (omp reads its name only from the slot; a
-// file without one is refused). Both refuse an empty name.
+// file without one is refused), then omp's welcome-screen title cache
+// updated (omp-title-index.ts). Both refuse an empty name.
 
 import { checkWritable, commitAppend, commitOmpRename, planAppend, WriteRefusedError } from "../session/append/append.js";
 import type { LoadedSession } from "../session/open/open-session.js";
 import type { SessionInfoEntry, TitleChangeEntry } from "../session/format/types.js";
 import type { AgentName } from "../session/format/agent-version.js";
 import { serializeTitleSlot, truncateTitleForSlot } from "../session/format/omp-title-slot-serialize.js";
+import { defaultOmpDirs, ompHistoryDbFile } from "../agent/index.js";
+import { recordOmpSessionTitle } from "./omp-title-index.js";
 import { RunInputError, writerAgent, type AgentOption, type RunOutcome } from "./run-common.js";
 
 export interface RenameOptions extends AgentOption {
   session: LoadedSession;
   name: string;
+  /** omp's agent dir (its history.db caches the welcome screen's titles); default omp's own. */
+  ompAgentDir?: string;
   dryRun?: boolean;
   now?: () => Date;
 }
@@ -33,9 +38,8 @@ export interface RenameResult {
 }
 
 /**
- * omp's welcome screen lists recent sessions by the title cached in its
- * history.db (session_titles), which omp writes only when it renames a session
- * itself or finds no cached title; its /resume reads the title slot.
+ * What omp's welcome screen shows when its title cache (history.db) could not
+ * be updated (omp-title-index.ts); its /resume reads the title slot.
  */
 export const OMP_TITLE_CACHE_NOTICE =
   "omp's /resume shows the new name; omp's welcome screen may keep showing a name it cached earlier (history.db) until omp itself renames the session";
@@ -93,5 +97,9 @@ function renameOmpSession(options: RenameOptions): RenameResult {
   const name = truncateTitleForSlot(title, "user", updatedAt);
   if (options.dryRun) return { outcome: "dry-run", written: false, entry, name, previousName, agent: "omp" };
   commitOmpRename(planned, serializeTitleSlot({ title, source: "user", updatedAt }));
-  return { outcome: "written", written: true, entry, name, previousName, agent: "omp", ...(previousName !== null ? { notice: OMP_TITLE_CACHE_NOTICE } : {}) };
+  const sessionId = session.header?.id;
+  const cache = sessionId ? recordOmpSessionTitle(ompHistoryDbFile(options.ompAgentDir ?? defaultOmpDirs().agentDir), sessionId, title) : undefined;
+  // Never named before: omp cached no title, so nothing is stale.
+  const stale = previousName !== null && !cache?.recorded;
+  return { outcome: "written", written: true, entry, name, previousName, agent: "omp", ...(stale ? { notice: OMP_TITLE_CACHE_NOTICE } : {}) };
 }

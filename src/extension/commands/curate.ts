@@ -47,7 +47,7 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
     }));
   if (name === undefined) return notDone("cancelled", "Cancelled.");
   try {
-    const result = renameSession({ session, name, agent });
+    const result = renameSession({ session, name, agent, ...(services.settings().omp.agentDir ? { ompAgentDir: services.settings().omp.agentDir } : {}) });
     await services.store.refresh(path);
     services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})${result.notice ? `; ${result.notice}` : ""}`);
     if (result.notice) void vscode.window.showInformationMessage(`Renamed to "${result.name}". ${result.notice[0]!.toUpperCase()}${result.notice.slice(1)}.`);

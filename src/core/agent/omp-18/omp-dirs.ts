@@ -98,6 +98,11 @@ export function ompAgentDbFile(agentDir: string, options: OmpDirOptions = {}): s
   return join(ompDataDir(agentDir, options), "agent.db");
 }
 
+/** `<data>/history.db`: omp's prompt history and the titles its welcome screen lists (session_titles). */
+export function ompHistoryDbFile(agentDir: string, options: OmpDirOptions = {}): string {
+  return join(ompDataDir(agentDir, options), "history.db");
+}
+
 /** `<data>/blobs`: omp's content-addressed blob store (images, snapcompact frames). */
 export function ompBlobsDir(agentDir: string, options: OmpDirOptions = {}): string {
   return join(ompDataDir(agentDir, options), "blobs");

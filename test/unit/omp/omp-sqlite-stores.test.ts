@@ -1,4 +1,7 @@
-// omp users log in with omp (`/login`): their keys and OAuth tokens live in
+// omp keeps two things pi-sessions needs in SQLite files, read and written
+// with node:sqlite (Node 24 here, as in VS Code's extension host).
+//
+// Logins: omp users log in with omp (`/login`): their keys and OAuth tokens live in
 // omp's SQLite agent.db, not in an environment variable. Here omp 18.3.4's own
 // AuthStorage stores them, omp says which key it would send per provider, and
 // pi-sessions — run as its own process on Node 24, which has node:sqlite —
@@ -8,8 +11,12 @@
 // omp session whose provider's only key is omp's login writes omp's
 // compaction through the loopback server with that key. On Node 20 (no
 // SQLite) and for an expired token the error says why, and nothing is written.
+//
+// Titles: omp's welcome screen lists recent sessions by the title cached in
+// its history.db; after `pi-sessions rename` omp's own welcome screen shows
+// the new name (on Node 20 the rename says it may not: omp-writers.test.ts).
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { build } from "esbuild";
@@ -17,10 +24,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureNode24 } from "../../../scripts/vscode/install-code-server.js";
 import { resolveRequestAuth } from "../../../src/core/summarize/auth.js";
 import { loadModelSetup } from "../../../src/core/summarize/model-setup.js";
-import { nodeSqlite } from "../../../src/core/summarize/omp-agent-db.js";
+import { nodeSqlite } from "../../../src/core/fs/index.js";
 import { scenarios, startModelServer, type ModelServer } from "../../support/model-server.js";
 import { OMP_FIXTURES_DIR } from "../../support/omp/expected-fixtures.js";
 import type { StoredLogin } from "../../support/omp/login-keys.js";
+import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
 import { describeOmp, fastTempDir } from "../../support/omp/oracle.js";
 import { buildCli, cleanEnv, runCliProcess } from "../write/support/built-cli.js";
 
@@ -30,7 +38,7 @@ const GROQ_MODEL = "llama-3.1-8b-instant";
 
 type Probed = Record<string, { key: string; source: string } | { error: string }>;
 
-describeOmp("omp's logins (agent.db): the key omp sends is the key we send", (oracle) => {
+describeOmp("omp's SQLite stores: the key omp sends is the key we send (agent.db); its welcome screen shows our rename (history.db)", (oracle) => {
   let node24: string;
   let probe: string;
   let cliJs: string;
@@ -175,5 +183,38 @@ describeOmp("omp's logins (agent.db): the key omp sends is the key we send", (or
     const setup = await loadModelSetup({ agentDir: join(home, ".pi", "agent"), ompAgentDir: join(home, ".omp", "agent"), ompAgentDb: join(home, ".omp", "agent", "agent.db") });
     const model = setup.registry.models.find((m) => m.provider === "groq")!;
     await expect(resolveRequestAuth(model, setup)).rejects.toThrow(/cannot be read: this Node\.js has no SQLite/);
+  });
+
+  it("pi-sessions rename (Node 24) of a session omp named: omp's /resume and its welcome screen both show the new name, and no notice is given", async () => {
+    const home = join(work, "title-cache");
+    const folder = join(home, ".omp", "agent", "sessions", "-proj");
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a-7a5c-7328-b37d-344f0d311926.jsonl");
+    writeFileSync(path, readFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl")));
+    const env = { HOME: home, TMPDIR: work };
+    const named = await ompDiscovery(env, { renameByOmp: [{ path, title: "Named by omp" }], recentDirs: [folder] });
+    expect(named.recent[folder]!.map((s) => s.name)).toEqual(["Named by omp"]);
+    const history = join(home, ".omp", "agent", "history.db");
+    expect(existsSync(history)).toBe(true);
+    const run = await runCliProcess(cliJs, ["rename", path, "Named by pi-sessions", "--json"], cleanEnv({ HOME: home }), node24);
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ written: true, agent: "omp", name: "Named by pi-sessions", previousName: "Named by omp" });
+    expect(out.notice).toBeUndefined();
+    const after = await ompDiscovery(env, { renameByOmp: [{ path }], recentDirs: [folder] });
+    expect(after.listAll.map((s) => s.title)).toEqual(["Named by pi-sessions"]);
+    expect(after.recent[folder]!.map((s) => s.name)).toEqual(["Named by pi-sessions"]);
+  });
+
+  it("rename where omp keeps no history.db: none is made, and nothing is said (nothing cached can be stale)", async () => {
+    const home = join(work, "no-history");
+    const folder = join(home, ".omp", "agent", "sessions", "-proj");
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a-7a5c-7328-b37d-344f0d311926.jsonl");
+    writeFileSync(path, readFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl")));
+    const run = await runCliProcess(cliJs, ["rename", path, "First name", "--json"], cleanEnv({ HOME: home }), node24);
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as Record<string, unknown>).notice).toBeUndefined();
+    expect(existsSync(join(home, ".omp", "agent", "history.db"))).toBe(false);
   });
 });
