@@ -27,7 +27,7 @@ function argString(raw: unknown, key: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-export async function renameSessionCommand(services: Services, raw: unknown): Promise<CommandResult<{ name: string; entryId: string }>> {
+export async function renameSessionCommand(services: Services, raw: unknown): Promise<CommandResult<{ name: string; entryId: string; notice?: string }>> {
   const refused = refuseUntrusted("Rename Session", services.log);
   if (refused) return refused;
   const target = await sessionTarget(services, commandArgs(raw));
@@ -51,7 +51,7 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
     await services.store.refresh(path);
     services.log.info(`rename ${path}: "${result.name}" (entry ${result.entry.id})${result.notice ? `; ${result.notice}` : ""}`);
     if (result.notice) void vscode.window.showInformationMessage(`Renamed to "${result.name}". ${result.notice[0]!.toUpperCase()}${result.notice.slice(1)}.`);
-    return ok({ name: result.name, entryId: result.entry.id });
+    return ok({ name: result.name, entryId: result.entry.id, ...(result.notice ? { notice: result.notice } : {}) });
   } catch (error) {
     return reportError(error, "Rename Session", { log: services.log, sessionPath: path });
   }

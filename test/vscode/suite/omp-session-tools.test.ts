@@ -17,6 +17,7 @@ import * as vscode from "vscode";
 import type { SearchResult } from "../../../src/core/search/search-index";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import { serializeTitleSlot } from "../../../src/core/session/format/omp-title-slot-serialize";
+import { nodeSqlite } from "../../../src/core/fs/node-sqlite";
 import type { Internals } from "../../../src/extension/internals";
 import { agentDir, extensionInternals, fixturePath, LINEAR_ID, run, setSetting, waitFor, workspaceDir } from "./helpers";
 
@@ -246,9 +247,21 @@ suite("oh-my-pi sessions: Clean Up and Rename Session (trusted workspace)", () =
     for (const [path, bytes] of before) assert.deepEqual(readFileSync(path), bytes, `${path} untouched`);
   });
 
-  test("Rename Session: the new title (omp's title slot) is the row's name and what search names it by", async () => {
-    const renamed = await run("piSessions.renameSession", { sessionPath: toolsPath, name: "Hashline tokenizer, renamed" });
+  test("Rename Session: the new title (omp's title slot) is the row's name and what search names it by; omp's welcome-screen title cache is updated (node:sqlite in this host)", async () => {
+    // omp's history.db as omp makes it (its session-index.ts DDL), caching the name omp gave the session.
+    const sqlite = nodeSqlite();
+    assert.ok(sqlite, `this extension host (Node ${process.version}) has node:sqlite`);
+    const history = join(OMP_AGENT_DIR(), "history.db");
+    const db = new sqlite.DatabaseSync(history);
+    db.prepare("CREATE TABLE session_titles (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, updated_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER)))").run();
+    db.prepare("INSERT INTO session_titles (session_id, title) VALUES (?, ?)").run(TOOLS_ID, "Hashline tokenizer");
+    db.close();
+    const renamed = await run<{ name: string; notice?: string }>("piSessions.renameSession", { sessionPath: toolsPath, name: "Hashline tokenizer, renamed" });
     assert.equal(renamed.ok, true, renamed.message);
+    assert.equal(renamed.value!.notice, undefined, "nothing stale to tell about");
+    const after = new sqlite.DatabaseSync(history, { readOnly: true });
+    assert.deepEqual({ ...(after.prepare("SELECT title FROM session_titles WHERE session_id = ?").get(TOOLS_ID) as object) }, { title: "Hashline tokenizer, renamed" });
+    after.close();
     const slot = JSON.parse(readFileSync(toolsPath).subarray(0, 256).toString("utf8")) as { title: string };
     assert.equal(slot.title, "Hashline tokenizer, renamed");
     await waitFor("the renamed row", () => label(row(toolsPath)) === "Hashline tokenizer, renamed");
