@@ -1,7 +1,11 @@
 // Set API Key… (into SecretStorage; provider quick pick; the key is never
 // logged) and Select Compaction Preset… (writes piSessions.defaultPreset).
 import * as vscode from "vscode";
+import { existsSync } from "node:fs";
+import { ompAgentDbFile } from "../../core/agent";
+import { nodeSqlite } from "../../core/fs";
 import { loadModelRegistry } from "../../core/summarize/model-registry";
+import { readOmpCredentials } from "../../core/summarize/omp-agent-db";
 import { commandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";
@@ -24,13 +28,25 @@ async function knownProviders(services: Services): Promise<string[]> {
   }
 }
 
+/** Providers omp has a login for (its agent.db), when omp's sessions are read. */
+function ompLoggedIn(services: Services): (provider: string) => boolean {
+  const settings = services.settings();
+  if (!settings.omp.enabled) return () => false;
+  const logins = readOmpCredentials(ompAgentDbFile(settings.omp.agentDir), { sqlite: nodeSqlite(), exists: existsSync });
+  return (provider) => logins.of(provider).length > 0;
+}
+
 export async function setApiKey(services: Services, raw: unknown): Promise<CommandResult<{ provider: string; stored: boolean }>> {
   const args = commandArgs(raw);
   try {
     let provider = args.provider;
     if (!provider) {
       const stored = new Set(services.apiKeys.providers());
-      const items = (await knownProviders(services)).map((name) => ({ label: name, description: stored.has(name) ? "key stored" : "" }));
+      const omp = ompLoggedIn(services);
+      const items = (await knownProviders(services)).map((name) => ({
+        label: name,
+        description: [stored.has(name) ? "key stored" : "", omp(name) ? "omp login" : ""].filter(Boolean).join(" · "),
+      }));
       provider = (await vscode.window.showQuickPick(items, { title: "Pi Sessions: Set API Key", placeHolder: "Provider" }))?.label;
     }
     if (!provider) return notDone("cancelled", "No provider chosen.");
