@@ -170,6 +170,8 @@ suite("workbench: the Usage view", () => {
     const sessions = await frame.locator("section", { hasText: "Top sessions" }).locator("tbody button").allTextContents();
     assert.deepEqual([...sessions].sort(), [...TITLES].sort());
     assert.match(await wb.extensionLog(), /usage view restored/);
+    // Closed, so the next reload restores no panel while the next test opens its own.
+    await wb.runCommand("View: Close All Editors");
   });
 
   test("screenshots in light, dark and high-contrast themes", async () => {
