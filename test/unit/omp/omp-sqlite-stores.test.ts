@@ -185,12 +185,18 @@ describeOmp("omp's SQLite stores: the key omp sends is the key we send (agent.db
     await expect(resolveRequestAuth(model, setup)).rejects.toThrow(/cannot be read: this Node\.js has no SQLite/);
   });
 
-  it("pi-sessions rename (Node 24) of a session omp named: omp's /resume and its welcome screen both show the new name, and no notice is given", async () => {
-    const home = join(work, "title-cache");
+  /** omp-simple in omp's folder for a project, in a home of its own. */
+  function ompSessionInHome(name: string) {
+    const home = join(work, name);
     const folder = join(home, ".omp", "agent", "sessions", "-proj");
     mkdirSync(folder, { recursive: true });
     const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a-7a5c-7328-b37d-344f0d311926.jsonl");
     writeFileSync(path, readFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl")));
+    return { home, folder, path };
+  }
+
+  it("pi-sessions rename (Node 24) of a session omp named: omp's /resume and its welcome screen both show the new name, and no notice is given", async () => {
+    const { home, folder, path } = ompSessionInHome("title-cache");
     const env = { HOME: home, TMPDIR: work };
     const named = await ompDiscovery(env, { renameByOmp: [{ path, title: "Named by omp" }], recentDirs: [folder] });
     expect(named.recent[folder]!.map((s) => s.name)).toEqual(["Named by omp"]);
@@ -207,11 +213,7 @@ describeOmp("omp's SQLite stores: the key omp sends is the key we send (agent.db
   });
 
   it("rename where omp keeps no history.db: none is made, and nothing is said (nothing cached can be stale)", async () => {
-    const home = join(work, "no-history");
-    const folder = join(home, ".omp", "agent", "sessions", "-proj");
-    mkdirSync(folder, { recursive: true });
-    const path = join(folder, "2026-11-23T22-32-57-180Z_01a20a8a-7a5c-7328-b37d-344f0d311926.jsonl");
-    writeFileSync(path, readFileSync(join(OMP_FIXTURES_DIR, "omp-simple.jsonl")));
+    const { home, path } = ompSessionInHome("no-history");
     const run = await runCliProcess(cliJs, ["rename", path, "First name", "--json"], cleanEnv({ HOME: home }), node24);
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as Record<string, unknown>).notice).toBeUndefined();
