@@ -2,7 +2,7 @@
 // status bar, watchers, hooks) and registers the commands. Activation reads
 // no session and loads no pi-ai: the Sessions view reads sessions when it is
 // shown, and the model registry (pi-ai) loads in the background after that.
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../core/text/bidi-controls";
 import { SummaryHooks } from "../core/hooks/summary-hooks";
@@ -35,6 +35,7 @@ import { discoverAllProjects, discoverSessionGroups, ompDirsForCwd } from "./ses
 import { SessionStore } from "./session-store";
 import { extensionIndexSnapshots } from "./index-snapshots";
 import { SessionWatcher } from "./session-watcher";
+import { OmpRecords } from "./omp-records";
 import { SessionsModel } from "./sessions-model";
 import { ompSessionsFolder, readExtensionSettings, SETTINGS_SECTION, settingsOverrides, type ExtensionSettings } from "./settings";
 import { SessionStatusBar } from "./status-bar";
@@ -61,6 +62,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
 
   const store = new SessionStore(log, { snapshots: extensionIndexSnapshots(context, log) });
   const windows = new ModelWindows(settings.agentDir, log);
+  // The sessions omp recorded outside its folders: read by each look, then followed record by record.
+  const records = new OmpRecords(() => settings);
+  const recordedFiles = (): Promise<string[]> => records.readAll();
   const sessions: SessionsModel = new SessionsModel(
     store,
     () => ({
@@ -72,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       ompAgentDir: settings.omp.agentDir,
       contextWindow: (model) => windows.window(model.provider, model.modelId),
     }),
-    (scope) => (scope === "all" ? discoverAllProjects(settings) : discoverSessionGroups(settings)),
+    (scope) => (scope === "all" ? discoverAllProjects(settings, undefined, recordedFiles) : discoverSessionGroups(settings, undefined, recordedFiles)),
     log,
     {
       catalogue: catalogueForSettings(join(context.globalStorageUri.fsPath, "catalogue"), () => settings.piVersion),
@@ -80,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       pinned: (): (string | undefined)[] => [active.path, entriesTree.path],
       fillProgress: (work) =>
         vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW_ID }, title: "Reading sessions" }, (progress) => work({ report: (done, total) => progress.report({ message: `${done} of ${total}` }) })),
+      recorded: records,
     },
   );
   const active = new ActiveSession(sessions);
@@ -127,6 +132,15 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     {
       changed: (path) => void sessions.fileChanged(path),
       listChanged: () => void sessions.listMayHaveChanged(),
+      // One record read alone: the file it named leaves, the file it names joins (its folder watched for its writes).
+      recordChanged: (record) =>
+        void records.update(record).then(({ gone, named }) => {
+          if (gone !== undefined) void sessions.recordedFileChanged(gone);
+          if (named !== undefined) {
+            watcher.watchRecordedDir(dirname(named));
+            void sessions.recordedFileChanged(named);
+          }
+        }),
     },
     log,
   );
@@ -150,7 +164,9 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     piDirs.push(...settings.sessionFolders);
     if (all) piDirs.push(...sessions.watchedDirs());
     const roots = all ? [join(settings.agentDir, "sessions"), ...(settings.omp.enabled ? [settings.omp.sessionsRoot] : [])] : [];
-    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: roots, include: settings.include });
+    // omp's records, each followed alone, and the folders of the files they name (their writes).
+    const recordedDirs = [...new Set(records.targets().map((path) => dirname(path)))];
+    watcher.watch({ piDirs: [...new Set(piDirs)], piRoots: roots, include: settings.include, recordFolders: records.folders(), recordedDirs });
   };
   const showInEntries = (path: string | undefined): void => {
     active.set(path);

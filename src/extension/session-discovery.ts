@@ -32,7 +32,12 @@ export interface SessionGroup {
   piDir: string;
   /** Session files, pi's folder first, each once. */
   files: string[];
+  /** The files listed only because omp recorded them (they leave with their record). */
+  recorded?: ReadonlySet<string>;
 }
+
+/** The session files omp recorded outside its folders that exist (read again by each look). */
+export type RecordedFiles = () => Promise<string[]>;
 
 export type SessionsScope = "workspace" | "all";
 
@@ -69,9 +74,15 @@ async function ompFilesForCwd(cwd: string, settings: ExtensionSettings): Promise
  * those directly in piSessions.sessionFolders.
  */
 export async function elsewhereSessionFiles(settings: Pick<ExtensionSettings, "omp" | "sessionFolders">): Promise<string[]> {
-  const recorded = settings.omp.enabled ? await ompRecordedSessionFiles(settings.omp.agentDir) : [];
+  const { recorded, inFolders } = await elsewhereParts(settings);
+  return [...new Set([...recorded, ...inFolders])].sort();
+}
+
+/** The files omp recorded and those in piSessions.sessionFolders, apart (each a session file name). */
+async function elsewhereParts(settings: Pick<ExtensionSettings, "omp" | "sessionFolders">, recordedFiles?: RecordedFiles): Promise<{ recorded: string[]; inFolders: string[] }> {
+  const recorded = settings.omp.enabled ? await (recordedFiles ?? (() => ompRecordedSessionFiles(settings.omp.agentDir)))() : [];
   const inFolders = await jsonlFilesInFolders(settings.sessionFolders);
-  return [...new Set([...recorded, ...inFolders])].filter((file) => isSessionFile(file)).sort();
+  return { recorded: recorded.filter((file) => isSessionFile(file)), inFolders: inFolders.filter((file) => isSessionFile(file)) };
 }
 
 function canonical(path: string): string {
@@ -82,9 +93,18 @@ function canonical(path: string): string {
   }
 }
 
-export async function discoverSessionGroups(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields): Promise<SessionGroup[]> {
+/** The workspace folder a session recorded in `cwd` belongs to (its canonical path equal), if any. */
+export function workspaceFolderForCwd(cwd: string | undefined): vscode.WorkspaceFolder | undefined {
+  if (!cwd) return undefined;
+  const wanted = canonical(cwd);
+  return (vscode.workspace.workspaceFolders ?? []).find((folder) => canonical(folder.uri.fsPath) === wanted);
+}
+
+export async function discoverSessionGroups(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields, recordedFiles?: RecordedFiles): Promise<SessionGroup[]> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const elsewhere = folders.length > 0 ? await elsewhereSessionFiles(settings) : [];
+  const parts = folders.length > 0 ? await elsewhereParts(settings, recordedFiles) : { recorded: [], inFolders: [] };
+  const elsewhere = [...new Set([...parts.recorded, ...parts.inFolders])];
+  const inFolders = new Set(parts.inFolders);
   const elsewhereCwd = new Map(elsewhere.map((file) => [file, headers(file)?.cwd ?? ""]).map(([file, cwd]) => [file, cwd ? canonical(cwd) : ""]));
   return Promise.all(
     folders.map(async (folder) => {
@@ -95,7 +115,9 @@ export async function discoverSessionGroups(settings: ExtensionSettings, headers
       const cwd = canonical(folder.uri.fsPath);
       const fromElsewhere = elsewhere.filter((file) => elsewhereCwd.get(file) === cwd);
       const files = [...new Set([...fromPi, ...fromOmp, ...inWorkspace, ...fromElsewhere])];
-      return { key: `group:${folder.uri.toString()}`, label: folder.name, folder, cwdMissing: false, piDir, files };
+      const otherwise = new Set([...fromPi, ...fromOmp, ...inWorkspace]);
+      const recorded = new Set(fromElsewhere.filter((file) => !inFolders.has(file) && !otherwise.has(file)));
+      return { key: `group:${folder.uri.toString()}`, label: folder.name, folder, cwdMissing: false, piDir, files, recorded };
     }),
   );
 }
@@ -104,7 +126,7 @@ export async function discoverSessionGroups(settings: ExtensionSettings, headers
  * Every session under <agent-dir>/sessions/ and the workspace's own files,
  * grouped by recorded cwd (groups sorted by label; a missing cwd marked).
  */
-export async function discoverAllProjects(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields): Promise<SessionGroup[]> {
+export async function discoverAllProjects(settings: ExtensionSettings, headers: (path: string) => HeaderFields | undefined = readSessionHeaderFields, recordedFiles?: RecordedFiles): Promise<SessionGroup[]> {
   const root = join(settings.agentDir, "sessions");
   let dirs: string[] = [];
   try {
@@ -115,8 +137,12 @@ export async function discoverAllProjects(settings: ExtensionSettings, headers: 
   const files = new Set<string>();
   for (const dir of dirs) for (const file of await findSessionFiles([dir], { maxDepth: 0 })) files.add(file);
   if (settings.omp.enabled) for (const file of await ompListedFiles(settings.omp.sessionsRoot)) if (isSessionFile(file)) files.add(file);
-  for (const file of await elsewhereSessionFiles(settings)) files.add(file);
-  for (const group of await discoverSessionGroups(settings, headers)) for (const file of group.files) files.add(file);
+  const parts = await elsewhereParts(settings, recordedFiles);
+  for (const file of parts.inFolders) files.add(file);
+  const recordedOnly = new Set<string>();
+  for (const group of await discoverSessionGroups(settings, headers, async () => parts.recorded)) for (const file of group.files) if (!group.recorded?.has(file)) files.add(file);
+  for (const file of parts.recorded) if (!files.has(file)) recordedOnly.add(file);
+  for (const file of recordedOnly) files.add(file);
   const byCwd = new Map<string, string[]>();
   for (const file of files) {
     const cwd = headers(file)?.cwd ?? "";
@@ -125,13 +151,58 @@ export async function discoverAllProjects(settings: ExtensionSettings, headers: 
     else byCwd.set(cwd, [file]);
   }
   return [...byCwd.entries()]
-    .map(([cwd, list]) => ({
-      key: `cwd:${cwd}`,
-      label: cwd ? basename(cwd) || cwd : "(no cwd recorded)",
-      cwd,
-      cwdMissing: cwd === "" || !existsSync(cwd),
-      piDir: cwd ? piSessionDirForCwd(cwd, settings.agentDir) : root,
-      files: list.sort(),
-    }))
-    .sort((a, b) => a.label.localeCompare(b.label) || (a.cwd ?? "").localeCompare(b.cwd ?? ""));
+    .map(([cwd, list]) => ({ ...projectGroup(cwd, settings), files: list.sort(), recorded: new Set(list.filter((file) => recordedOnly.has(file))) }))
+    .sort(compareProjectGroups);
+}
+
+/** The group of every project for sessions recorded in `cwd` ("" when none is recorded), without its files. */
+export function projectGroup(cwd: string, settings: Pick<ExtensionSettings, "agentDir">): Omit<SessionGroup, "files"> {
+  return {
+    key: `cwd:${cwd}`,
+    label: cwd ? basename(cwd) || cwd : "(no cwd recorded)",
+    cwd,
+    cwdMissing: cwd === "" || !existsSync(cwd),
+    piDir: cwd ? piSessionDirForCwd(cwd, settings.agentDir) : join(settings.agentDir, "sessions"),
+  };
+}
+
+export function compareProjectGroups(a: SessionGroup, b: SessionGroup): number {
+  return a.label.localeCompare(b.label) || (a.cwd ?? "").localeCompare(b.cwd ?? "");
+}
+
+/**
+ * The groups with one more session file omp recorded (it joins the group of the
+ * cwd its header records: this workspace's folder, or every project's group for
+ * that cwd, a new one if there is none); undefined when it belongs to no group
+ * shown (another project's session, this workspace listed).
+ */
+export function withRecordedFile(groups: readonly SessionGroup[], scope: SessionsScope, path: string, header: HeaderFields, settings: Pick<ExtensionSettings, "agentDir">): { groups: SessionGroup[]; key: string } | undefined {
+  const cwd = header.cwd ?? "";
+  const key = scope === "all" ? `cwd:${cwd}` : (() => {
+    const folder = workspaceFolderForCwd(cwd);
+    return folder ? `group:${folder.uri.toString()}` : undefined;
+  })();
+  if (key === undefined) return undefined;
+  const at = groups.findIndex((group) => group.key === key);
+  if (at < 0) {
+    if (scope !== "all") return undefined;
+    return { groups: [...groups, { ...projectGroup(cwd, settings), files: [path], recorded: new Set([path]) }].sort(compareProjectGroups), key };
+  }
+  const group = groups[at]!;
+  if (group.files.includes(path)) return undefined;
+  const next = [...groups];
+  next[at] = { ...group, files: [...group.files, path], recorded: new Set([...(group.recorded ?? []), path]) };
+  return { groups: next, key };
+}
+
+/** The groups without a file listed only because omp recorded it (its record gone, or the file); undefined when no group lists it that way. */
+export function withoutRecordedFile(groups: readonly SessionGroup[], path: string): { groups: SessionGroup[]; key: string } | undefined {
+  const at = groups.findIndex((group) => group.recorded?.has(path));
+  if (at < 0) return undefined;
+  const group = groups[at]!;
+  const recorded = new Set(group.recorded);
+  recorded.delete(path);
+  const next = [...groups];
+  next[at] = { ...group, files: group.files.filter((file) => file !== path), recorded };
+  return { groups: next, key: group.key };
 }

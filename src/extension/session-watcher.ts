@@ -12,6 +12,12 @@
 // every second (neither watcher reports files in a folder created after it
 // started), and once there it is watched and the list looks again. Listing
 // every project, pi's sessions folder is watched for new project folders.
+// omp's record folders (custom-session-files, terminal-sessions) are watched
+// record by record: each record created, changed or removed is reported alone
+// (`recordChanged`), and the folders of the files omp recorded report their
+// session files as changed (created, appended or removed), never as a list
+// change: one record or one file is what the listener reads again. Those
+// folders are added one at a time as records name them (`watchRecordedDir`).
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -23,6 +29,10 @@ export interface WatchTargets {
   piRoots?: string[];
   /** Globs inside the workspace folders. */
   include: string[];
+  /** omp's record folders (custom-session-files, terminal-sessions): each record reported alone. */
+  recordFolders?: string[];
+  /** Folders of session files omp recorded: their *.jsonl reported as changed (never as a list change). */
+  recordedDirs?: string[];
 }
 
 export type WatchSource = "vscode" | "fs.watch";
@@ -38,6 +48,8 @@ export interface SessionWatcherEvents {
   changed(path: string): void;
   /** A file was created or deleted. */
   listChanged(): void;
+  /** One of omp's records was created, changed or removed. */
+  recordChanged?(record: string): void;
 }
 
 const DEBOUNCE_MS = 50;
@@ -47,6 +59,11 @@ export class SessionWatcher implements vscode.Disposable {
   private disposables: vscode.Disposable[] = [];
   private fsWatchers: FSWatcher[] = [];
   private missingFolderPoll: NodeJS.Timeout | undefined;
+  private targets: WatchTargets = { piDirs: [], include: [] };
+  /** Record folders and recorded files' folders watched now, and those waited for (not there yet). */
+  private readonly recordWatched = new Set<string>();
+  private readonly recordMissing = new Map<string, "records" | "recorded">();
+  private piDirsWatched = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   readonly eventCounts: Record<WatchSource, number> = { vscode: 0, "fs.watch": 0 };
   readonly stats: WatcherStats = { delivered: 0, duplicates: 0 };
@@ -60,13 +77,15 @@ export class SessionWatcher implements vscode.Disposable {
 
   watch(targets: WatchTargets): void {
     this.stop();
+    this.targets = targets;
     const dirs = new Set(targets.piDirs);
+    this.piDirsWatched = dirs;
     for (const root of targets.piRoots ?? []) {
       for (const dir of subfolders(root)) dirs.add(dir);
       // pi makes a folder for a new cwd when it starts there: watch it too (its first session comes later).
       this.watchFolder(root, (name) => {
         const dir = join(root, name);
-        if (!dirs.has(dir) && isFolder(dir)) this.scheduleKey("rewatch", () => this.rewatch(targets, [dir]));
+        if (!dirs.has(dir) && isFolder(dir)) this.scheduleKey("rewatch", () => this.rewatch([dir]));
       });
     }
     for (const dir of dirs) {
@@ -79,20 +98,68 @@ export class SessionWatcher implements vscode.Disposable {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       for (const include of targets.include) this.hook(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, include)));
     }
+    for (const folder of targets.recordFolders ?? []) this.watchRecords(folder, "records");
+    for (const dir of targets.recordedDirs ?? []) this.watchRecords(dir, "recorded");
     const missing = [...dirs, ...(targets.piRoots ?? [])].filter((dir) => !existsSync(dir));
-    if (missing.length > 0) {
+    if (missing.length > 0 || this.recordMissing.size > 0) {
       this.missingFolderPoll = setInterval(() => {
         const appeared = missing.filter((dir) => existsSync(dir));
-        if (appeared.length > 0) this.rewatch(targets, appeared);
+        if (appeared.length > 0) return this.rewatch(appeared);
+        for (const [dir, kind] of this.recordMissing) if (existsSync(dir)) this.recordFolderAppeared(dir, kind);
       }, MISSING_FOLDER_POLL_MS);
       this.missingFolderPoll.unref?.();
     }
   }
 
+  /** A folder holding a file omp recorded (from a new record): watched from now on (kept over later rewatches). */
+  watchRecordedDir(dir: string): void {
+    if (this.recordWatched.has(dir) || this.recordMissing.has(dir) || this.piDirsWatched.has(dir)) return;
+    this.targets = { ...this.targets, recordedDirs: [...(this.targets.recordedDirs ?? []), dir] };
+    this.watchRecords(dir, "recorded");
+    if (this.recordMissing.has(dir) && !this.missingFolderPoll) {
+      this.missingFolderPoll = setInterval(() => {
+        for (const [missing, kind] of this.recordMissing) if (existsSync(missing)) this.recordFolderAppeared(missing, kind);
+      }, MISSING_FOLDER_POLL_MS);
+      this.missingFolderPoll.unref?.();
+    }
+  }
+
+  /** Watches a record folder (each record reported alone) or a recorded files' folder (its *.jsonl as changed); a missing one is waited for. */
+  private watchRecords(dir: string, kind: "records" | "recorded"): void {
+    if (this.recordWatched.has(dir) || (kind === "recorded" && this.piDirsWatched.has(dir))) return;
+    if (!existsSync(dir)) {
+      this.recordMissing.set(dir, kind);
+      return;
+    }
+    this.recordMissing.delete(dir);
+    this.recordWatched.add(dir);
+    const report = kind === "records" ? (path: string) => this.scheduleRecord(path) : (path: string) => this.schedule(path, "vscode", "recorded");
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), kind === "records" ? "*" : "*.jsonl"));
+    this.disposables.push(watcher, watcher.onDidChange((uri) => report(uri.fsPath)), watcher.onDidCreate((uri) => report(uri.fsPath)), watcher.onDidDelete((uri) => report(uri.fsPath)));
+    this.watchFolder(dir, (name) => {
+      if (kind === "records") this.scheduleRecord(join(dir, name));
+      else if (name.endsWith(".jsonl")) this.schedule(join(dir, name), "fs.watch", "recorded");
+    });
+  }
+
+  /** A record folder or a recorded files' folder appeared: watched, and what is in it already reported (omp wrote it before the watch). */
+  private recordFolderAppeared(dir: string, kind: "records" | "recorded"): void {
+    this.log.debug(`omp's folder appeared: watching ${dir}`);
+    this.watchRecords(dir, kind);
+    for (const name of namesIn(dir)) {
+      if (kind === "records") this.scheduleRecord(join(dir, name));
+      else if (name.endsWith(".jsonl")) this.schedule(join(dir, name), "fs.watch", "recorded");
+    }
+  }
+
+  private scheduleRecord(record: string): void {
+    this.scheduleKey(`record:${record}`, () => this.events.recordChanged?.(record));
+  }
+
   /** Folders appeared (pi's for a cwd, or its sessions folder): watched from now on, and the list looks again (files may be in them already). */
-  private rewatch(targets: WatchTargets, appeared: readonly string[]): void {
+  private rewatch(appeared: readonly string[]): void {
     this.log.debug(`pi's folder appeared: watching ${appeared.join(", ")}`);
-    this.watch(targets);
+    this.watch(this.targets);
     this.events.listChanged();
   }
 
@@ -118,7 +185,8 @@ export class SessionWatcher implements vscode.Disposable {
     );
   }
 
-  private schedule(path: string, source: WatchSource, kind: "change" | "create" | "delete" | "unknown"): void {
+  /** `recorded`: a file in a recorded files' folder, created, written or removed (the listener reads that file alone). */
+  private schedule(path: string, source: WatchSource, kind: "change" | "create" | "delete" | "unknown" | "recorded"): void {
     this.eventCounts[source]++;
     if (kind === "create" || kind === "delete" || kind === "unknown") this.scheduleKey("list", () => this.events.listChanged());
     if (kind === "delete") this.delivered.delete(path);
@@ -152,6 +220,8 @@ export class SessionWatcher implements vscode.Disposable {
   private stop(): void {
     clearInterval(this.missingFolderPoll);
     this.missingFolderPoll = undefined;
+    this.recordWatched.clear();
+    this.recordMissing.clear();
     for (const d of this.disposables) d.dispose();
     for (const w of this.fsWatchers) w.close();
     this.disposables = [];
@@ -171,6 +241,14 @@ function subfolders(root: string): string[] {
     return readdirSync(root, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => join(root, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
   } catch {
     return [];
   }

@@ -5,11 +5,12 @@
 // stays cheap. A cold fill lists the files first and reads them one after the
 // other, each row filled in as it is read (with progress in the view).
 import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
-import type { SessionGroup, SessionsScope } from "./session-discovery";
+import { withoutRecordedFile, withRecordedFile, type SessionGroup, type SessionsScope } from "./session-discovery";
+import { isSessionFile } from "../core/discovery/discover";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { SessionCatalogue } from "../core/catalogue/session-catalogue";
@@ -32,11 +33,14 @@ export interface SessionsModelOptions {
   /** Sessions that must stay open (the active one, the one the Entries view shows). */
   pinned?: () => readonly (string | undefined)[];
   fillProgress?: <T>(work: (progress: FillProgress) => Promise<T>) => PromiseLike<T>;
+  /** Whether a record of omp's names a file now (omp-records.ts). */
+  recorded?: { names(path: string): boolean };
 }
 
-/** What changed: these sessions' rows (`paths`), or the list itself (no paths). */
+/** What changed: these sessions' rows (`paths`), these groups' lists of files (`groups`, keys), or the list itself (neither). */
 export interface SessionsChange {
   paths?: readonly string[];
+  groups?: readonly string[];
 }
 
 export interface FillProgress {
@@ -48,6 +52,8 @@ export class SessionsModel implements vscode.Disposable {
   private discovering: Promise<SessionGroup[]> | undefined;
   /** Files written to while a look was under way and had not read their rows (looked at again when it ends). */
   private readonly changedWhileLooking = new Set<string>();
+  /** Files omp's records named or stopped naming while a look was under way (looked at again when it ends). */
+  private readonly recordedWhileLooking = new Set<string>();
   /** The look queued behind the one under way. */
   private nextLook: Promise<SessionGroup[]> | undefined;
   private scopeValue: SessionsScope = "workspace";
@@ -167,6 +173,9 @@ export class SessionsModel implements vscode.Disposable {
         const changed = [...this.changedWhileLooking];
         this.changedWhileLooking.clear();
         for (const path of changed) void this.fileChanged(path);
+        const recorded = [...this.recordedWhileLooking];
+        this.recordedWhileLooking.clear();
+        for (const path of recorded) void this.recordedFileChanged(path);
       }
     })();
     return this.discovering;
@@ -255,6 +264,11 @@ export class SessionsModel implements vscode.Disposable {
    * store (its facts follow), a listed one by the catalogue (appended bytes only).
    */
   async fileChanged(path: string): Promise<void> {
+    // A file omp recorded: it joins the list when it appears, leaves when it is removed (that file alone).
+    if (this.groups && !this.discovering && this.options.recorded?.names(path)) {
+      const listed = this.groupOf(path);
+      if (listed ? listed.recorded?.has(path) && !existsSync(path) : existsSync(path)) return this.recordedFileChanged(path);
+    }
     if (this.store.holds(path) || !this.options.catalogue) {
       await this.store.refresh(path);
       return;
@@ -276,6 +290,47 @@ export class SessionsModel implements vscode.Disposable {
     else this.forgetRow(path);
     this.changed.fire({ paths: [path] });
     this.scheduleSave();
+  }
+
+  /**
+   * omp's records changed for one file (a record named it or stopped naming it),
+   * or that file appeared or went: it joins the group of the cwd its header
+   * records, or leaves its group, with one header and one row read — the
+   * folders are not listed again, and only that group's rows are sent again.
+   */
+  async recordedFileChanged(path: string): Promise<void> {
+    if (this.discovering) {
+      this.recordedWhileLooking.add(path);
+      return;
+    }
+    if (!this.groups) return;
+    const wanted = (this.options.recorded?.names(path) ?? false) && isSessionFile(path) && existsSync(path);
+    if (!wanted) {
+      const without = withoutRecordedFile(this.groups, path);
+      if (!without) return;
+      this.groups = without.groups;
+      this.store.forget(path);
+      this.forgetRow(path);
+      this.errors.delete(path);
+      this.headers.delete(path);
+      this.changed.fire({ paths: [path], groups: [without.key] });
+      return;
+    }
+    if (this.groupOf(path)) return;
+    const header = readSessionHeaderFields(path);
+    // Not a session yet (omp records a file before it writes it): its first write is reported too.
+    if (!header) return;
+    const placed = withRecordedFile(this.groups, this.scopeValue, path, header, this.factsContext());
+    if (!placed) return;
+    this.groups = placed.groups;
+    this.changed.fire({ paths: [path], groups: [placed.key] });
+    const none: FillProgress = { report: () => undefined };
+    await (this.options.catalogue ? this.readRows([path], none) : this.readAll([path], none));
+  }
+
+  /** A group by its key. */
+  groupByKey(key: string): SessionGroup | undefined {
+    return this.groups?.find((group) => group.key === key);
   }
 
   /** Saves the catalogue now (what a pending save would write) and cancels the pending one. */
@@ -446,7 +501,9 @@ function sameGroups(a: readonly SessionGroup[], b: readonly SessionGroup[]): boo
         x.folder?.uri.toString() === y.folder?.uri.toString() &&
         x.folder?.name === y.folder?.name &&
         x.files.length === y.files.length &&
-        x.files.every((file, j) => file === y.files[j])
+        x.files.every((file, j) => file === y.files[j]) &&
+        (x.recorded?.size ?? 0) === (y.recorded?.size ?? 0) &&
+        [...(x.recorded ?? [])].every((file) => y.recorded?.has(file))
       );
     })
   );

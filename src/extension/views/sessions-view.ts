@@ -6,7 +6,9 @@
 // A session's change refreshes its row alone, unless its place in the order or
 // the filter changed (then its group). A group shows its first SESSIONS_PAGE
 // rows and a "Show more…" row: a row that moves (pi writes to a session further
-// down, in "last activity" order) re-sends that many rows, not thousands.
+// down, in "last activity" order) re-sends that many rows, not thousands. A
+// session joining or leaving a group (one omp recorded) re-sends that group;
+// the whole view only when a group appears or disappears.
 import { OMP_RELEASE } from "../../core/session/format/agent-version";
 import { basename } from "node:path";
 import * as vscode from "vscode";
@@ -58,6 +60,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   /** Listed sessions past pi's threshold (for the view's badge), kept per changed row; undefined: count anew. */
   private overThreshold: Set<string> | undefined;
   private listedSet: { from: readonly string[]; paths: Set<string> } | undefined;
+  /** The groups last handed out at the top level, by node id. */
+  private readonly topShown = new Set<string>();
   readonly stats: SessionsViewStats = { full: 0, targeted: 0, nodes: 0 };
 
   constructor(private readonly model: SessionsModel) {
@@ -80,9 +84,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 
   private onModelChange(change: SessionsChange): void {
     this.trackThreshold(change);
-    if (!change.paths) return this.refresh();
+    if (!change.paths && !change.groups) return this.refresh();
     const fire = new Set<SessionsNode>();
-    for (const path of change.paths) {
+    const inChangedGroup = new Set<string>();
+    for (const key of change.groups ?? []) {
+      const group = this.model.groupByKey(key);
+      const shows = group !== undefined && group.files.length > 0 && this.passing(group.files).length > 0;
+      // A group appears or disappears at the top level: the view's top level again.
+      if (shows !== this.topShown.has(key)) return this.refresh();
+      if (!group || !shows) continue;
+      fire.add(this.groupNode(group));
+      for (const path of group.files) inChangedGroup.add(path);
+    }
+    for (const path of change.paths ?? []) {
+      if (inChangedGroup.has(path)) continue;
+      // A session gone from its group with it (its row no longer exists).
+      if (change.groups && !this.model.groupOf(path)) continue;
       const containerId = this.containerOf.get(path);
       const facts = this.model.factsOf(path);
       const passes = passesFilters(this.viewOptions.filters, facts);
@@ -184,7 +201,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (!parent) {
       const groups = await this.model.sessionGroups();
       // Groups without (matching) sessions are left out; with none at all the view's welcome text shows.
-      return groups.filter((group) => group.files.length > 0 && this.passing(group.files).length > 0).map((group) => this.groupNode(group));
+      const shown = groups.filter((group) => group.files.length > 0 && this.passing(group.files).length > 0).map((group) => this.groupNode(group));
+      this.topShown.clear();
+      for (const node of shown) this.topShown.add(node.id);
+      return shown;
     }
     if (parent.kind === "group") {
       const threads = threadForks(parent.group.files, (path) => this.model.headerOf(path));

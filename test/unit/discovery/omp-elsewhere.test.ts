@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ompAgentDir, ompSessionsRoot, ompStateDir } from "../../../src/core/agent/omp-18/omp-dirs.js";
-import { ompRecordedSessionFiles } from "../../../src/core/discovery/omp-recorded-sessions.js";
+import { ompRecordedSessionFiles, ompRecordFolders, ompRecords, ompRecordTarget } from "../../../src/core/discovery/omp-recorded-sessions.js";
 import { ompDiscovery } from "../../support/omp/discovery-oracle.js";
 import { fastTempDir, ompSkipReason } from "../../support/omp/oracle.js";
 import { cli } from "../cli/run-cli.js";
@@ -99,5 +99,40 @@ describe("omp's records read as its gc reads them", () => {
     writeFileSync(join(state, "terminal-sessions", "pts-4"), `${elsewhere}\n`);
     expect(await ompRecordedSessionFiles(agentDir, { env, home })).toEqual([a, b]);
     expect(await ompRecordedSessionFiles(join(base, "no-such-agent-dir"), { env, home })).toEqual([]);
+  });
+
+  it("record by record (what the extension's watcher reads): each record's file as the whole read gives it, one not written yet too; nothing for a file in the root, an empty record, or a file outside the record folders", async () => {
+    const home = join(base, "one-by-one");
+    const env: Record<string, string> = { HOME: home };
+    const agentDir = ompAgentDir({ env, home });
+    const folders = ompRecordFolders(agentDir, { env, home });
+    const root = ompSessionsRoot(agentDir, { env, home });
+    const elsewhere = join(base, "one-by-one-files");
+    mkdirSync(elsewhere, { recursive: true });
+    mkdirSync(folders.customSessionFiles, { recursive: true });
+    mkdirSync(folders.terminalSessions, { recursive: true });
+    const a = join(elsewhere, "a.jsonl");
+    writeFileSync(a, "{}\n");
+    const pending = join(elsewhere, "not-yet.jsonl");
+    writeFileSync(join(folders.customSessionFiles, "aaaaaaa"), a);
+    writeFileSync(join(folders.customSessionFiles, "bbbbbbb"), `${pending}\n`);
+    writeFileSync(join(folders.customSessionFiles, "ccccccc"), join(root, "-proj", "c.jsonl"));
+    writeFileSync(join(folders.customSessionFiles, "ddddddd"), "  \n");
+    writeFileSync(join(folders.terminalSessions, "pts-1"), `${elsewhere}\na.jsonl\n`);
+    const all = await ompRecords(agentDir, { env, home });
+    expect([...all.entries()].sort()).toEqual([
+      [join(folders.customSessionFiles, "aaaaaaa"), a],
+      [join(folders.customSessionFiles, "bbbbbbb"), pending],
+      [join(folders.terminalSessions, "pts-1"), a],
+    ]);
+    for (const record of ["aaaaaaa", "bbbbbbb", "ccccccc", "ddddddd", "missing"].map((name) => join(folders.customSessionFiles, name))) {
+      expect(await ompRecordTarget(record, folders, root)).toBe(all.get(record));
+    }
+    expect(await ompRecordTarget(join(folders.terminalSessions, "pts-1"), folders, root)).toBe(a);
+    expect(await ompRecordTarget(join(elsewhere, "a.jsonl"), folders, root)).toBeUndefined();
+    // The whole read lists existing files only: the one not written yet joins when it is.
+    expect(await ompRecordedSessionFiles(agentDir, { env, home })).toEqual([a]);
+    writeFileSync(pending, "{}\n");
+    expect(await ompRecordedSessionFiles(agentDir, { env, home })).toEqual([a, pending].sort());
   });
 });
