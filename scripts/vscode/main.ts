@@ -17,6 +17,8 @@ import { runBenchmark } from "./bench";
 import { runPackageTest } from "./package-test";
 import { renderIcon } from "./render-icon";
 import { runUiSuite } from "./ui-suite";
+import { ensureOmp, findOmpInstall } from "../../test/support/omp/install";
+import { ompOptedOut } from "../../test/support/omp/provided";
 
 type Launcher = "auto" | "electron" | "code-server";
 
@@ -41,6 +43,20 @@ function suitesFromEnv(): ReadonlySet<SuiteName> {
   return new Set(names as SuiteName[]);
 }
 
+/**
+ * The real omp 18.3.4 for the host suites that run it (Bun and omp's CLI from the tool cache, installed when
+ * missing, as the unit suites install it): its paths, or why it is missing; nothing when opted out offline.
+ */
+async function ompForHost(): Promise<Record<string, string>> {
+  if (ompOptedOut()) return { PI_SESSIONS_TEST_OMP_SKIP: "PI_SESSIONS_SKIP_OMP is set" };
+  try {
+    const install = findOmpInstall() ?? (await ensureOmp());
+    return { PI_SESSIONS_TEST_OMP_BUN: install.bun, PI_SESSIONS_TEST_OMP_CLI: install.cliJs };
+  } catch (error) {
+    return { PI_SESSIONS_TEST_OMP_ERROR: `omp 18.3.4 could not be installed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  }
+}
+
 async function runTestCommand(root: string): Promise<SuiteResult[]> {
   const suites = suitesFromEnv();
   const launcher = launcherFromEnv();
@@ -49,7 +65,7 @@ async function runTestCommand(root: string): Promise<SuiteResult[]> {
     const executable = await downloadVsCode(launcher === "electron" ? 120_000 : 10_000);
     if (typeof executable === "string") {
       const results: SuiteResult[] = [];
-      if (suites.has("trusted")) results.push(await runElectronSuite("extension host suite, trusted workspace", { root, executable, extensionTestsPath: hostIndex, trusted: true }));
+      if (suites.has("trusted")) results.push(await runElectronSuite("extension host suite, trusted workspace", { root, executable, extensionTestsPath: hostIndex, trusted: true, env: await ompForHost() }));
       if (suites.has("restricted")) results.push(await runElectronSuite("extension host suite, Restricted Mode", { root, executable, extensionTestsPath: hostIndex, trusted: false, env: { PI_SESSIONS_VSCODE_GREP: "@restricted" } }));
       return results;
     }
@@ -59,7 +75,7 @@ async function runTestCommand(root: string): Promise<SuiteResult[]> {
 
   const install = await ensureCodeServer();
   const results: SuiteResult[] = [];
-  if (suites.has("trusted")) results.push(await runHostSuite(install, "extension host suite, trusted workspace", { root, extensionTestsPath: hostIndex, timeoutMs: SUITE_TIMEOUT_MS }));
+  if (suites.has("trusted")) results.push(await runHostSuite(install, "extension host suite, trusted workspace", { root, extensionTestsPath: hostIndex, timeoutMs: SUITE_TIMEOUT_MS, env: await ompForHost() }));
   if (suites.has("restricted")) {
     results.push(
       await runHostSuite(install, "extension host suite, Restricted Mode", {

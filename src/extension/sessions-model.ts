@@ -81,6 +81,8 @@ export class SessionsModel implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionsChange>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  /** Full looks for session files (every folder listed again) so far (tests). */
+  readonly stats = { looks: 0 };
 
   constructor(
     private readonly store: SessionStore,
@@ -148,6 +150,7 @@ export class SessionsModel implements vscode.Disposable {
   }
 
   private look(): Promise<SessionGroup[]> {
+    this.stats.looks++;
     this.discovering = (async () => {
       try {
         const groups = await this.discover(this.scopeValue);

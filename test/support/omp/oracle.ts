@@ -8,8 +8,7 @@
 // installed (skips them only when PI_SESSIONS_SKIP_OMP is set).
 
 import { spawn } from "node:child_process";
-import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { inject } from "vitest";
 import { describeWithOracle, OracleWorker } from "../oracle-worker.js";
@@ -20,6 +19,9 @@ import type { GenerateArgs, GeneratedOmpSession } from "./random-session-omp.js"
 import type { CapturedRequest, SummaryRequestsArgs } from "./summary-requests.js";
 import type { LoginKeysArgs } from "./login-keys.js";
 import { buildOmpWorker } from "./worker-bundle.js";
+import { fastTempDir, ompEnv } from "./omp-env.js";
+
+export { fastTempDir, ompEnv };
 
 export type { OmpAnswersArgs, OmpSettingsSpec } from "./answers.js";
 export type { GenerateArgs, GeneratedOmpSession } from "./random-session-omp.js";
@@ -128,33 +130,6 @@ export async function ompInstall(): Promise<OmpInstall> {
   if (provided && "error" in provided) throw new Error(`${provided.error} — offline, set ${OMP_OPT_OUT_ENV}=1 to skip the omp tests`);
   if (provided && "install" in provided) return provided.install;
   return findOmpInstall() ?? (await ensureOmp());
-}
-
-/**
- * A temporary folder in memory when the machine has one with room (/dev/shm,
- * ≥ 256 MB free; containers often give it 64 MB): omp syncs every append to
- * disk, which makes writing sessions ten times slower on a disk.
- */
-export function fastTempDir(prefix: string): string {
-  let base = tmpdir();
-  try {
-    accessSync("/dev/shm", constants.W_OK);
-    const { bavail, bsize } = statfsSync("/dev/shm");
-    if (bavail * bsize >= 256 * 1024 * 1024) base = "/dev/shm";
-  } catch {
-    // no tmpfs: the OS temp folder
-  }
-  return mkdtempSync(join(base, prefix));
-}
-
-/** The environment omp runs in: a throwaway HOME, the agent dir, none of the user's omp profile switches. */
-export function ompEnv(home: string, agentDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|OMP_|PI_)/i.test(key) || key === "XDG_DATA_HOME" || key === "XDG_CONFIG_HOME" || key === "XDG_STATE_HOME") continue;
-    env[key] = value;
-  }
-  return { ...env, HOME: home, PI_CODING_AGENT_DIR: agentDir, NO_COLOR: "1", ...extra };
 }
 
 export class OmpOracle {

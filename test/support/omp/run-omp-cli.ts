@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelServer, RecordedRequest } from "../model-server.js";
 import type { OmpInstall } from "./install.js";
-import { fastTempDir, ompEnv } from "./oracle.js";
+import { fastTempDir, ompEnv } from "./omp-env.js";
 
 export const OMP_LOOPBACK_PROVIDER = "loopback";
 /** The environment variable the models.yml names as the provider's key (omp resolves `apiKey` from it). */
