@@ -1,14 +1,17 @@
 // npm run bench:vscode: the real-host benchmark (test/vscode/bench) in a fresh
 // code-server whose pi folder for the workspace holds two ~100 MB sessions (built
 // from pi's large fixture by the core bench's generator), a 0.35 MB one and
-// thousands of small ones. The generated files are kept in the system temp folder
-// and reused. The host suite prints each number against its target.
+// thousands of small ones; beside them, for the omp step, the core omp bench's
+// ~100 MB omp session (bench/omp-session.ts) and the pi session it is compared
+// with, copied in by that step. The generated files are kept in the system temp
+// folder and reused. The host suite prints each number against its target.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, writeFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { ompBigSession } from "../../bench/omp-session";
 import { runHostSuite, type SuiteResult } from "./host-suite";
 import type { CodeServerInstall } from "./install-code-server";
 
@@ -91,7 +94,8 @@ export async function runBenchmark(install: CodeServerInstall, root: string, tim
   const fixture = await benchFixture(root, big);
   // Placed by the launcher (which points each header's cwd at the workspace); the two big ones copied in the hook.
   const names = { a: "2026-01-01T00-00-00-000Z_big-a.jsonl", b: "2026-01-01T00-00-01-000Z_big-b.jsonl" };
-  const env: Record<string, string> = { PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "", PI_SESSIONS_BENCH_VIEW_AFTER: process.env.PI_SESSIONS_BENCH_VIEW_AFTER ?? "", PI_SESSIONS_BENCH_GREP: process.env.PI_SESSIONS_BENCH_GREP ?? "", ...mallocSetting() };
+  const ompBig = ompBigSession(resolve(root, "test/fixtures/pi-mono/large-session.jsonl"), BIG_MB * 1024 * 1024);
+  const env: Record<string, string> = { PI_SESSIONS_BENCH_PI_BIG: big, PI_SESSIONS_BENCH_OMP_BIG: ompBig, PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "", PI_SESSIONS_BENCH_VIEW_AFTER: process.env.PI_SESSIONS_BENCH_VIEW_AFTER ?? "", PI_SESSIONS_BENCH_GREP: process.env.PI_SESSIONS_BENCH_GREP ?? "", ...mallocSetting() };
   return runHostSuite(install, "extension host benchmark", {
     root,
     extensionTestsPath: join(root, "out/test/vscode/bench/index.js"),

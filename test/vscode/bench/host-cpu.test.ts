@@ -6,8 +6,7 @@
 // wall time; the median of several runs. Printed against its target; never a
 // pass/fail test (the machine's load changes the numbers).
 import { appendFileSync, closeSync, copyFileSync, openSync, readSync, rmSync, statSync, truncateSync, utimesSync } from "node:fs";
-import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { writeHeapSnapshot } from "node:v8";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { EntryNode } from "../../../src/extension/views/entries-model";
@@ -15,66 +14,12 @@ import { extensionInternals, waitFor } from "../suite/helpers";
 import { EXTENSION_ID } from "../suite/extension-under-test";
 import { COUNT_COLLECTED, cpuProfile, memoryDetail, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
 import { traceLine, WriteTracer } from "./write-trace";
+import { cpuMs, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep, verdict } from "./host-measure";
 
 const BIG_A = process.env.PI_SESSIONS_BENCH_BIG_A!;
 const BIG_B = process.env.PI_SESSIONS_BENCH_BIG_B!;
 const SMALL = process.env.PI_SESSIONS_BENCH_SMALL!;
 const RUNS = Number(process.env.PI_SESSIONS_BENCH_RUNS ?? 5);
-const SETTLE_MS = 400;
-
-const results: string[] = [];
-function report(line: string): void {
-  results.push(line);
-  const out = process.env.PI_SESSIONS_VSCODE_OUTPUT_FILE;
-  if (out) appendFileSync(out, `  BENCH ${line}\n`);
-}
-
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const d = process.cpuUsage(since);
-  return (d.user + d.system) / 1000;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-let idleRate = 0;
-/** Host CPU per wall ms with nothing to do (timers, IPC keep-alive). */
-async function measureIdle(): Promise<void> {
-  // The quietest of several seconds (a background save or GC in one of them is not idle).
-  const rates: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const cpu = process.cpuUsage();
-    const t = performance.now();
-    await sleep(1000);
-    rates.push(cpuMs(cpu) / (performance.now() - t));
-  }
-  idleRate = Math.min(...rates);
-}
-
-/** CPU of `work` until `done` holds, then SETTLE_MS more (VS Code fetching the rows), minus idle. */
-async function measure(work: () => void | Promise<void>, done: () => boolean | Promise<boolean>): Promise<{ cpu: number; wall: number }> {
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  await work();
-  await waitFor("the update", async () => (await done()) || undefined, 60_000);
-  await sleep(SETTLE_MS);
-  const wall = performance.now() - t;
-  return { cpu: Math.max(0, cpuMs(cpu) - idleRate * wall), wall };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function mb(bytes: number): string {
-  return (bytes / 1024 / 1024).toFixed(0);
-}
-
-/** process.memoryUsage() in MB: rss and what V8 and Buffers hold of it. */
-function memoryLine(): string {
-  const m = process.memoryUsage();
-  return `rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
-}
 
 /** The memory line, and with PI_SESSIONS_BENCH_PROFILE where the resident memory is. */
 let stage = 0;
@@ -86,29 +31,10 @@ function reportMemory(when: string): void {
   if (folder) report(`    heap snapshot: ${writeHeapSnapshot(`${folder}/${++stage}-${when.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 60)}.heapsnapshot`)}`);
 }
 
-/** A full GC (the host is not started with --expose-gc: the flag is set now and gc taken from a fresh context). */
-const collect: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-})();
-
-async function settleGc(): Promise<void> {
-  collect();
-  await sleep(1000);
-  collect();
-  // V8 sweeps and frees after a full GC on its helper threads, and process.cpuUsage() counts them:
-  // without this wait, 10–15 ms of that landed in the write measured next.
-  await sleep(500);
-}
-
 function profileLines(title: string, lines: string[]): void {
   if (lines.length === 0) return;
   report(`${title}:`);
   for (const line of lines) report(`    ${line}`);
-}
-
-function verdict(name: string, value: number, target: string, ok: boolean): void {
-  report(`${name}: ${value.toFixed(1)} ${target} ${ok ? "ok" : "MISSED"}`);
 }
 
 /** The id of the line the benchmark last wrote to each file (pi knows its leaf: no read of the file's end). */
@@ -215,12 +141,12 @@ suite("benchmark: extension-host CPU (process.cpuUsage inside the host)", () => 
       profileLines("allocated while listing, collected or not (sampled)", await stopHeapSampling(30));
       await startHeapSampling();
     }
-    await measureIdle();
+    const idleRate = await measureIdle();
     report(`idle host CPU: ${(idleRate * 1000).toFixed(1)} ms per s (subtracted)`);
   });
 
   suiteTeardown(() => {
-    console.log(results.join("\n"));
+    console.log(reported().join("\n"));
   });
 
   async function select(path: string): Promise<{ rows: number; status: number; indexed: number; wall: { rows: number; indexed: number } }> {

@@ -1,0 +1,212 @@
+// An oh-my-pi session in the real extension host, against a pi session of the
+// same size and against plain JSON.parse of the same file: the ~100 MB omp
+// session the core's omp bench generates (bench/omp-session.ts: title slot,
+// omp's header and model_change, a /clear, a soft and a snapcompact compaction)
+// in omp's folder for the workspace (piSessions.omp.agentDir), and a fresh copy
+// of the pi bench's 100 MB session in pi's folder. For each: selecting it until
+// it is indexed (host CPU, and the host's RSS after a settled GC), an answer
+// appended as the agent writes it until the row, Entries and status bar show it
+// (median of PI_SESSIONS_BENCH_RUNS), and Compact Session on it through the
+// loopback model server (the command's host CPU until the entry is written and
+// the row shows it). Printed; never a pass/fail test.
+import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as vscode from "vscode";
+import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
+import type { Internals } from "../../../src/extension/internals";
+import { scenarios } from "../../support/model-server";
+import { agentDir, extensionInternals, piDir, setSetting, startLoopback, waitFor, workspaceDir, type Loopback } from "../suite/helpers";
+import { cpuMs, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
+
+const OMP_BIG = process.env.PI_SESSIONS_BENCH_OMP_BIG!;
+const PI_BIG = process.env.PI_SESSIONS_BENCH_PI_BIG!;
+const RUNS = Number(process.env.PI_SESSIONS_BENCH_RUNS ?? 5);
+
+interface Case {
+  agent: "pi" | "omp";
+  path: string;
+  parse: number;
+  open: { cpu: number; wall: number; rssMb: number; rssDeltaMb: number };
+  append: number;
+  compact: { cpu: number; wall: number; written: boolean };
+}
+
+/** Best of three: readFileSync + JSON.parse of every line, in the host (its CPU). */
+function plainParse(path: string): number {
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const cpu = process.cpuUsage();
+    let n = 0;
+    for (const line of readFileSync(path, "utf8").split("\n")) if (line.trim()) n += JSON.parse(line) ? 1 : 0;
+    samples.push(cpuMs(cpu));
+    if (n === 0) throw new Error(`no lines in ${path}`);
+  }
+  return Math.min(...samples);
+}
+
+function lastEntryId(path: string): string {
+  const size = statSync(path).size;
+  const length = Math.min(size, 1024 * 1024);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, buffer, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim());
+  return (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+}
+
+let counter = 0;
+/** An assistant answer with usage, as either agent writes it (omp's message shape is pi's; the line ends with a newline). */
+function answerLine(parentId: string, agent: "pi" | "omp"): { id: string; bytes: Buffer } {
+  const id = `b${agent}${(counter++).toString(16).padStart(6, "0")}`;
+  const input = 30_000 + counter * 11;
+  const message = {
+    role: "assistant",
+    content: [{ type: "text", text: `Done with step ${counter}: the list command now prints JSON when asked.` }],
+    ...(agent === "omp" ? { api: "openai-completions", provider: "openai", model: "gpt-5" } : { provider: "anthropic", model: "claude-sonnet-4-5" }),
+    usage: { input, output: 120, cacheRead: 0, cacheWrite: 0, totalTokens: input + 120, cost: { input: 0.06, output: 0.0018, cacheRead: 0, cacheWrite: 0, total: 0.0618 } },
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
+  return { id, bytes: Buffer.from(`${JSON.stringify({ type: "message", id, parentId, timestamp: new Date().toISOString(), message })}\n`) };
+}
+
+suite("benchmark: an omp 100 MB session in the host (open, live append, Compact Session) against pi's of the same size and JSON.parse", () => {
+  let internals: Internals;
+  let loopback: Loopback;
+  let ompAgentDir: string;
+  const cases: Case[] = [];
+
+  suiteSetup(async function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+    internals = await extensionInternals();
+    await vscode.commands.executeCommand("workbench.view.extension.piSessions");
+    await internals.services.sessions.sessionGroups();
+    loopback = await startLoopback((r) => scenarios.success(r.promptText.includes("pull request description") ? "Kept the bench session going." : "## Goal\nKeep the bench session going.\n\n## Progress\n- [x] a step done"));
+  });
+
+  suiteTeardown(async () => {
+    console.log(reported().join("\n"));
+    if (!internals) return;
+    await loopback?.close();
+    for (const c of cases) rmSync(c.path, { force: true });
+    await setSetting("omp.agentDir", undefined);
+    await setSetting("omp.enabled", undefined);
+    if (ompAgentDir) rmSync(ompAgentDir, { recursive: true, force: true });
+    await internals.services.sessions.rediscover();
+  });
+
+  async function listed(path: string): Promise<void> {
+    const sessions = internals.services.sessions;
+    await waitFor(`${path} listed and its row read`, async () => {
+      await sessions.rediscover();
+      return sessions.allPaths().includes(path) && sessions.factsOf(path) !== undefined;
+    }, 300_000);
+  }
+
+  /** Selected in the Sessions view until the store has it indexed and the status bar shows its tokens. */
+  async function open(path: string): Promise<Case["open"]> {
+    await settleGc();
+    const before = process.memoryUsage().rss;
+    const { cpu, wall } = await measure(
+      async () => {
+        await internals.services.sessionsView.reveal(internals.services.sessionsTree.sessionNode(path), { select: true, focus: true });
+      },
+      () => {
+        const facts = internals.services.sessions.factsOf(path);
+        return internals.services.store.peek(path) !== undefined && internals.services.active.path === path && facts !== undefined && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
+      },
+      180_000,
+    );
+    await settleGc();
+    const after = process.memoryUsage().rss;
+    return { cpu, wall, rssMb: after / 1024 / 1024, rssDeltaMb: (after - before) / 1024 / 1024 };
+  }
+
+  /** RUNS answers appended to the active session, each until the row, Entries and the status bar show it: the median. */
+  async function appends(path: string, agent: "pi" | "omp"): Promise<number> {
+    const tree = internals.services.entriesTree;
+    let parent = lastEntryId(path);
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { id, bytes } = answerLine(parent, agent);
+      const fired = tree.stats.full + tree.stats.targeted;
+      const { cpu } = await measure(
+        () => appendFileSync(path, bytes),
+        () => {
+          const facts = internals.services.sessions.factsOf(path);
+          return tree.stats.full + tree.stats.targeted > fired && facts?.leafId === id && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
+        },
+      );
+      samples.push(cpu);
+      report(`    ${agent} 100 MB append #${i + 1}: ${cpu.toFixed(1)} ms host CPU`);
+      parent = id;
+    }
+    return median(samples);
+  }
+
+  /** Compact Session through the loopback model, no preview: until the entry is written and the row shows it. */
+  async function compact(path: string): Promise<Case["compact"]> {
+    let written = false;
+    let entryId = "";
+    const r = await measure(
+      async () => {
+        const result = (await vscode.commands.executeCommand("piSessions.compactSession", { sessionPath: path, model: "loopback-openai/summarizer", focus: "", confirm: false })) as { ok: boolean; message?: string; value?: { written: boolean; entry: { id: string } | null } };
+        if (!result.ok) throw new Error(`Compact Session failed: ${result.message}`);
+        written = result.value?.written ?? false;
+        entryId = result.value?.entry?.id ?? "";
+      },
+      () => internals.services.sessions.factsOf(path)?.leafId === entryId,
+      300_000,
+    );
+    return { ...r, written };
+  }
+
+  async function measureCase(agent: "pi" | "omp", path: string): Promise<Case> {
+    const parse = plainParse(path);
+    report(`${agent} 100 MB (${mb(statSync(path).size)} MB): plain readFileSync + JSON.parse of every line ${parse.toFixed(0)} ms host CPU (best of 3)`);
+    await settleGc();
+    await measureIdle();
+    const opened = await open(path);
+    report(`${agent} 100 MB: select until indexed ${opened.cpu.toFixed(0)} ms host CPU, ${opened.wall.toFixed(0)} ms wall; host RSS ${opened.rssMb.toFixed(0)} MB (${opened.rssDeltaMb >= 0 ? "+" : ""}${opened.rssDeltaMb.toFixed(0)} MB)`);
+    report(`  host memory: ${memoryLine()}`);
+    await sleep(1000);
+    const append = await appends(path, agent);
+    report(`${agent} 100 MB: an answer appended to the active session ${append.toFixed(1)} ms host CPU (median of ${RUNS})`);
+    await settleGc();
+    const compacted = await compact(path);
+    report(`${agent} 100 MB: Compact Session (loopback model) ${compacted.cpu.toFixed(0)} ms host CPU, ${compacted.wall.toFixed(0)} ms wall${compacted.written ? "" : " (nothing written!)"}`);
+    const c: Case = { agent, path, parse, open: opened, append, compact: compacted };
+    cases.push(c);
+    return c;
+  }
+
+  test("omp and pi 100 MB sessions: open, live append, Compact Session (host CPU, RSS)", async function () {
+    this.timeout(1_200_000);
+    // A fresh copy of the pi bench's session (no index snapshot yet, as the omp one), in pi's folder.
+    const piPath = join(piDir(), "2026-01-03T00-00-00-000Z_pi-compared.jsonl");
+    copyFileSync(PI_BIG, piPath);
+    ompAgentDir = join(dirname(agentDir()), "omp-bench-agent");
+    const ompFolder = ompSessionDirForCwd(workspaceDir(), join(ompAgentDir, "sessions"));
+    mkdirSync(ompFolder, { recursive: true });
+    const ompPath = join(ompFolder, "2026-11-01T00-00-00-000Z_019c6be9-0000-7000-8000-000000000001.jsonl");
+    copyFileSync(OMP_BIG, ompPath);
+    await setSetting("omp.agentDir", ompAgentDir);
+    await setSetting("omp.enabled", true);
+    await listed(piPath);
+    await listed(ompPath);
+    const facts = internals.services.sessions.factsOf(ompPath);
+    if (facts?.agent !== "omp") throw new Error(`the omp session is read as ${facts?.agent}`);
+
+    const pi = await measureCase("pi", piPath);
+    const omp = await measureCase("omp", ompPath);
+    const x = (a: number, b: number): string => `${(a / Math.max(b, 0.1)).toFixed(2)}×`;
+    report("ratios (host CPU):");
+    report(`  omp / pi: select until indexed ${x(omp.open.cpu, pi.open.cpu)}, append ${x(omp.append, pi.append)}, Compact Session ${x(omp.compact.cpu, pi.compact.cpu)}; RSS added by the open ${omp.open.rssDeltaMb.toFixed(0)} / ${pi.open.rssDeltaMb.toFixed(0)} MB`);
+    report(`  against JSON.parse of the same file: omp select ${x(omp.open.cpu, omp.parse)}, Compact Session ${x(omp.compact.cpu, omp.parse)}; pi select ${x(pi.open.cpu, pi.parse)}, Compact Session ${x(pi.compact.cpu, pi.parse)}`);
+    report(`host RSS at the end: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
+  });
+});
