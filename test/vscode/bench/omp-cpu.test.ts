@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import type { Internals } from "../../../src/extension/internals";
+import { tokensText } from "../../../src/extension/session-facts";
 import { scenarios } from "../../support/model-server";
 import { agentDir, extensionInternals, piDir, setSetting, startLoopback, waitFor, workspaceDir, type Loopback } from "../suite/helpers";
 import { cpuMs, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
@@ -28,7 +29,7 @@ interface Case {
   parse: number;
   open: { cpu: number; wall: number; rssMb: number; rssDeltaMb: number };
   append: number;
-  compact: { cpu: number; wall: number; written: boolean };
+  compact: { cpu: number; wall: number; written: boolean; rssDeltaMb: number };
 }
 
 /** Best of three: readFileSync + JSON.parse of every line, in the host (its CPU). */
@@ -109,6 +110,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
 
   /** Selected in the Sessions view until the store has it indexed and the status bar shows its tokens. */
   async function open(path: string): Promise<Case["open"]> {
+    let waitingFor = "";
     await settleGc();
     const before = process.memoryUsage().rss;
     const { cpu, wall } = await measure(
@@ -117,10 +119,13 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
       },
       () => {
         const facts = internals.services.sessions.factsOf(path);
-        return internals.services.store.peek(path) !== undefined && internals.services.active.path === path && facts !== undefined && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
+        waitingFor = `indexed ${internals.services.store.peek(path) !== undefined}, active ${internals.services.active.path === path}, facts ${facts !== undefined}, status bar "${internals.statusBar.state.text}"${facts ? ` (row: ${tokensText(facts)})` : ""}`;
+        return internals.services.store.peek(path) !== undefined && internals.services.active.path === path && facts !== undefined && internals.statusBar.state.text.includes(tokensText(facts));
       },
       180_000,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (${waitingFor})`);
+    });
     await settleGc();
     const after = process.memoryUsage().rss;
     return { cpu, wall, rssMb: after / 1024 / 1024, rssDeltaMb: (after - before) / 1024 / 1024 };
@@ -138,7 +143,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
         () => appendFileSync(path, bytes),
         () => {
           const facts = internals.services.sessions.factsOf(path);
-          return tree.stats.full + tree.stats.targeted > fired && facts?.leafId === id && internals.statusBar.state.text.includes(String(Math.round(facts.usage.tokens / 1000)));
+          return tree.stats.full + tree.stats.targeted > fired && facts?.leafId === id && internals.statusBar.state.text.includes(tokensText(facts));
         },
       );
       samples.push(cpu);
@@ -150,6 +155,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
 
   /** Compact Session through the loopback model, no preview: until the entry is written and the row shows it. */
   async function compact(path: string): Promise<Case["compact"]> {
+    const before = process.memoryUsage().rss;
     let written = false;
     let entryId = "";
     const r = await measure(
@@ -162,7 +168,8 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
       () => internals.services.sessions.factsOf(path)?.leafId === entryId,
       300_000,
     );
-    return { ...r, written };
+    await settleGc();
+    return { ...r, written, rssDeltaMb: (process.memoryUsage().rss - before) / 1024 / 1024 };
   }
 
   async function measureCase(agent: "pi" | "omp", path: string): Promise<Case> {
@@ -178,7 +185,8 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     report(`${agent} 100 MB: an answer appended to the active session ${append.toFixed(1)} ms host CPU (median of ${RUNS})`);
     await settleGc();
     const compacted = await compact(path);
-    report(`${agent} 100 MB: Compact Session (loopback model) ${compacted.cpu.toFixed(0)} ms host CPU, ${compacted.wall.toFixed(0)} ms wall${compacted.written ? "" : " (nothing written!)"}`);
+    report(`${agent} 100 MB: Compact Session (loopback model) ${compacted.cpu.toFixed(0)} ms host CPU, ${compacted.wall.toFixed(0)} ms wall${compacted.written ? "" : " (nothing written!)"}; host RSS after it, GC settled, ${compacted.rssDeltaMb >= 0 ? "+" : ""}${compacted.rssDeltaMb.toFixed(0)} MB`);
+    report(`  host memory: ${memoryLine()}`);
     const c: Case = { agent, path, parse, open: opened, append, compact: compacted };
     cases.push(c);
     return c;
@@ -205,7 +213,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     const omp = await measureCase("omp", ompPath);
     const x = (a: number, b: number): string => `${(a / Math.max(b, 0.1)).toFixed(2)}×`;
     report("ratios (host CPU):");
-    report(`  omp / pi: select until indexed ${x(omp.open.cpu, pi.open.cpu)}, append ${x(omp.append, pi.append)}, Compact Session ${x(omp.compact.cpu, pi.compact.cpu)}; RSS added by the open ${omp.open.rssDeltaMb.toFixed(0)} / ${pi.open.rssDeltaMb.toFixed(0)} MB`);
+    report(`  omp / pi: select until indexed ${x(omp.open.cpu, pi.open.cpu)}, append ${x(omp.append, pi.append)}, Compact Session ${x(omp.compact.cpu, pi.compact.cpu)}; RSS added by the open ${omp.open.rssDeltaMb.toFixed(0)} / ${pi.open.rssDeltaMb.toFixed(0)} MB, by Compact Session ${omp.compact.rssDeltaMb.toFixed(0)} / ${pi.compact.rssDeltaMb.toFixed(0)} MB`);
     report(`  against JSON.parse of the same file: omp select ${x(omp.open.cpu, omp.parse)}, Compact Session ${x(omp.compact.cpu, omp.parse)}; pi select ${x(pi.open.cpu, pi.parse)}, Compact Session ${x(pi.compact.cpu, pi.parse)}`);
     report(`host RSS at the end: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
   });
