@@ -5,7 +5,8 @@
 // appears without a refresh and without the folders being listed again (the
 // record and the file read alone, only the workspace's group sent again to the
 // view); omp resuming it and answering again updates the row; the record gone,
-// the row leaves.
+// the row leaves. Listing every project, omp's next session there joins the
+// group of its cwd the same way.
 import * as assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -14,7 +15,7 @@ import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import { scenarios, startModelServer, type ModelServer } from "../../support/model-server";
 import { OMP_LOOPBACK_PROVIDER, prepareOmpHome, type OmpHome } from "../../support/omp/run-omp-cli";
-import { extensionInternals, setSetting, waitFor, workspaceDir } from "./helpers";
+import { extensionInternals, run, setSetting, waitFor, workspaceDir } from "./helpers";
 
 const KEY = "sk-omp-recorded-live";
 
@@ -133,5 +134,34 @@ suite("sessions omp records outside its folders follow live: the real omp writes
     assert.deepEqual(readFileSync(path), before);
     assert.equal(sessions.stats.looks, looks, "removed without a look at every folder");
     assert.equal(tree.stats.full, fullRefreshes);
+  });
+
+  test("listing every project: omp's next --session-dir session joins the group of its cwd, read alone", async function () {
+    this.timeout(150_000);
+    const sessions = internals.services.sessions;
+    const tree = internals.services.sessionsTree;
+    const before = new Set(readdirSync(sessionDir));
+    try {
+      const shown = await run<{ scope: string }>("piSessions.showAllProjects");
+      assert.equal(shown.value?.scope, "all");
+      const keysBefore = new Set((await sessions.sessionGroups()).map((g) => g.key));
+      await tree.getChildren();
+      const looks = sessions.stats.looks;
+      const fullRefreshes = tree.stats.full;
+      const ran = await runOmp(home, ["--session-dir", sessionDir], "One more question about the zanzibar parser");
+      assert.equal(ran.code, 0, ran.stderr);
+      const name = readdirSync(sessionDir).find((file) => file.endsWith(".jsonl") && !before.has(file));
+      assert.ok(name, "omp wrote a new session in the folder");
+      const path = join(sessionDir, name);
+      await waitFor("its row, read", () => sessions.allPaths().includes(path) && sessions.factsOf(path)?.agent === "omp", 30_000);
+      const group = sessions.groupOf(path);
+      assert.ok(group && group.key.startsWith("cwd:"), "a group of every project's listing");
+      assert.equal(group.cwd, JSON.parse(readFileSync(path, "utf8").split("\n").find((line) => line.includes('"type":"session"'))!).cwd, "the cwd its header records");
+      assert.equal(sessions.stats.looks, looks, "no look at every folder again");
+      // Only a new group (a cwd no session listed had) changes the view's top level.
+      if (keysBefore.has(group.key)) assert.equal(tree.stats.full, fullRefreshes, "the view was not refreshed as a whole");
+    } finally {
+      await run("piSessions.showWorkspaceSessions");
+    }
   });
 });
