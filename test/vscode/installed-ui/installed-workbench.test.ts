@@ -5,20 +5,13 @@
 import * as assert from "node:assert/strict";
 import type { Frame } from "playwright-core";
 import { workbench } from "../ui/context";
+import { WEBVIEWS } from "../ui/workbench";
 
 const BRANCHED_TITLE = "List command: --json flag";
 const STEP_MS = 30_000;
 
-async function readerFrame(): Promise<Frame> {
-  const wb = workbench();
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    for (const frame of wb.page.frames()) {
-      if ((await frame.locator(".reader-header h1").count().catch(() => 0)) > 0 && (await frame.locator("article.block").count().catch(() => 0)) > 0) return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error(`no reader webview within ${STEP_MS / 1000} s`);
+function readerFrame(): Promise<Frame> {
+  return workbench().webviewFrame(WEBVIEWS.reader, STEP_MS);
 }
 
 suite("installed .vsix in the workbench", () => {

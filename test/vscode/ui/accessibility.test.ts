@@ -14,17 +14,12 @@ import { TEST_KEY, writeLoopbackAgentDir, type LoopbackAgentDir } from "../../su
 import { PANEL_SESSION_IDS } from "../summary-panel-session";
 import { workbench } from "./context";
 import { editorTab, fileRow, placePanelSession, STEP_MS, summaryFrame } from "./summary-panel-page";
-import type { Workbench } from "./workbench";
+import { ALL_THEMES, THEMES, WEBVIEWS, type Workbench } from "./workbench";
 import { axeViolations } from "./axe";
 
 const OPEN_SUMMARY_KEY = "ctrl+alt+shift+f8";
 const READER_TITLE = "Summary panel a11y-reader";
 const PREVIEW_TITLE = "Summary panel a11y-preview";
-const THEMES = [
-  ["Default Light Modern", "vs", /vscode-light/],
-  ["Default Dark Modern", "vs-dark", /vscode-dark/],
-  ["Default High Contrast", "hc-black", /vscode-high-contrast/],
-] as const;
 
 /** axe-core's serious and critical violations in the frame's document (every rule). */
 async function axeProblems(frame: Frame): Promise<string[]> {
@@ -33,16 +28,8 @@ async function axeProblems(frame: Frame): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary ?? ""}`).join(" | ")}`);
 }
 
-async function readerFrame(wb: Workbench): Promise<Frame> {
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    for (const frame of wb.page.frames()) {
-      if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
-      if ((await frame.locator(".reader-header").count().catch(() => 0)) > 0 && (await frame.locator("article.block").count().catch(() => 0)) > 0) return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error("no reader webview within 20 s");
+function readerFrame(wb: Workbench): Promise<Frame> {
+  return wb.webviewFrame(WEBVIEWS.reader);
 }
 
 /** What has the keyboard focus in the frame: tag, classes and text, short. */
@@ -106,11 +93,10 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
     await wb.ready();
   });
 
-  for (const [theme, workbenchClass, bodyClass] of THEMES) {
-    test(`${theme}: the reader, the summary panel and a compaction preview have no serious or critical axe violation`, async () => {
+  for (const theme of ALL_THEMES) {
+    test(`${theme.setting}: the reader, the summary panel and a compaction preview have no serious or critical axe violation`, async () => {
       const wb = workbench();
-      await wb.setUserSettings({ "workbench.colorTheme": theme });
-      await wb.page.waitForFunction((cls) => document.querySelector(".monaco-workbench")?.classList.contains(cls) ?? false, workbenchClass, { timeout: STEP_MS });
+      await wb.setColorTheme(theme);
       const problems: string[] = [];
 
       // The reader, on a session with a context edit and a collapsed compaction summary.
@@ -119,7 +105,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       await wb.treeRow("Sessions", READER_TITLE).first().waitFor({ timeout: 30_000 });
       await wb.clickTreeRow("Sessions", READER_TITLE);
       const reader = await readerFrame(wb);
-      assert.match((await reader.locator("body").getAttribute("class")) ?? "", bodyClass);
+      assert.match((await reader.locator("body").getAttribute("class")) ?? "", theme.bodyClass);
       await reader.locator(".edit-badge").first().waitFor({ timeout: STEP_MS });
       const folded = reader.locator("details.summary-fold:not([open])").first();
       // Laid out, not only attached (a reader still drawing gives 0 px).
@@ -127,7 +113,7 @@ suite("workbench: accessibility of the webviews (axe-core, keyboard)", () => {
       const height = await folded.evaluate((element) => element.getBoundingClientRect().height);
       assert.ok(height > 0 && height < 60, `a collapsed summary is one line high, not a box: ${height} px`);
       problems.push(...(await axeProblems(reader)).map((p) => `reader: ${p}`));
-      if (workbenchClass === "vs") {
+      if (theme === THEMES.light) {
         await reader.locator(".edit-badge").first().scrollIntoViewIfNeeded();
         await wb.screenshot("readme/reader-context-edit");
       }

@@ -18,6 +18,7 @@ import { loadHostileCases } from "../../support/hostile-summaries";
 import { pngImagePart } from "../../support/png";
 import { workbench } from "./context";
 import { piSessionFolder, STEP_MS } from "./summary-panel-page";
+import { WEBVIEWS } from "./workbench";
 
 const TITLE = "Reader: fix the parser";
 const HOSTILE =
@@ -78,17 +79,8 @@ function wbSettle(): Promise<void> {
   return workbench().page.waitForTimeout(400);
 }
 
-async function readerFrame(): Promise<Frame> {
-  const wb = workbench();
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    for (const frame of wb.page.frames()) {
-      if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
-      if ((await frame.locator(".reader-header").count().catch(() => 0)) > 0 && (await frame.locator("article.block").count().catch(() => 0)) > 0) return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error("no reader webview within 20 s");
+function readerFrame(): Promise<Frame> {
+  return workbench().webviewFrame(WEBVIEWS.reader);
 }
 
 suite("workbench: the session reader", () => {

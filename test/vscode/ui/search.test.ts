@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join } from "node:path";
 import { workbench } from "./context";
 import { sessionsFolder, smallSession } from "./pi-projects";
-import type { Workbench } from "./workbench";
+import { WEBVIEWS, type Workbench } from "./workbench";
 
 /** Two more projects beside the workspace (folders that exist, so none is marked missing); returns what to remove. */
 function otherProjects(wb: Workbench): string[] {
@@ -47,7 +47,7 @@ suite("workbench: Search Sessions from the palette", () => {
     // The user message's own time (09:00:01 UTC: its minutes and seconds in any time zone), not the session's last activity (…:00:09).
     assert.match((await row.textContent()) ?? "", /:00:01\b/);
     await row.click();
-    const reader = await wb.webviewFrame();
+    const reader = await wb.webviewFrame(WEBVIEWS.reader);
     const revealed = reader.locator('article.block.is-revealed[data-entry-id="a1b2c3d4"]');
     await revealed.waitFor({ state: "visible", timeout: 20_000 });
     await wb.screenshot("readme/search-opens-reader");
@@ -69,7 +69,7 @@ suite("workbench: Search Sessions from the palette", () => {
     const entryId = /· ([0-9a-f]{8})/.exec((await row.textContent()) ?? "")?.[1];
     assert.ok(entryId, `an entry id in ${await row.textContent()}`);
     await row.click();
-    const reader = await wb.webviewFrame();
+    const reader = await wb.webviewFrame(WEBVIEWS.reader);
     await reader.locator(`article.block.is-revealed[data-entry-id="${entryId}"]`).waitFor({ state: "visible", timeout: 20_000 });
     await wb.runCommand("View: Close All Editors");
   });

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Frame, Locator } from "playwright-core";
 import { panelSessionText } from "../summary-panel-session";
-import type { Workbench } from "./workbench";
+import { WEBVIEWS, type Workbench } from "./workbench";
 
 export const STEP_MS = 20_000;
 
@@ -27,16 +27,8 @@ export function placePanelSession(wb: Workbench, name: string, withTail: boolean
 }
 
 /** The summary panel's document (its webview frame whose page has our header). */
-export async function summaryFrame(wb: Workbench): Promise<Frame> {
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    for (const frame of wb.page.frames()) {
-      if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
-      if ((await frame.locator("header.panel-header").count().catch(() => 0)) > 0) return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error("no summary panel webview within 20 s");
+export function summaryFrame(wb: Workbench): Promise<Frame> {
+  return wb.webviewFrame(WEBVIEWS.summaryPanel);
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Frame } from "playwright-core";
 import { OUR_MODEL, PANEL_SESSION_IDS } from "../summary-panel-session";
 import { workbench } from "./context";
 import { editorTab, fileRow, inSummaryFrame, placePanelSession, STEP_MS, summaryFrame, waitForClass } from "./summary-panel-page";
+import { ALL_THEMES } from "./workbench";
 
 const OPEN_SUMMARY_KEY = "ctrl+alt+shift+f9";
 
@@ -147,33 +148,16 @@ suite("workbench: the summary panel", () => {
 
   test("screenshots in light, dark and high-contrast themes", async () => {
     const w = workbench();
-    const settingsPath = join(w.paths.userDataDir, "User", "settings.json");
     const shots: string[] = [];
-    const themes = [
-      ["Default Light Modern", "light", "vs"],
-      ["Default Dark Modern", "dark", "vs-dark"],
-      ["Default High Contrast", "high-contrast", "hc-black"],
-    ] as const;
-    for (const [theme, name, workbenchClass] of themes) {
-      const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
-      writeFileSync(settingsPath, JSON.stringify({ ...settings, "workbench.colorTheme": theme }, null, 2) + "\n");
-      await w.page.reload();
-      await w.ready();
-      await w.page.waitForFunction((cls) => document.querySelector(".monaco-workbench")?.classList.contains(cls) ?? false, workbenchClass, { timeout: STEP_MS });
+    await w.withThemes(ALL_THEMES, async (theme) => {
       const frame = await openPanel();
       await fileRow(frame, "hello.ts").click();
       await editorTab(w, "hello.ts").waitFor({ timeout: STEP_MS });
       await waitForClass(frame, fileRow(frame, "hello.ts"), "is-open");
-      const bodyClass = (await frame.locator("body").getAttribute("class")) ?? "";
-      assert.match(bodyClass, name === "light" ? /vscode-light/ : name === "dark" ? /vscode-dark/ : /vscode-high-contrast/);
-      shots.push(await w.screenshot(`readme/summary-panel-${name}`));
-    }
+      assert.match((await frame.locator("body").getAttribute("class")) ?? "", theme.bodyClass);
+      shots.push(await w.screenshot(`readme/summary-panel-${theme.name}`));
+    });
     for (const path of shots) assert.ok(existsSync(path) && statSync(path).size > 10_000, `${path} is a real screenshot`);
     assert.equal(new Set(shots.map((path) => readFileSync(path).toString("base64"))).size, 3, "three different pictures");
-    // Back to the launch's theme for the suites after this one.
-    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
-    writeFileSync(settingsPath, JSON.stringify({ ...settings, "workbench.colorTheme": "Default Dark Modern" }, null, 2) + "\n");
-    await w.page.reload();
-    await w.ready();
   });
 });

@@ -12,6 +12,7 @@ import type { Frame } from "playwright-core";
 import { axeViolations, describeViolations, WCAG_AA } from "./axe";
 import { workbench } from "./context";
 import { piSessionFolder, STEP_MS } from "./summary-panel-page";
+import { ALL_THEMES, WEBVIEWS } from "./workbench";
 
 const DAY = 86_400_000;
 const MODELS = ["claude-sonnet-4-5", "gpt-5.1-codex", "gemini-2.5-pro"];
@@ -44,17 +45,8 @@ function sessionText(cwd: string, n: number, title: string): string {
 
 const TITLES = ["Usage: refactor the parser", "Usage: write the docs", "Usage: fix the flaky test"];
 
-async function usageFrame(): Promise<Frame> {
-  const wb = workbench();
-  const deadline = Date.now() + STEP_MS;
-  while (Date.now() < deadline) {
-    for (const frame of wb.page.frames()) {
-      if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
-      if ((await frame.locator("svg.chart").count().catch(() => 0)) > 0 && (await frame.locator("h1", { hasText: "Usage" }).count().catch(() => 0)) > 0) return frame;
-    }
-    await wb.page.waitForTimeout(100);
-  }
-  throw new Error("no Usage webview with a chart within 20 s");
+function usageFrame(): Promise<Frame> {
+  return workbench().webviewFrame(WEBVIEWS.usage);
 }
 
 suite("workbench: the Usage view", () => {
@@ -176,19 +168,8 @@ suite("workbench: the Usage view", () => {
 
   test("screenshots in light, dark and high-contrast themes", async () => {
     const w = workbench();
-    const settingsPath = join(w.paths.userDataDir, "User", "settings.json");
     const shots: string[] = [];
-    const themes = [
-      ["Default Light Modern", "light", "vs"],
-      ["Default Dark Modern", "dark", "vs-dark"],
-      ["Default High Contrast", "high-contrast", "hc-black"],
-    ] as const;
-    for (const [theme, name, workbenchClass] of themes) {
-      const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
-      writeFileSync(settingsPath, JSON.stringify({ ...settings, "workbench.colorTheme": theme }, null, 2) + "\n");
-      await w.page.reload();
-      await w.ready();
-      await w.page.waitForFunction((cls) => document.querySelector(".monaco-workbench")?.classList.contains(cls) ?? false, workbenchClass, { timeout: STEP_MS });
+    await w.withThemes(ALL_THEMES, async (theme) => {
       await w.runCommand("View: Close All Editors");
       await w.runCommand("Pi Sessions: Show Usage");
       const frame = await usageFrame();
@@ -199,23 +180,18 @@ suite("workbench: the Usage view", () => {
         undefined,
         { timeout: STEP_MS },
       );
-      const bodyClass = (await frame.locator("body").getAttribute("class")) ?? "";
-      assert.match(bodyClass, name === "light" ? /vscode-light/ : name === "dark" ? /vscode-dark/ : /vscode-high-contrast/);
+      assert.match((await frame.locator("body").getAttribute("class")) ?? "", theme.bodyClass);
       // Every part takes a colour of the theme (none left black: a chart colour the theme does not define falls back).
       const fills = await frame.locator("rect.series").evaluateAll((rects) => [...new Set(rects.map((r) => getComputedStyle(r).fill))]);
-      assert.ok(fills.length >= 4, `${name}: ${fills.join(", ")}`);
-      for (const fill of fills) assert.ok(fill !== "rgb(0, 0, 0)" && fill !== "none", `${name}: a part drawn ${fill}`);
+      assert.ok(fills.length >= 4, `${theme.name}: ${fills.join(", ")}`);
+      for (const fill of fills) assert.ok(fill !== "rgb(0, 0, 0)" && fill !== "none", `${theme.name}: a part drawn ${fill}`);
       const swatches = await frame.locator(".legend .swatch").evaluateAll((list) => list.map((s) => getComputedStyle(s).backgroundColor));
-      for (const swatch of swatches) assert.ok(swatch !== "rgba(0, 0, 0, 0)" && swatch !== "rgb(0, 0, 0)", `${name}: a legend swatch ${swatch}`);
+      for (const swatch of swatches) assert.ok(swatch !== "rgba(0, 0, 0, 0)" && swatch !== "rgb(0, 0, 0)", `${theme.name}: a legend swatch ${swatch}`);
       const violations = await axeViolations(frame, WCAG_AA);
-      assert.equal(violations.length, 0, `${name}: ${describeViolations(violations)}`);
-      shots.push(await w.screenshot(`readme/usage-${name}`));
-    }
+      assert.equal(violations.length, 0, `${theme.name}: ${describeViolations(violations)}`);
+      shots.push(await w.screenshot(`readme/usage-${theme.name}`));
+    });
     for (const path of shots) assert.ok(existsSync(path) && statSync(path).size > 10_000, `${path} is a real screenshot`);
     assert.equal(new Set(shots.map((path) => readFileSync(path).toString("base64"))).size, 3, "three different pictures");
-    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
-    writeFileSync(settingsPath, JSON.stringify({ ...settings, "workbench.colorTheme": "Default Dark Modern" }, null, 2) + "\n");
-    await w.page.reload();
-    await w.ready();
   });
 });

@@ -15,6 +15,40 @@ export interface WorkbenchPaths {
 
 const STEP_TIMEOUT_MS = 20_000;
 
+/** A colour theme as the tests switch to it: its settings name, the workbench's class, the webviews' body class. */
+export interface ThemeCase {
+  setting: string;
+  /** For screenshot names: light, dark, high-contrast. */
+  name: string;
+  workbenchClass: string;
+  bodyClass: RegExp;
+}
+
+export const THEMES = {
+  light: { setting: "Default Light Modern", name: "light", workbenchClass: "vs", bodyClass: /vscode-light/ },
+  dark: { setting: "Default Dark Modern", name: "dark", workbenchClass: "vs-dark", bodyClass: /vscode-dark/ },
+  highContrast: { setting: "Default High Contrast", name: "high-contrast", workbenchClass: "hc-black", bodyClass: /vscode-high-contrast/ },
+} as const satisfies Record<string, ThemeCase>;
+
+/** Light, dark and high contrast, in that order (the README's screenshot sets). */
+export const ALL_THEMES: readonly ThemeCase[] = [THEMES.light, THEMES.dark, THEMES.highContrast];
+
+/** The theme every launch starts in (scripts/vscode/run-folder.ts DEFAULT_USER_SETTINGS). */
+const LAUNCH_THEME: ThemeCase = THEMES.dark;
+
+/** Which webview a test wants: what its document shows (every selector must match). */
+export interface WebviewKind {
+  name: string;
+  has: readonly string[];
+}
+
+export const WEBVIEWS = {
+  any: { name: "", has: ["body"] },
+  reader: { name: "reader", has: [".reader-header", "article.block"] },
+  summaryPanel: { name: "summary panel", has: ["header.panel-header"] },
+  usage: { name: "Usage", has: ["svg.chart", 'h1:has-text("Usage")'] },
+} as const satisfies Record<string, WebviewKind>;
+
 export class Workbench {
   constructor(
     readonly page: Page,
@@ -206,7 +240,7 @@ export class Workbench {
 
   /**
    * Writes settings into the user settings.json and reloads the window (see setColorTheme);
-   * `{ reload: false }` leaves the reload to a later step (e.g. setColorTheme).
+   * `{ reload: false }` leaves the reload to a later step.
    */
   async setUserSettings(values: Record<string, unknown>, options: { reload?: boolean } = {}): Promise<void> {
     const settingsPath = join(this.paths.userDataDir, "User", "settings.json");
@@ -234,41 +268,57 @@ export class Workbench {
   }
 
   /**
-   * The document of a webview (VS Code puts it in an inner `active-frame` iframe of the
-   * webview's own iframe); `urlPart` narrows it when several webviews are open.
+   * The document of a webview of `kind` (VS Code puts it in an inner `active-frame` iframe
+   * of the webview's own iframe): the first whose page has every one of the kind's selectors.
+   * A frame replaced while it is looked at (a reload, a webview restored) is passed over.
    */
-  async webviewFrame(urlPart = ""): Promise<Frame> {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
+  async webviewFrame(kind: WebviewKind = WEBVIEWS.any, timeoutMs = STEP_TIMEOUT_MS): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const frame = this.page.frames().find((candidate) => candidate.name() === "active-frame" || /\/fake\.html/.test(candidate.url()));
-      const matching = frame && (urlPart === "" || frame.url().includes(urlPart) || frame.parentFrame()?.url().includes(urlPart));
-      if (frame && matching && (await frame.locator("body").count()) > 0) return frame;
+      for (const frame of this.page.frames()) {
+        if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
+        if (await hasAll(frame, kind.has)) return frame;
+      }
       await this.page.waitForTimeout(100);
     }
-    throw new Error(`no webview frame${urlPart ? ` matching ${urlPart}` : ""} within ${STEP_TIMEOUT_MS} ms`);
+    throw new Error(`no ${kind.name ? `${kind.name} ` : ""}webview within ${timeoutMs / 1000} s`);
   }
 
   /**
    * Switches the colour theme: writes `workbench.colorTheme` into the user settings.json
    * and reloads the window (code-server does not pick up an outside edit of that file while
-   * running, and the theme picker lists no themes offline). The reload restarts the
-   * extension host; views have to be opened again afterwards.
+   * running, and the theme picker lists no themes offline), then waits for the workbench to
+   * wear it. The reload restarts the extension host; views have to be opened again afterwards.
    */
-  async setColorTheme(theme: string, kind: "light" | "dark"): Promise<void> {
-    const settingsPath = join(this.paths.userDataDir, "User", "settings.json");
-    const settings = existsSync(settingsPath) ? (JSON.parse(await readFile(settingsPath, "utf8")) as Record<string, unknown>) : {};
-    settings["workbench.colorTheme"] = theme;
-    await writeFile(settingsPath, JSON.stringify(settings, null, 2) + "\n");
-    await this.page.reload();
-    await this.ready();
+  async setColorTheme(theme: ThemeCase): Promise<void> {
+    await this.setUserSettings({ "workbench.colorTheme": theme.setting });
     await this.page.waitForFunction(
-      (darkWanted) => {
-        const workbench = document.querySelector(".monaco-workbench");
-        return !!workbench && workbench.classList.contains(darkWanted ? "vs-dark" : "vs");
-      },
-      kind === "dark",
+      (cls) => document.querySelector(".monaco-workbench")?.classList.contains(cls) ?? false,
+      theme.workbenchClass,
       { timeout: STEP_TIMEOUT_MS },
     );
+  }
+
+  /**
+   * Runs `each` in every theme in turn (switched with setColorTheme), then puts the launch's
+   * theme back for the suites after, also when a theme's step failed.
+   */
+  async withThemes(themes: readonly ThemeCase[], each: (theme: ThemeCase) => Promise<void>): Promise<void> {
+    let failed = false;
+    try {
+      for (const theme of themes) {
+        await this.setColorTheme(theme);
+        await each(theme);
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // A failure of its own (the page gone) must not hide the step's.
+      await this.setColorTheme(LAUNCH_THEME).catch((error: unknown) => {
+        if (!failed) throw error;
+      });
+    }
   }
 
   /** Saves a PNG of the page into test/vscode/screenshots/<name>.png and returns its path. */
@@ -286,6 +336,14 @@ export class Workbench {
     const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));
     return texts.join("\n");
   }
+}
+
+/** Whether the frame's document has every selector (false for a frame being replaced). */
+async function hasAll(frame: Frame, selectors: readonly string[]): Promise<boolean> {
+  for (const selector of selectors) {
+    if ((await frame.locator(selector).count().catch(() => 0)) === 0) return false;
+  }
+  return true;
 }
 
 function escapeRegExp(text: string): string {
