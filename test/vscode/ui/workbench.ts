@@ -75,12 +75,23 @@ export class Workbench {
 
   /** Drags the side bar's edge so rows show their descriptions (for the README screenshots). */
   async widenSideBar(by = 260): Promise<void> {
+    const width = await this.sideBarWidth();
+    if (width === undefined || width > 400) return;
+    await this.resizeSideBar(width + by);
+  }
+
+  async sideBarWidth(): Promise<number | undefined> {
+    return (await this.sideBar().boundingBox())?.width;
+  }
+
+  /** Drags the side bar's edge to `width` (the window keeps it across reloads: put it back for later suites). */
+  async resizeSideBar(width: number): Promise<void> {
     const box = await this.sideBar().boundingBox();
-    if (!box || box.width > 400) return;
+    if (!box) return;
     const edge = box.x + box.width + 1;
     await this.page.mouse.move(edge, box.y + box.height / 2);
     await this.page.mouse.down();
-    await this.page.mouse.move(edge + by, box.y + box.height / 2, { steps: 8 });
+    await this.page.mouse.move(edge + width - box.width, box.y + box.height / 2, { steps: 8 });
     await this.page.mouse.up();
   }
 
