@@ -38,6 +38,11 @@ export async function runUiSuite(install: CodeServerInstall, name: string, optio
           afterFailure: async (title) => {
             const path = await workbench.screenshot(`failed-${title.replace(/[^\w-]+/g, "-").slice(0, 80)}`);
             console.log(`    screenshot of the failure: ${path}`);
+            // What the extension said around it (a model call's error, a command's refusal): toasts and its log's end.
+            const toasts = await workbench.notifications().catch(() => []);
+            if (toasts.length > 0) console.log(`    notifications: ${toasts.join(" | ")}`);
+            const log = (await workbench.extensionLog().catch(() => "")).trimEnd().split("\n").slice(-15);
+            if (log.length > 0 && log[0] !== "") console.log(`    the extension's log, last lines:\n${log.map((line) => `      ${line}`).join("\n")}`);
           },
         });
       })(),
