@@ -46,8 +46,8 @@ suite("workbench: an oh-my-pi session", () => {
 
   suiteTeardown(async () => {
     const wb = workbench();
-    if (sideBarWidth !== undefined) await wb.resizeSideBar(sideBarWidth);
     await wb.runCommand("View: Close All Editors");
+    if (sideBarWidth !== undefined) await wb.resizeSideBar(sideBarWidth);
     rmSync(ompAgentDir, { recursive: true, force: true });
     writeFileSync(settingsPath(), settingsBefore);
     await wb.page.reload();

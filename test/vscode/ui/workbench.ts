@@ -84,15 +84,24 @@ export class Workbench {
     return (await this.sideBar().boundingBox())?.width;
   }
 
-  /** Drags the side bar's edge to `width` (the window keeps it across reloads: put it back for later suites). */
+  /**
+   * Drags the side bar's edge to `width`, and checks it took. The window keeps the width across
+   * reloads: a suite that changes it puts it back for the suites after (with no webview beside
+   * the edge: one that has the focus can take the drag).
+   */
   async resizeSideBar(width: number): Promise<void> {
-    const box = await this.sideBar().boundingBox();
-    if (!box) return;
-    const edge = box.x + box.width + 1;
-    await this.page.mouse.move(edge, box.y + box.height / 2);
-    await this.page.mouse.down();
-    await this.page.mouse.move(edge + width - box.width, box.y + box.height / 2, { steps: 8 });
-    await this.page.mouse.up();
+    for (let attempt = 0; ; attempt++) {
+      const box = await this.sideBar().boundingBox();
+      if (!box) return;
+      if (Math.abs(box.width - width) <= 2) return;
+      if (attempt === 3) throw new Error(`the side bar stays ${box.width} px wide (${width} px wanted)`);
+      const edge = box.x + box.width + 1;
+      await this.page.mouse.move(edge, box.y + box.height / 2);
+      await this.page.mouse.down();
+      await this.page.mouse.move(edge + width - box.width, box.y + box.height / 2, { steps: 8 });
+      await this.page.mouse.up();
+      await this.page.waitForTimeout(200);
+    }
   }
 
   /** Opens an activity-bar view container (e.g. "Pi Sessions"); does nothing if it is showing. */
@@ -280,15 +289,17 @@ export class Workbench {
 
   /**
    * The document of a webview of `kind` (VS Code puts it in an inner `active-frame` iframe
-   * of the webview's own iframe): the first whose page has every one of the kind's selectors.
-   * A frame replaced while it is looked at (a reload, a webview restored) is passed over.
+   * of the webview's own iframe): the first shown on the page whose document has every one
+   * of the kind's selectors. A webview whose editor was just closed (or one restored after a
+   * reload and replaced) keeps its frame and document for a moment, hidden: it is passed over,
+   * and so is a frame replaced while it is looked at.
    */
   async webviewFrame(kind: WebviewKind = WEBVIEWS.any, timeoutMs = STEP_TIMEOUT_MS): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       for (const frame of this.page.frames()) {
         if (frame.name() !== "active-frame" && !/\/fake\.html/.test(frame.url())) continue;
-        if (await hasAll(frame, kind.has)) return frame;
+        if ((await hasAll(frame, kind.has)) && (await shownOnPage(frame))) return frame;
       }
       await this.page.waitForTimeout(100);
     }
@@ -343,7 +354,8 @@ export class Workbench {
   /** What the extension wrote to its "Pi Sessions" log channel (the log file under the user data folder). */
   async extensionLog(): Promise<string> {
     const logsDir = join(this.paths.userDataDir, "logs");
-    const files = await findFiles(logsDir, (path) => /pi-sessions\.pi-sessions/.test(path) && path.endsWith(".log"));
+    // One file per window load, under a folder named by its time: oldest first.
+    const files = (await findFiles(logsDir, (path) => /pi-sessions\.pi-sessions/.test(path) && path.endsWith(".log"))).sort();
     const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));
     return texts.join("\n");
   }
@@ -353,6 +365,15 @@ export class Workbench {
 async function hasAll(frame: Frame, selectors: readonly string[]): Promise<boolean> {
   for (const selector of selectors) {
     if ((await frame.locator(selector).count().catch(() => 0)) === 0) return false;
+  }
+  return true;
+}
+
+/** Whether the frame's iframe, and each iframe around it, is visible in its parent's document. */
+async function shownOnPage(frame: Frame): Promise<boolean> {
+  for (let current: Frame | null = frame; current?.parentFrame(); current = current.parentFrame()) {
+    const element = await current.frameElement().catch(() => null);
+    if (!element || !(await element.isVisible().catch(() => false))) return false;
   }
   return true;
 }
