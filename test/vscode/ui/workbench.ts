@@ -323,12 +323,15 @@ export class Workbench {
 
   /**
    * Runs `each` in every theme in turn (switched with setColorTheme), then puts the launch's
-   * theme back for the suites after, also when a theme's step failed.
+   * theme back for the suites after, also when a theme's step failed. Editors are closed
+   * before each switch: the reload would restore the last theme's webview while `each`
+   * opens its own.
    */
   async withThemes(themes: readonly ThemeCase[], each: (theme: ThemeCase) => Promise<void>): Promise<void> {
     let failed = false;
     try {
       for (const theme of themes) {
+        await this.runCommand("View: Close All Editors");
         await this.setColorTheme(theme);
         await each(theme);
       }
