@@ -50,7 +50,11 @@ suite("workbench: an oh-my-pi session", () => {
     if (sideBarWidth !== undefined) await wb.resizeSideBar(sideBarWidth);
     rmSync(ompAgentDir, { recursive: true, force: true });
     writeFileSync(settingsPath(), settingsBefore);
-    await wb.page.reload();
+    // The workbench's own reload, which saves its layout first (a page reload can lose the
+    // side bar's width put back just before, and later suites' screenshots had it wide).
+    const loaded = wb.page.waitForEvent("load", { timeout: 60_000 });
+    await wb.runCommand("Developer: Reload Window");
+    await loaded;
     await wb.ready();
     // Later suites start from a window showing the Explorer.
     await wb.runCommand("View: Show Explorer");
