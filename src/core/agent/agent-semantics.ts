@@ -22,6 +22,10 @@ import type { PiVersion } from "../session/format/pi-version.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { AgentVersion } from "../session/format/agent-version.js";
 import type { SummaryWriter } from "./summary-writer.js";
+import type { ForkWriter } from "./fork-writer.js";
+import type { RenameWriter } from "./rename-writer.js";
+import type { AgentConfigs, ModelDirs } from "./agent-configs.js";
+import type { AgentName } from "../session/format/agent-version.js";
 
 export interface AgentSemantics {
   /** Which agent and version these semantics are exact with. */
@@ -97,6 +101,24 @@ export interface AgentSemantics {
   explainDiagnostic(d: Diagnostic): Diagnostic;
   /** How this agent writes a compaction and a branch summary with a model (calls, merge, entry fields). */
   readonly summaryWriter: SummaryWriter;
+  /** How this agent forks a session into a new file (refusals, header, title slot, labels' times). */
+  readonly forkWriter: ForkWriter;
+  /** How this agent names a session (the name's form, refusals, the entry, omp's title slot). */
+  readonly renameWriter: RenameWriter;
+  /** This agent's dir, from what the caller knows of each agent's (omp's default: its own, from the environment). */
+  agentDir(configs: AgentConfigs): string;
+  /** What this agent's settings are read from for a session in `cwd`: its agent dir, the project, the caller's values over this agent's files. */
+  settingsFrom(configs: AgentConfigs, cwd: string, trustProject?: boolean): LoadSettingsOptions;
+  /** Where the model registry of this agent's sessions is read (pi's models.json and auth.json; omp adds its models.yml). */
+  modelDirs(configs: AgentConfigs): ModelDirs;
+  /** The compaction settings shown while `resolveCompactionSettings` rejects the files (pi 1.5's check): pi's files as pi 0.73 reads them; omp's defaults. */
+  fallbackCompactionSettings(from: LoadSettingsOptions): CompactionSettings;
+  /** What `--json` outputs carry of whose rules these are: the agent, and for pi its version. */
+  readonly tags: { agent: AgentName; piVersion?: PiVersion };
+  /** The tag a session list shows before this agent's sessions (pi's are the default: none). */
+  readonly listTag?: string;
+  /** Whose rules read a session, in words, with why (`reason` as the caller escapes it). */
+  readingNote(reason: string): string;
   /** The session's name as this agent shows it (pi: the last `session_info`; omp: its title slot, else the header's title). */
   sessionName(facts: SessionNameFacts): string | null;
   /**

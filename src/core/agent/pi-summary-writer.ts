@@ -109,5 +109,7 @@ export function piSummaryWriter(semantics: Semantics): SummaryWriter {
       for (const message of buildContextFromPath([...pathEntries, entry]).messages) tokens += estimateTokens(message);
       return tokens;
     },
+
+    entryNote: () => undefined,
   } satisfies SummaryWriter);
 }

@@ -145,6 +145,8 @@ export interface SummaryWriter {
   branchEntry(input: BranchEntryInput): BranchEntryFields;
   /** The context tokens after a compaction as shown to the user (pi: estimated from the rebuilt context). */
   tokensAfter(pathEntries: readonly SessionEntry[], entry: SessionEntry): number;
+  /** What a user should know of a written entry's standing with the agent (omp: its own, or marked fromExtension), or undefined. */
+  entryNote(entry: { fromExtension?: boolean }, kind: "compaction" | "branch summary"): string | undefined;
 }
 
 /** Runs calls together; the first failure aborts the others (pi and omp run them with Promise.all). */

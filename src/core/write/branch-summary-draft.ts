@@ -12,14 +12,15 @@ import type { FilesTouched } from "../files-touched/index.js";
 import { writerSemantics } from "../agent/index.js";
 import type { BranchText } from "../agent/summary-writer.js";
 import type { SessionEntry, Usage } from "../session/format/types.js";
-import { resolveBranchSummarySettings, type BranchSummarySettings } from "../settings/index.js";
+import type { BranchSummarySettings } from "../settings/index.js";
 import { buildDigest } from "../summarize/digest.js";
 import { boundSummary, summaryBudget } from "./bounded-summary.js";
 import { NoSummaryModelError, summaryCaller, summaryModelFacts } from "./compaction-draft.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { SummaryDraftOptions } from "./run-common.js";
-import { chooseSummarizer, summaryOmpAgentDir } from "./summarizer.js";
+import { chooseSummarizer } from "./summarizer.js";
+import { agentConfigs } from "./run-common.js";
 
 export interface BranchSummaryInstructions {
   customInstructions?: string;
@@ -58,9 +59,9 @@ export async function buildBranchSummaryText(options: BranchSummaryTextOptions):
   const semantics = writerSemantics(options.agent ?? "pi", piVersion);
   const writer = semantics.summaryWriter;
   let settings = options.settings;
-  if (!settings) settings = resolveBranchSummarySettings({ agentDir: options.agentDir, cwd, trustProject }).settings;
+  if (!settings) settings = semantics.resolveBranchSummarySettings(semantics.settingsFrom(agentConfigs(options), cwd, trustProject)).settings;
   const pathEntries = options.pathEntries;
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, ompAgentDir: summaryOmpAgentDir(options), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
+  const summarizer = await chooseSummarizer({ ...semantics.modelDirs(agentConfigs(options)), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   const contextWindow = summarizer.kind === "model" ? summarizer.resolved.model.contextWindow : undefined;
   const prepared = semantics.prepareBranchEntries(entries, branchSummaryTokenBudget(contextWindow, settings.reserveTokens));
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;

@@ -20,7 +20,8 @@ import { boundSummary, summaryBudget } from "./bounded-summary.js";
 import { authoritativeFilesBlock, DEFAULT_FILES_TOUCHED, filesTouchedDetails, filesTouchedOf } from "./files-for-summary.js";
 import { readPromptFile, type PromptFileRef } from "./prompt-file.js";
 import type { ModelCallSettings, SummaryDraftOptions } from "./run-common.js";
-import { chooseSummarizer, summaryOmpAgentDir, type Summarizer } from "./summarizer.js";
+import { chooseSummarizer, type Summarizer } from "./summarizer.js";
+import { agentConfigs } from "./run-common.js";
 
 export interface CompactionDraftOptions extends SummaryDraftOptions {
   prep: CompactionPreparation;
@@ -79,7 +80,7 @@ export async function buildCompactionDraft(options: CompactionDraftOptions): Pro
   const { piVersion, pathEntries, prep, warnings } = options;
   const semantics = writerSemantics(options.agent ?? "pi", piVersion);
   const writer = semantics.summaryWriter;
-  const summarizer = await chooseSummarizer({ agentDir: options.agentDir, ompAgentDir: summaryOmpAgentDir(options), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
+  const summarizer = await chooseSummarizer({ ...semantics.modelDirs(agentConfigs(options)), pathEntries, choice: options.summarizer ?? {}, warnings, piVersion });
   if (summarizer.kind === "digest" && !summarizer.requested && options.allowDigest === false) throw new NoSummaryModelError(summarizer.reason ?? "no model available");
   const digest = summarizer.kind === "digest";
   const configFiles = summarizer.kind === "model" ? summarizer.resolved.config.filesTouched : undefined;

@@ -17,22 +17,22 @@
 // An omp session forks the way omp's createBranchedSession writes one: its
 // title slot first (the source's title), a header with `title`/`titleSource`,
 // the labels' entries dated now, in omp's folder for the cwd under omp's root.
+// What differs is the agent's `forkWriter` (agent/); the folder is where the
+// agent's root keeps the cwd's new sessions (discovery/agent-roots.ts).
 
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SessionChangedError } from "../session/append/append.js";
 import { checkParentChain } from "../session/append/append.js";
-import { piSessionDirForCwd } from "../discovery/discover.js";
+import { agentRoot, sessionDirForCwd } from "../discovery/agent-roots.js";
 import { compareFingerprint } from "../session/bytes/fingerprint.js";
 import type { LoadedSession } from "../session/open/open-session.js";
 import { recordedCwd } from "../session/open/session-info.js";
 import { newSessionId, sessionFileName } from "../session/format/session-id.js";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/format/types.js";
+import type { SessionEntry, SessionHeader } from "../session/format/types.js";
 import { requireEntry, RunInputError, writerAgent, type AgentOption } from "./run-common.js";
-import { serializeTitleSlot } from "../session/format/omp-title-slot-serialize.js";
-import { ompAgentDir, ompSessionsRoot } from "../agent/omp-18/omp-dirs.js";
-import { ompSessionDirForCwd } from "../discovery/omp-session-folder.js";
+import { writerSemantics, type ForkSource, type WriterRefusal } from "../agent/index.js";
 
 export interface ForkOptions extends AgentOption {
   /** omp's agent dir (an omp session's fork goes to its sessions folder); default omp's own, from the environment. */
@@ -106,10 +106,6 @@ function resolvedLabels(session: LoadedSession): Map<string, { label: unknown; t
   return labels;
 }
 
-function hasAssistantMessage(path: readonly SessionEntry[]): boolean {
-  return path.some((e) => e.type === "message" && (e.message as { role?: unknown } | undefined)?.role === "assistant");
-}
-
 function uniqueId(taken: Set<string>, newId: () => string): string {
   for (let i = 0; i < 100; i++) {
     const id = newId();
@@ -124,31 +120,24 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
   const source = session.path;
   if (source === undefined) throw new RunInputError("not-a-file", "the session was not read from a file; nothing to fork");
   if (!session.header || session.headerMissing) throw new RunInputError("missing-header", `${source}:1: cannot fork: the first line is not a session header`);
-  const omp = writerAgent(session, options) === "omp";
-  if (session.titleSlot && !omp) throw new RunInputError("omp-title-slot", `${source}:1: cannot fork with pi's rules: line 1 is omp's title slot (an omp session)`);
+  // pi 0.73 and 1.5 fork alike (pi 1.5's form, which 0.73 loads the same).
+  const semantics = writerSemantics(writerAgent(session, options), "0.73");
+  const writer = semantics.forkWriter;
+  const forkSource: ForkSource = { path: source, titleSlot: session.titleSlot, header: session.header };
+  refuse(writer.refuseSource(forkSource));
   const atId = options.atId ?? session.index.leafId;
   if (atId === null) throw new RunInputError("empty-session", `${source}: cannot fork: the session has no entries`);
   requireEntry(session, atId, "fork point");
   checkParentChain(session, atId);
   const path = session.pathTo(atId);
-  if (!omp && !hasAssistantMessage(path)) {
-    throw new RunInputError(
-      "no-conversation",
-      `${source}: cannot fork at ${atId}: the branch up to it has no assistant message; pi creates no session file before one (and pi 0.73 would write the header twice when resuming such a file)`,
-    );
-  }
+  refuse(writer.refuseBranch(forkSource, atId, path));
   const cwdRaw = options.cwd ?? recordedCwd(session);
   if (cwdRaw === undefined) throw new RunInputError("no-cwd", `${source}: the session header records no cwd; say which directory the new session belongs to`);
   const cwd = resolve(cwdRaw);
   const now = (options.now ?? (() => new Date()))();
   const timestamp = now.toISOString();
   const id = newSessionId(now);
-  // omp: the source's current title (its slot, else the header's) goes with it.
-  const slotTitle = session.titleSlot ? session.titleSlot.title || undefined : typeof session.header.title === "string" ? session.header.title : undefined;
-  const titleSource = session.titleSlot ? session.titleSlot.source : (session.header.titleSource as "auto" | "user" | undefined);
-  const header: SessionHeader = omp
-    ? ({ type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, title: slotTitle, titleSource: slotTitle ? titleSource : undefined, parentSession: resolve(source) } as SessionHeader)
-    : { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession: resolve(source) };
+  const header = writer.header({ id, timestamp, cwd, parentSession: resolve(source) }, forkSource);
 
   const entries = chainWithoutLabels(path);
   const pathEntryIds = new Set(entries.map((e) => e.id));
@@ -158,12 +147,17 @@ export function planFork(options: ForkOptions): { path: string; header: SessionH
     if (!pathEntryIds.has(targetId)) continue;
     const labelId = uniqueId(pathEntryIds, options.newId ?? (() => randomUUID().slice(0, 8)));
     pathEntryIds.add(labelId);
-    labelEntries.push({ type: "label", id: labelId, parentId, timestamp: omp ? timestamp : labelTimestamp, targetId, label });
+    labelEntries.push({ type: "label", id: labelId, parentId, timestamp: writer.labelTimestamp(labelTimestamp, timestamp), targetId, label });
     parentId = labelId;
   }
-  const dir = options.sessionDir ?? (omp ? ompSessionDirForCwd(cwd, ompSessionsRoot(options.ompAgentDir ?? ompAgentDir())) : piSessionDirForCwd(cwd, options.agentDir));
-  const titleSlot = omp ? serializeTitleSlot({ title: slotTitle, source: slotTitle ? titleSource : undefined, updatedAt: timestamp }) : undefined;
+  const agentDir = semantics.agentDir({ pi: { agentDir: options.agentDir }, omp: { agentDir: options.ompAgentDir } });
+  const dir = options.sessionDir ?? sessionDirForCwd(agentRoot(semantics.agent.agent, agentDir), cwd);
+  const titleSlot = writer.titleSlot(forkSource, timestamp);
   return { path: join(dir, sessionFileName(timestamp, id)), header, entries: [...entries, ...labelEntries], atId, ...(titleSlot ? { titleSlot } : {}) };
+}
+
+function refuse(refusal: WriterRefusal | undefined): void {
+  if (refusal) throw new RunInputError(refusal.code, refusal.message);
 }
 
 /** Writes the fork as a new file (exclusive create, one write); on any error no new file is left. */

@@ -6,6 +6,7 @@ import type { LoadedSession } from "../session/open/open-session.js";
 import { sessionPi1xMarker } from "../session/dialect/pi1x-markers.js";
 import { sessionOmpMarker } from "../session/dialect/omp-markers.js";
 import type { AgentName } from "../session/format/agent-version.js";
+import type { AgentConfigs } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { SessionEntry } from "../session/format/types.js";
 import { ModelCallError } from "../summarize/model-call-error.js";
@@ -83,6 +84,11 @@ export interface PiVersionOption {
 /** Whose session a writer writes to: the caller's choice (flag, the agent dir the file lies under), else omp when the file holds omp's marks. */
 export interface AgentOption {
   agent?: AgentName;
+}
+
+/** The agent dirs a runner was given, for the session's semantics to pick from (`AgentSemantics.agentDir`, `modelDirs`). */
+export function agentConfigs(options: { agentDir: string; ompAgentDir?: string }): AgentConfigs {
+  return { pi: { agentDir: options.agentDir }, omp: { agentDir: options.ompAgentDir } };
 }
 
 export function writerAgent(session: LoadedSession, options: AgentOption): AgentName {

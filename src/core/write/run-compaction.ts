@@ -13,10 +13,9 @@
 // the summary not being omp's own; an omp `<files>` block), omp's append protocol.
 
 import type { Diagnostic } from "../diagnostics.js";
-import { semanticsFor, writerSemantics, type AgentSemantics } from "../agent/index.js";
+import { semanticsFor, writerSemantics, type AgentSemantics, type ModelDirs } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { AgentName } from "../session/format/agent-version.js";
-import { defaultOmpDirs } from "../agent/omp-18/agent-dir.js";
 import { checkParentChain, checkWritable, commitAppend, planAppend, type PlannedAppend } from "../session/append/append.js";
 import type { CompactionDraft } from "../session/format/serialize-entry.js";
 import type { CompactionEntry, SessionEntry, Usage as EntryUsage } from "../session/format/types.js";
@@ -25,6 +24,7 @@ import { sessionModel } from "../context/session-model.js";
 import { loadModelRegistry } from "../summarize/model-registry.js";
 import { buildCompactionDraft } from "./compaction-draft.js";
 import {
+  agentConfigs,
   diagnosticMessages,
   requireEntry,
   RunInputError,
@@ -96,8 +96,8 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   const diagnostics: Diagnostic[] = [];
   const piVersion = writerPiVersion(session, options);
   const agent = writerAgent(session, options);
-  const ompDirs = agent === "omp" ? (options.ompAgentDir ? { agentDir: options.ompAgentDir } : defaultOmpDirs()) : undefined;
   const semantics = writerSemantics(agent, piVersion);
+  const configs = agentConfigs(options);
   checkWritable(session, { piVersion, dialect: agent });
   const leafId = options.leafId ?? session.index.leafId;
   if (leafId === null) throw new RunInputError("empty-branch", `${session.path}: the session has no entries to compact`);
@@ -110,7 +110,7 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   progress(options, "prepare", "Preparing the compaction");
   let settings = options.settings;
   if (!settings) {
-    const resolved = semantics.resolveCompactionSettings({ agentDir: ompDirs?.agentDir ?? options.agentDir, cwd, trustProject }, sessionModelLabel(pathEntries));
+    const resolved = semantics.resolveCompactionSettings(semantics.settingsFrom(configs, cwd, trustProject), sessionModelLabel(pathEntries));
     diagnostics.push(...resolved.diagnostics);
     settings = resolved.settings;
   }
@@ -144,23 +144,21 @@ export async function runCompaction(options: RunCompactionOptions): Promise<Comp
   }
 
   if (!draft) {
-    const made = await buildCompactionDraft({ ...options, ...(ompDirs ? { ompAgentDir: ompDirs.agentDir } : {}), piVersion, agent, pathEntries, prep, cwd: session.header?.cwd || cwd, trustProject, warnings, onProgress: options.onProgress });
+    const made = await buildCompactionDraft({ ...options, piVersion, agent, pathEntries, prep, cwd: session.header?.cwd || cwd, trustProject, warnings, onProgress: options.onProgress });
     draft = made.draft;
     modelLabel = made.model;
     digest = made.digest;
   }
-  if (piVersion === "1.5") {
-    // pi 1.5's appendCompaction: the branch's current system message, first in every rebuilt context.
-    const systemMessage = semantics.currentSystemMessage(pathEntries);
-    if (systemMessage) draft = { ...draft, systemMessage };
-  }
+  // pi 1.5's appendCompaction: the branch's current system message, first in every rebuilt context (none for pi 0.73 and omp).
+  const systemMessage = semantics.currentSystemMessage(pathEntries);
+  if (systemMessage) draft = { ...draft, systemMessage };
 
   throwIfAborted(options.signal);
   const planOptions = { parentId: leafId, now: options.now, piVersion, dialect: agent };
   let planned: PlannedAppend = planAppend(session, [draft], planOptions);
   let entry = planned.entries[0] as CompactionEntry;
   let tokensAfter = contextTokensAfter(pathEntries, entry, semantics);
-  const contextWindow = options.contextWindow ?? (await sessionContextWindow(options.agentDir, pathEntries, piVersion, ompDirs?.agentDir));
+  const contextWindow = options.contextWindow ?? (await sessionContextWindow(semantics.modelDirs(configs), pathEntries, piVersion));
   const overThreshold = thresholdWarning(tokensAfter, contextWindow, prep.settings.reserveTokens);
   if (overThreshold) warnings.push(overThreshold);
 
@@ -208,11 +206,11 @@ function sessionModelLabel(pathEntries: readonly SessionEntry[]): string | undef
 }
 
 /** The session model's context window from the registry (pi-ai + models.json); undefined when unknown. */
-async function sessionContextWindow(agentDir: string, pathEntries: readonly SessionEntry[], piVersion: PiVersion, ompAgentDir?: string): Promise<number | undefined> {
+async function sessionContextWindow(dirs: ModelDirs, pathEntries: readonly SessionEntry[], piVersion: PiVersion): Promise<number | undefined> {
   const model = sessionModel(pathEntries).model;
   if (!model) return undefined;
   try {
-    const window = (await loadModelRegistry({ agentDir, piVersion, ...(ompAgentDir ? { ompAgentDir } : {}) })).find(model.provider, model.modelId)?.contextWindow;
+    const window = (await loadModelRegistry({ ...dirs, piVersion })).find(model.provider, model.modelId)?.contextWindow;
     return typeof window === "number" && window > 0 ? window : undefined;
   } catch {
     return undefined;

@@ -4,8 +4,7 @@
 // can be used (no model on the branch, no key, model unknown here) the
 // digest is written instead, with a loud warning.
 
-import { defaultOmpDirs, ompAgentDbFile } from "../agent/index.js";
-import type { AgentName } from "../session/format/agent-version.js";
+import { ompAgentDbFile } from "../agent/index.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import type { SessionEntry } from "../session/format/types.js";
 import { isModelConfigError, type ModelConfigErrorCode } from "../summarize/model-config-error.js";
@@ -45,11 +44,6 @@ const DIGEST_FALLBACK_CODES: ReadonlySet<ModelConfigErrorCode> = new Set([
 
 export function digestFallbackWarning(reason: string): string {
   return `WARNING: no model available (${reason.replace(/\.$/, "")}). Writing a digest built from the session itself, without a model. Choose a model with --model PROVIDER/ID or --preset NAME for a real summary.`;
-}
-
-/** An omp session's agent dir (its models.yml joins the model registry): the caller's, else omp's own; undefined for pi's. */
-export function summaryOmpAgentDir(options: { agent?: AgentName; ompAgentDir?: string }): string | undefined {
-  return options.agent === "omp" ? (options.ompAgentDir ?? defaultOmpDirs().agentDir) : undefined;
 }
 
 export async function chooseSummarizer(options: {

@@ -10,7 +10,7 @@ import type { BranchReader } from "../../context/branch-reader.js";
 import type { ContextMessage } from "../../context/context-message.js";
 import type { ContextModel } from "../../context/context-model.js";
 import type { LlmMessage, SessionEntry } from "../../session/format/types.js";
-import { OMP_18 } from "../../session/format/agent-version.js";
+import { OMP_18, OMP_RELEASE } from "../../session/format/agent-version.js";
 import type { CompactionSettings } from "../../settings/compaction-settings.js";
 import type { AgentSemantics } from "../agent-semantics.js";
 import { blobStoreAt, entryAsLoaded, lazyFrameData, type OmpBlobStore } from "./blob-store.js";
@@ -29,6 +29,10 @@ import { ompDisplayName } from "./session-name.js";
 import { asOmpSettings, resolveOmpBranchSummarySettings, resolveOmpCompactionSettings, resolveThresholdTokens, shouldCompact, OMP_DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
 import { countMessageTokens, hasNativeTokenizer } from "./tokenizer.js";
 import { ompSummaryWriter } from "./summary-writer.js";
+import { OMP_FORK_WRITER } from "./fork-writer.js";
+import { OMP_RENAME_WRITER } from "./rename-writer.js";
+import { defaultOmpDirs } from "./agent-dir.js";
+import { settingsInput, type AgentConfigs } from "../agent-configs.js";
 
 /** "provider/id" → {provider, modelId} (split at the first slash). */
 export function modelOfKey(key: string | undefined): ContextModel | null {
@@ -54,6 +58,11 @@ export function ompBranchModel(branch: BranchReader, loaded: (entry: SessionEntr
     if (message?.role === "assistant") return modelOfKey(`${message.provider}/${message.model}`);
   }
   return null;
+}
+
+/** omp's agent dir: the caller's, else omp's own (its overrides, from the environment). */
+function agentDir(configs: AgentConfigs): string {
+  return configs.omp?.agentDir ?? defaultOmpDirs().agentDir;
 }
 
 export interface OmpSemantics extends AgentSemantics {
@@ -128,6 +137,15 @@ export function createOmpSemantics(blobsDir: string | undefined): OmpSemantics {
     },
     listTitle: (facts) => facts.ompListTitle,
     displayName: (facts) => ompDisplayName(facts, facts.modified),
+    forkWriter: OMP_FORK_WRITER,
+    renameWriter: OMP_RENAME_WRITER,
+    agentDir,
+    settingsFrom: (configs, cwd, trustProject) => settingsInput(agentDir(configs), configs.omp, cwd, trustProject),
+    modelDirs: (configs) => ({ agentDir: configs.pi.agentDir, ompAgentDir: agentDir(configs) }),
+    fallbackCompactionSettings: () => ({ ...OMP_DEFAULT_COMPACTION_SETTINGS }),
+    tags: Object.freeze({ agent: "omp" }),
+    listTag: "omp",
+    readingNote: (reason) => `an oh-my-pi session (omp ${OMP_RELEASE}: ${reason})`,
   };
   return Object.freeze(semantics);
 }

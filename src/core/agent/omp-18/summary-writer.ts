@@ -254,5 +254,10 @@ export function ompSummaryWriter(semantics: OmpWriterSemantics): SummaryWriter {
 
     // omp's own tokensAfter counts its next system prompt and tools: not ours to write; shown as omp's count of the rebuilt context.
     tokensAfter: (pathEntries: readonly SessionEntry[], entry: SessionEntry) => semantics.contextTokens([...pathEntries, entry]).tokens,
+
+    entryNote: (entry, kind) =>
+      entry.fromExtension === false
+        ? `omp: written as omp's own ${kind} (omp's prompts and calls${kind === "compaction" ? ", method soft" : ""})`
+        : `omp: marked fromExtension (not made exactly as omp makes it; omp leaves its file lists out of its next compaction)`,
   } satisfies SummaryWriter);
 }

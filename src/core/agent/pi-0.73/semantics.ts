@@ -19,6 +19,7 @@ import { piDisplayName } from "../pi-display-name.js";
 import { shouldCompact } from "../../tokens/should-compact.js";
 import { PI_0_73 } from "../../session/format/agent-version.js";
 import { piSummaryWriter } from "../pi-summary-writer.js";
+import { piAgentParts } from "../pi-agent.js";
 
 const contextTokens: AgentSemantics["contextTokens"] = (path) => estimateContextTokens(buildContextFromPath(path).messages);
 
@@ -46,5 +47,6 @@ export const PI_0_73_SEMANTICS: AgentSemantics = Object.freeze({
   currentSystemMessage: () => undefined,
   resolveCompactionSettings: (from) => resolveCompactionSettings(from),
   resolveBranchSummarySettings: (from) => resolveBranchSummarySettings(from),
+  ...piAgentParts("0.73"),
   summaryWriter: piSummaryWriter({ version: "0.73", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);

@@ -22,6 +22,7 @@ import { buildSessionProjection } from "./projection.js";
 import { serializeConversation } from "./serialize-conversation.js";
 import { getCurrentSystemMessage } from "./system-message.js";
 import { piSummaryWriter } from "../pi-summary-writer.js";
+import { piAgentParts } from "../pi-agent.js";
 
 const contextTokens: AgentSemantics["contextTokens"] = (path) => estimateProjectedContextTokens(buildSessionProjection(path), path);
 
@@ -52,5 +53,6 @@ export const PI_1_5_SEMANTICS: AgentSemantics = Object.freeze({
   currentSystemMessage: (path) => getCurrentSystemMessage(buildSessionProjection(path).messages),
   resolveCompactionSettings: resolveModelCompactionSettings,
   resolveBranchSummarySettings: (from) => resolveBranchSummarySettings(from),
+  ...piAgentParts("1.5"),
   summaryWriter: piSummaryWriter({ version: "1.5", convertToLlm, serializeConversation, contextTokens }),
 } satisfies AgentSemantics);
