@@ -75,7 +75,7 @@ export function sessionSemantics(ctx: CommandContext, session?: LoadedSession): 
   const semantics = semanticsFor(agentChoice.agent, omp ? { ompBlobsDir: ompBlobsDir(ctx, session?.path) } : {});
   const choice: PiVersionChoice = agentChoice.pi ?? { version: semantics.version, source: "default", reason: `omp: ${agentChoice.reason}` };
   const agent = agentChoice.agent.agent;
-  return { semantics, agentChoice, choice, piVersion: semantics.version, agent, tags: omp ? { agent } : { agent, piVersion: semantics.version } };
+  return { semantics, agentChoice, choice, piVersion: semantics.version, agent, tags: semantics.tags };
 }
 
 /**

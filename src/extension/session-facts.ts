@@ -5,17 +5,15 @@ import { basename } from "node:path";
 import type { LoadedSession } from "../core/session/open/open-session";
 import { firstUserMessageText, recordedCwd } from "../core/session/open/session-info";
 import { lastActivityMs } from "../core/discovery/last-activity";
-import { resolveCompactionSettings, type CompactionSettings, type SettingsObject } from "../core/settings";
+import type { CompactionSettings, SettingsObject } from "../core/settings";
 import { rowTitle, type CatalogueRow } from "../core/catalogue/catalogue-row";
 import type { BranchFacts } from "../core/live/live-facts";
 import type { SessionModelRef } from "../core/context/session-model";
 import type { ContextUsage } from "../core/tokens";
-import { choosePiVersion, semanticsFor, semanticsOf, type AgentSemantics, type PiVersion, type PiVersionChoice } from "../core/agent";
+import { choosePiVersion, formatAgentVersion, semanticsOf, type AgentConfigs, type AgentSemantics, type PiVersion, type PiVersionChoice } from "../core/agent";
 import { oneLine } from "../core/tree/preview";
 import { sessionOmpMarker } from "../core/session/dialect/omp-markers";
-import { OMP_18, type AgentName } from "../core/session/format/agent-version";
-import { OMP_DEFAULT_COMPACTION_SETTINGS } from "../core/agent/omp-18/settings";
-import { defaultOmpDirs } from "../core/agent/omp-18/agent-dir";
+import type { AgentName } from "../core/session/format/agent-version";
 import { isAbsolute, relative } from "node:path";
 
 /** Where the agent compacts (pi above window − reserve; omp at its threshold), by its semantics. */
@@ -67,8 +65,8 @@ export interface SessionFacts {
   /** Why it is omp's (for tooltips). */
   agentReason?: string;
   /** Which pi's semantics the facts were computed with, and why (for tooltips). */
-  piVersion?: PiVersion;
-  piVersionReason?: string;
+  piVersion: PiVersion;
+  piVersionReason: string;
   /** pi 1.5 rejects the compaction settings (its message); the defaults are shown meanwhile. */
   settingsError?: string;
 }
@@ -111,23 +109,24 @@ export function sessionFacts(
 ): SessionFacts {
   const path = session.path ?? "";
   const owner = sessionAgent(path, sessionOmpMarker(session)?.what, context.ompSessionsRoot);
+  const semantics = semanticsOf(owner.agent, choice.version);
   // Each agent names a session its own way (omp: its title slot, never pi's session_info).
-  const name = semanticsOf(owner.agent, choice.version).sessionName({ sessionInfoName: branch.name ?? undefined, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
+  const name = semantics.sessionName({ sessionInfoName: branch.name ?? undefined, titleSlot: session.titleSlot ?? null, header: session.header ?? null });
   if (name === null && memo.firstRequest === undefined) memo.firstRequest = firstUserMessageText(session, { skipBlank: true });
   const title = oneLine(name ?? memo.firstRequest ?? basename(path), 80);
   const usage = branch.usage;
   const model = branch.model;
   const contextWindow = model ? context.contextWindow(model) : undefined;
-  const modelKey = `${owner.agent === "omp" ? "omp" : choice.version} ${model ? `${model.provider}/${model.modelId}` : ""}`;
+  const modelKey = `${formatAgentVersion(semantics.agent)} ${model ? `${model.provider}/${model.modelId}` : ""}`;
   if (!memo.compaction || memo.compactionKey !== modelKey) {
     memo.compactionKey = modelKey;
-    const resolved = versionCompaction(choice.version, recordedCwd(session), model, context, owner.agent === "omp");
+    const resolved = versionCompaction(semantics, recordedCwd(session), model, context);
     memo.compaction = resolved.compaction;
     memo.settingsError = resolved.settingsError;
   }
   const compaction = memo.compaction;
   const settingsError = memo.settingsError;
-  const limits = thresholdOf(semanticsOf(owner.agent, choice.version), contextWindow, compaction);
+  const limits = thresholdOf(semantics, contextWindow, compaction);
   const wouldCompact = limits.wouldCompact(usage.tokens);
   const spend = session.index.totalSpend;
   return {
@@ -159,6 +158,11 @@ export function sessionFacts(
     piVersionReason: choice.reason,
     ...(settingsError !== undefined ? { settingsError } : {}),
   };
+}
+
+/** The strategy of the session the facts are of (its agent's; for pi, the version they were computed with). */
+export function factsSemantics(facts: Pick<SessionFacts, "agent" | "piVersion">): AgentSemantics {
+  return semanticsOf(facts.agent, facts.piVersion);
 }
 
 /** 12345 → "12.3k". */
@@ -210,21 +214,18 @@ export interface VersionCompaction {
 /** Rows of one cwd, pi version and model share their settings: resolved once per key. */
 export type RowCompactionCache = Map<string, VersionCompaction>;
 
-/** pi 1.5 applies `compaction.modelOverrides` for the session's model and rejects bad values (its message; the defaults meanwhile). */
-function versionCompaction(version: PiVersion, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext, omp = false): VersionCompaction {
-  if (omp) {
-    // omp's config.yml files (its agent dir, then the project's .omp/), with omp's defaults.
-    try {
-      return { compaction: semanticsFor(OMP_18).resolveCompactionSettings({ agentDir: context.ompAgentDir ?? defaultOmpDirs().agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted }).settings };
-    } catch (error) {
-      return { compaction: { ...OMP_DEFAULT_COMPACTION_SETTINGS }, settingsError: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  const settingsInput = { agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides };
+/** What a session's agent reads its settings from: pi's agent dir with piSessions.* over pi's files; omp's agent dir and its config.yml alone. */
+function factsConfigs(context: FactsContext): AgentConfigs {
+  return { pi: { agentDir: context.agentDir, overrides: context.overrides }, omp: { agentDir: context.ompAgentDir } };
+}
+
+/** The agent's compaction settings for a session (pi 1.5 applies `compaction.modelOverrides` for its model and rejects bad values: its message, and the files read as pi 0.73 reads them meanwhile). */
+function versionCompaction(semantics: AgentSemantics, cwd: string | undefined, model: SessionModelRef | null, context: FactsContext): VersionCompaction {
+  const from = semantics.settingsFrom(factsConfigs(context), cwd || process.cwd(), context.trusted);
   try {
-    return { compaction: semanticsFor(version).resolveCompactionSettings(settingsInput, model ? `${model.provider}/${model.modelId}` : undefined).settings };
+    return { compaction: semantics.resolveCompactionSettings(from, model ? `${model.provider}/${model.modelId}` : undefined).settings };
   } catch (error) {
-    return { compaction: compactionSettingsFor(cwd, context), settingsError: error instanceof Error ? error.message : String(error) };
+    return { compaction: semantics.fallbackCompactionSettings(from), settingsError: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -233,14 +234,15 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
   // The catalogue counted the row with this version (the same choice: setting, else its marker, else installed pi).
   const choice = choosePiVersion({ explicit: context.piVersion, explicitFrom: "the piSessions.piVersion setting", marker: row.pi1xMarker });
   const owner = sessionAgent(row.path, row.agent === "omp" ? "omp's marks in the file" : undefined, context.ompSessionsRoot);
-  const key = `${owner.agent === "omp" ? "omp" : choice.version}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
+  const semantics = semanticsOf(owner.agent, choice.version);
+  const key = `${formatAgentVersion(semantics.agent)}\0${row.cwd}\0${row.model ? `${row.model.provider}/${row.model.modelId}` : ""}`;
   let resolved = cache.get(key);
-  if (!resolved) cache.set(key, (resolved = versionCompaction(choice.version, row.cwd, row.model, context, owner.agent === "omp")));
+  if (!resolved) cache.set(key, (resolved = versionCompaction(semantics, row.cwd, row.model, context)));
   const { compaction, settingsError } = resolved;
   const contextWindow = row.model ? context.contextWindow(row.model) : undefined;
   const usage: ContextUsage = { tokens: row.contextTokens, source: row.contextSource, messageCount: row.contextMessages };
-  const limits = thresholdOf(semanticsOf(owner.agent, choice.version), contextWindow, compaction);
-  const name = rowTitle(row, semanticsOf(owner.agent, choice.version));
+  const limits = thresholdOf(semantics, contextWindow, compaction);
+  const name = rowTitle(row, semantics);
   return {
     path: row.path,
     title: oneLine(name ?? (row.firstUserMessage?.trim() ? row.firstUserMessage : null) ?? basename(row.path), 80),
@@ -267,11 +269,6 @@ export function factsFromRow(row: CatalogueRow, context: FactsContext, cache: Ro
     piVersionReason: choice.reason,
     ...(settingsError !== undefined ? { settingsError } : {}),
   };
-}
-
-/** The compaction settings pi applies to a session run in `cwd`. */
-export function compactionSettingsFor(cwd: string | undefined, context: FactsContext): CompactionSettings {
-  return resolveCompactionSettings({ agentDir: context.agentDir, cwd: cwd || process.cwd(), trustProject: context.trusted, overrides: context.overrides }).settings;
 }
 
 /** Whose session an opened file is, for the writers: omp's marks, else omp's folder (when omp discovery is on). */

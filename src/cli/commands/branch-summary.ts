@@ -6,7 +6,7 @@ import { UsageError } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
-import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, ompOwnership, summarizerChoice, withInterrupt } from "./summary-flags";
+import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 import { counted } from "../../core/text/counted";
 
 export const branchSummaryCommand: Command = {
@@ -30,11 +30,9 @@ export const branchSummaryCommand: Command = {
     const agentDir = resolveAgentDir(ctx);
     const cwd = resolveCwd(ctx, session);
     // omp reads its branchSummary.reserveTokens from its own config.yml files.
-    const resolved = semantics.resolveBranchSummarySettings({
-      agentDir: agent === "omp" ? resolveOmpAgentDir(ctx) : agentDir,
-      cwd,
-      overrides: { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
-    });
+    const ompAgentDir = resolveOmpAgentDir(ctx);
+    const overrides = { branchSummary: { reserveTokens: intFlag(ctx.args, "reserve-tokens") } };
+    const resolved = semantics.resolveBranchSummarySettings(semantics.settingsFrom({ pi: { agentDir, overrides }, omp: { agentDir: ompAgentDir, overrides } }, cwd));
     for (const d of resolved.diagnostics) warn(ctx, formatDiagnostic(d));
     const manifest = !boolFlag(ctx.args, "no-manifest");
     const label = stringFlag(ctx.args, "label");
@@ -46,7 +44,7 @@ export const branchSummaryCommand: Command = {
         targetId,
         ...(leafId !== null ? { leafId } : {}),
         agentDir,
-        ...(agent === "omp" ? { ompAgentDir: resolveOmpAgentDir(ctx) } : {}),
+        ompAgentDir,
         cwd,
         settings: resolved.settings,
         summarizer: choice,
@@ -75,8 +73,7 @@ export const branchSummaryCommand: Command = {
         abandonedEntries: result.abandonedEntries,
         model: result.model,
         digest: result.digest,
-        agent,
-        ...(agent === "pi" ? { piVersion: result.piVersion } : {}),
+        ...semantics.tags,
         warnings: result.warnings,
       });
       return 0;
@@ -87,7 +84,8 @@ export const branchSummaryCommand: Command = {
     else if (result.entry) lines.push(`branch summary ${verb}: entry ${result.entry.id} under ${result.newLeafId ?? "(root)"} (${counted(result.abandonedEntries, "entry")} left behind, common ancestor ${result.commonAncestorId ?? "none"})`);
     else lines.push(`nothing to summarise; leaf moved (${verb}) to ${result.newLeafId ?? "(root)"}`);
     if (result.model) lines.push(`model: ${result.model}${result.digest ? " (digest, no model)" : ""}`);
-    if (result.entry && agent === "omp") lines.push(ompOwnership(result.entry.fromExtension === false, "branch summary"));
+    const note = result.entry ? semantics.summaryWriter.entryNote(result.entry, "branch summary") : undefined;
+    if (note) lines.push(note);
     if (result.editorText !== undefined) lines.push(`the target is a user message; its text, to edit and send again:`, result.editorText);
     if (!result.written && result.entry) lines.push("", result.entry.summary);
     printLines(ctx, lines);

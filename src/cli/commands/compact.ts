@@ -7,7 +7,7 @@ import { CliError, EXIT_BAD_INPUT } from "../errors";
 import { printJson, printLines, warn } from "../output";
 import { writeSemantics } from "../session-semantics";
 import { loadSession, requireFileArg, resolveAgentDir, resolveCwd, resolveLeaf, resolveOmpAgentDir } from "../session-input";
-import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, ompOwnership, summarizerChoice, withInterrupt } from "./summary-flags";
+import { MODEL_FLAGS, MODEL_FLAGS_USAGE, modelCallSettings, summarizerChoice, withInterrupt } from "./summary-flags";
 
 export const compactCommand: Command = {
   name: "compact",
@@ -24,17 +24,14 @@ export const compactCommand: Command = {
     const cwd = resolveCwd(ctx, session);
     const ompDir = resolveOmpAgentDir(ctx);
     const { semantics, piVersion, agent } = writeSemantics(ctx, session);
-    const omp = agent === "omp";
     // pi 1.5 applies compaction.modelOverrides for the model in use: the branch's model.
     const model = semantics.buildSessionContext(session.pathTo(leafId)).model;
     let resolved;
     try {
+      // The flags go over whichever agent's settings files apply.
+      const overrides = { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } };
       resolved = semantics.resolveCompactionSettings(
-        {
-          agentDir: omp ? ompDir : agentDir,
-          cwd,
-          overrides: { compaction: { keepRecentTokens: intFlag(ctx.args, "keep-recent-tokens"), reserveTokens: intFlag(ctx.args, "reserve-tokens") } },
-        },
+        semantics.settingsFrom({ pi: { agentDir, overrides }, omp: { agentDir: ompDir, overrides } }, cwd),
         model ? `${model.provider}/${model.modelId}` : undefined,
       );
     } catch (error) {
@@ -73,8 +70,7 @@ export const compactCommand: Command = {
         outcome: result.outcome,
         leafId: result.leafId,
         digest: result.digest,
-        agent: result.agent,
-        ...(result.agent === "pi" ? { piVersion: result.piVersion } : {}),
+        ...semantics.tags,
         warnings: result.warnings,
       });
       return 0;
@@ -86,7 +82,7 @@ export const compactCommand: Command = {
         : `dry run: nothing written; would append entry ${entry.id} under ${entry.parentId}, keeping from ${entry.firstKeptEntryId}`,
       `tokens: ${result.tokensBefore} → ${result.tokensAfter}`,
       `model: ${result.model}${result.digest ? " (digest, no model)" : ""}`,
-      ...(result.agent === "omp" ? [ompOwnership(entry.fromExtension === false, "compaction")] : []),
+      ...(semantics.summaryWriter.entryNote(entry, "compaction") ?? []),
     ];
     if (!result.written) lines.push("", entry.summary);
     printLines(ctx, lines);

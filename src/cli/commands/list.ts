@@ -53,9 +53,8 @@ export const listCommand: Command = {
         // Sessions without a pi 1.x marker are read with this; each session says its own.
         piVersion: found.defaultVersion,
         sessions: rows.map((r) => {
-          const agent = agentOf(r);
-          const piVersion = versionOf(r.pi1xMarker);
-          return { agent, ...(agent === "pi" ? { piVersion } : {}), ...jsonRow(r, semanticsOf(agent, piVersion)) };
+          const semantics = semanticsOf(agentOf(r), versionOf(r.pi1xMarker));
+          return { ...semantics.tags, ...jsonRow(r, semantics) };
         }),
       });
       return 0;
@@ -67,9 +66,9 @@ export const listCommand: Command = {
     printLines(
       ctx,
       rows.map((s) => {
-        const agent = agentOf(s);
-        const name = rowDisplayName(s, semanticsOf(agent, versionOf(s.pi1xMarker))).replace(/\s+/g, " ").slice(0, 60);
-        const title = `${agent === "omp" ? "[omp] " : ""}${name}`;
+        const semantics = semanticsOf(agentOf(s), versionOf(s.pi1xMarker));
+        const name = rowDisplayName(s, semantics).replace(/\s+/g, " ").slice(0, 60);
+        const title = `${semantics.listTag ? `[${semantics.listTag}] ` : ""}${name}`;
         const tokens = `${s.contextSource === "usage" ? "" : "~"}${compact(s.contextTokens)} ctx`;
         const cost = s.cost > 0 ? `  $${s.cost.toFixed(2)}` : "";
         return `${s.modified}  ${String(s.entries).padStart(6)} ${s.entries === 1 ? "entry  " : "entries"}  ${tokens.padStart(10)}${cost}  ${title}\n    ${s.path}`;

@@ -28,7 +28,7 @@ export const navigateCommand: Command = {
     if (undo && stringFlag(ctx.args, "label") !== undefined) throw new UsageError("--label goes with --target");
     const session = await loadSession(ctx, file);
     const leafId = resolveLeaf(ctx, session) ?? undefined;
-    const { piVersion, agent } = writeSemantics(ctx, session);
+    const { semantics, piVersion, agent } = writeSemantics(ctx, session);
     const dryRun = boolFlag(ctx.args, "dry-run");
     const label = stringFlag(ctx.args, "label");
     let result: NavigateResult & { compactionId?: string };
@@ -48,8 +48,7 @@ export const navigateCommand: Command = {
         oldLeafId: result.oldLeafId,
         editorText: result.editorText ?? null,
         labelEntry: result.labelEntry,
-        agent,
-        ...(agent === "pi" ? { piVersion: result.piVersion } : {}),
+        ...semantics.tags,
         ...(result.compactionId ? { undoneCompactionId: result.compactionId } : {}),
       });
       return 0;

@@ -68,11 +68,3 @@ export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>
     process.removeListener("SIGINT", onSigint);
   }
 }
-
-
-/** Whether omp takes an entry as its own (its file lists carried into its next compaction). */
-export function ompOwnership(own: boolean, what: "compaction" | "branch summary"): string {
-  return own
-    ? `omp: written as omp's own ${what} (omp's prompts and calls${what === "compaction" ? ", method soft" : ""})`
-    : `omp: marked fromExtension (not made exactly as omp makes it; omp leaves its file lists out of its next compaction)`;
-}

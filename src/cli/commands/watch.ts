@@ -95,8 +95,8 @@ export const watchCommand: Command = {
     let follower: Awaited<ReturnType<typeof followSession>>;
     const settingsFor = (cwd: string) => () => {
       if (cached?.cwd !== cwd || cached.agent !== current.agent) {
-        const dir = current.agent === "pi" ? agentDir : resolveAgentDir(ctx, current.agent);
-        cached = { cwd, agent: current.agent, settings: current.semantics.resolveCompactionSettings({ agentDir: dir, cwd }).settings };
+        const from = current.semantics.settingsFrom({ pi: { agentDir }, omp: { agentDir: resolveAgentDir(ctx, "omp") } }, cwd);
+        cached = { cwd, agent: current.agent, settings: current.semantics.resolveCompactionSettings(from).settings };
       }
       return cached.settings;
     };

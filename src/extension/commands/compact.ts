@@ -3,8 +3,6 @@
 // the model request; nothing is written on cancel or failure), previews the
 // summary first when piSessions.compaction.confirm is on, then refreshes the
 // views and shows the written entry.
-import { writerAgentFor } from "../session-facts";
-import { ompSessionsFolder } from "../settings";
 import * as vscode from "vscode";
 import type { CompactionRunResult } from "../../core/write";
 import { runCompaction } from "../../core/write";
@@ -15,7 +13,7 @@ import { reportError } from "../error-actions";
 import { withCancellableProgress } from "../progress";
 import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
-import { compactionSettingsFor, MODEL_TIMEOUT_MS, sessionCwd } from "./runner-options";
+import { compactionSettingsFor, MODEL_TIMEOUT_MS, sessionCwd, writerSemanticsFor } from "./runner-options";
 import { isNotDone, sessionTarget } from "./session-target";
 import { askFocus, pickPreset, summarizerChoice } from "./summary-choices";
 
@@ -35,8 +33,8 @@ export async function compactSession(services: Services, raw: unknown): Promise<
     if (choice === undefined) return notDone("cancelled", "No model chosen.");
     const focus = args.focus ?? (await askFocus(title));
     if (focus === undefined) return notDone("cancelled", "Cancelled at the focus question.");
-    const agent = writerAgentFor(session, ompSessionsFolder(settings));
-    const resolved = compactionSettingsFor(session, settings);
+    const semantics = writerSemanticsFor(session, settings);
+    const resolved = compactionSettingsFor(session, settings, semantics);
     for (const d of resolved.diagnostics) services.log.warn(d.message);
     const runtimeApiKeys = await services.apiKeys.runtimeKeys();
     const confirm = args.confirm ?? settings.compaction.confirm;
@@ -49,10 +47,10 @@ export async function compactSession(services: Services, raw: unknown): Promise<
         agentDir: settings.agentDir,
         cwd: sessionCwd(session),
         trustProject: true,
-        agent,
+        agent: semantics.agent.agent,
         ompAgentDir: settings.omp.agentDir,
-        // omp's compactions: omp's settings, from its config.yml files (read by the runner).
-        ...(agent === "omp" ? {} : { settings: resolved.settings }),
+        // The agent's own settings (omp: its config.yml files; pi: its settings files under piSessions.*).
+        settings: resolved.settings,
         summarizer: summarizerChoice(choice, args, settings, runtimeApiKeys, true),
         ...(focus.trim() ? { instructions: focus.trim() } : {}),
         ...(settings.compactionPromptFile ? { promptFile: settings.compactionPromptFile } : {}),

@@ -6,7 +6,8 @@ import { sessionNameOf, writerAgentFor } from "../session-facts";
 import { ompSessionsFolder } from "../settings";
 import { basename } from "node:path";
 import * as vscode from "vscode";
-import { forkSession, renameSession, sanitizeSessionName, setLabel } from "../../core/write";
+import { forkSession, renameSession, setLabel } from "../../core/write";
+import { writerSemantics } from "../../core/agent";
 import { commandArgs, type CommandArgs } from "../command-args";
 import { notDone, ok, type CommandResult } from "../command-result";
 import { reportError } from "../error-actions";
@@ -33,17 +34,19 @@ export async function renameSessionCommand(services: Services, raw: unknown): Pr
   const target = await sessionTarget(services, commandArgs(raw));
   if (isNotDone(target)) return target;
   const { path, session } = target;
-  const agent = writerAgentFor(session, ompSessionsFolder(services.settings()));
+  // pi 0.73 and 1.5 name a session alike.
+  const semantics = writerSemantics(writerAgentFor(session, ompSessionsFolder(services.settings())), "0.73");
+  const agent = semantics.agent.agent;
   // The name the session has now, by its agent's rule (omp: the title slot, never pi's session_info).
   const current = sessionNameOf(session, agent);
-  const who = agent === "omp" ? "omp" : "pi";
+  const writer = semantics.renameWriter;
   const name =
     argString(raw, "name") ??
     (await vscode.window.showInputBox({
       title: "Pi Sessions: Rename Session",
-      prompt: agent === "omp" ? "The session's title, as omp sets it (its title slot: shown in omp's /resume and here)." : "The session's name, as pi's /name sets it (shown in pi's /resume and here).",
+      prompt: writer.prompt,
       value: current ?? "",
-      validateInput: (value) => (sanitizeSessionName(value) ? undefined : `${who} does not set an empty name`),
+      validateInput: (value) => (writer.clean(value) ? undefined : `${agent} does not set an empty name`),
     }));
   if (name === undefined) return notDone("cancelled", "Cancelled.");
   try {

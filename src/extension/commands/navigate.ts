@@ -17,7 +17,7 @@ import { piVersionChoice } from "../pi-version-choice";
 import { withCancellableProgress } from "../progress";
 import type { Services } from "../services";
 import { refuseUntrusted } from "../trust";
-import { branchSummarySettingsFor, MODEL_TIMEOUT_MS, sessionCwd } from "./runner-options";
+import { branchSummarySettingsFor, MODEL_TIMEOUT_MS, sessionCwd, writerSemanticsFor } from "./runner-options";
 import { isNotDone, sessionTarget } from "./session-target";
 import { askFocus, pickPreset, summarizerChoice } from "./summary-choices";
 
@@ -98,8 +98,9 @@ async function navigate(services: Services, args: CommandArgs, forceSummary: boo
         focus = asked;
       }
     }
-    const agent = writerAgentFor(session, ompSessionsFolder(settings));
-    const resolved = branchSummarySettingsFor(session, settings, agent);
+    const semantics = writerSemanticsFor(session, settings);
+    const agent = semantics.agent.agent;
+    const resolved = branchSummarySettingsFor(session, settings, semantics);
     const runtimeApiKeys = await services.apiKeys.runtimeKeys();
     const confirm = args.confirm ?? settings.compaction.confirm;
     const result = await withCancellableProgress("Summarising the branch", args.token, (signal, report) =>

@@ -1,31 +1,37 @@
-// Options every runner call shares: agent dir, trust, resolved settings (pi's
-// files, then piSessions.* overrides), prompt files, files-touched, hooks.
+// Options every runner call shares: agent dir, trust, resolved settings (the
+// session's agent's files; for pi, piSessions.* over them), prompt files,
+// files-touched, hooks.
 import type { LoadedSession } from "../../core/session/open/open-session";
 import { recordedCwd } from "../../core/session/open/session-info";
-import { semanticsFor, writerSemantics, type AgentName } from "../../core/agent";
-import { resolveBranchSummarySettings } from "../../core/settings";
+import { writerSemantics, type AgentConfigs, type AgentSemantics } from "../../core/agent";
 import { piVersionChoice } from "../pi-version-choice";
-import { settingsOverrides, type ExtensionSettings } from "../settings";
+import { writerAgentFor } from "../session-facts";
+import { ompSessionsFolder, settingsOverrides, type ExtensionSettings } from "../settings";
 import { isTrusted } from "../trust";
 
 export function sessionCwd(session: LoadedSession): string {
   return recordedCwd(session) ?? process.cwd();
 }
 
-/** The session's pi version's compaction settings (1.5: modelOverrides for the branch's model; throws pi 1.5's error on a bad value). */
-export function compactionSettingsFor(session: LoadedSession, settings: ExtensionSettings) {
-  const semantics = semanticsFor(piVersionChoice(session, settings).version);
+/** What the extension knows of each agent's files: pi's agent dir with the piSessions.* values over pi's settings; omp's agent dir (its config.yml alone). */
+export function extensionAgentConfigs(settings: ExtensionSettings): AgentConfigs {
+  return { pi: { agentDir: settings.agentDir, overrides: settingsOverrides(settings) }, omp: { agentDir: settings.omp.agentDir } };
+}
+
+/** The semantics whoever writes the session applies: omp's for an omp session (its marks, or omp's folder), else the chosen pi version's. */
+export function writerSemanticsFor(session: LoadedSession, settings: ExtensionSettings): AgentSemantics {
+  return writerSemantics(writerAgentFor(session, ompSessionsFolder(settings)), piVersionChoice(session, settings).version);
+}
+
+/** The compaction settings of whoever writes the session (pi 1.5: modelOverrides for the branch's model; throws pi 1.5's error on a bad value). */
+export function compactionSettingsFor(session: LoadedSession, settings: ExtensionSettings, semantics: AgentSemantics) {
   const model = semantics.buildSessionContext(session.pathTo()).model;
-  return semantics.resolveCompactionSettings(
-    { agentDir: settings.agentDir, cwd: sessionCwd(session), trustProject: isTrusted(), overrides: settingsOverrides(settings) },
-    model ? `${model.provider}/${model.modelId}` : undefined,
-  );
+  return semantics.resolveCompactionSettings(semantics.settingsFrom(extensionAgentConfigs(settings), sessionCwd(session), isTrusted()), model ? `${model.provider}/${model.modelId}` : undefined);
 }
 
 /** The branch-summary settings of whoever writes the session: pi's files and piSessions.* overrides, or omp's config.yml files. */
-export function branchSummarySettingsFor(session: LoadedSession, settings: ExtensionSettings, agent: AgentName = "pi") {
-  if (agent === "omp") return writerSemantics("omp", "0.73").resolveBranchSummarySettings({ agentDir: settings.omp.agentDir, cwd: sessionCwd(session), trustProject: isTrusted() });
-  return resolveBranchSummarySettings({ agentDir: settings.agentDir, cwd: sessionCwd(session), trustProject: isTrusted(), overrides: settingsOverrides(settings) });
+export function branchSummarySettingsFor(session: LoadedSession, settings: ExtensionSettings, semantics: AgentSemantics) {
+  return semantics.resolveBranchSummarySettings(semantics.settingsFrom(extensionAgentConfigs(settings), sessionCwd(session), isTrusted()));
 }
 
 /** Model calls get this long (retries included). */

@@ -9,13 +9,12 @@
 // down, in "last activity" order) re-sends that many rows, not thousands. A
 // session joining or leaving a group (one omp recorded) re-sends that group;
 // the whole view only when a group appears or disappears.
-import { OMP_RELEASE } from "../../core/session/format/agent-version";
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { showBidiControls } from "../../core/text/bidi-controls";
 import type { SessionsChange, SessionsModel } from "../sessions-model";
 import type { SessionGroup } from "../session-discovery";
-import { agoText, compactNumber, costText, sizeText, tokensText, type SessionFacts } from "../session-facts";
+import { agoText, compactNumber, costText, factsSemantics, sizeText, tokensText, type SessionFacts } from "../session-facts";
 import { compareSessions, DEFAULT_VIEW_OPTIONS, firstInOrder, passesFilters, threadForks, type SessionsViewOptions } from "./sessions-order";
 import { counted } from "../../core/text/counted";
 
@@ -249,7 +248,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       return item;
     }
     // Whose session it is: pi's rows are the default; omp's say so first.
-    const parts = [...(facts.agent === "omp" ? ["omp"] : []), ...sessionColumns(facts)];
+    const tag = factsSemantics(facts).listTag;
+    const parts = [...(tag ? [tag] : []), ...sessionColumns(facts)];
     if (forks > 0) parts.push(counted(forks, "fork"));
     if (facts.wouldCompact) parts.push("would auto-compact");
     if (facts.needsMigration) parts.push("old format");
@@ -334,17 +334,14 @@ export function sessionTooltip(facts: SessionFacts): vscode.MarkdownString {
     `- context: ${facts.usage.tokens.toLocaleString("en-US")} tokens (${source}), ${counted(facts.usage.messageCount, "message")}`,
     `- model: ${facts.model ? `${facts.model.provider}/${facts.model.modelId}` : "none yet"}${facts.contextWindow ? `, window ${compactNumber(facts.contextWindow)}` : ""}`,
     facts.threshold !== undefined
-      ? `- ${facts.agent === "omp" ? "omp" : "pi"} compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
+      ? `- ${facts.agent} compacts above ${facts.threshold.toLocaleString("en-US")} tokens${facts.compaction.enabled ? "" : " (auto-compaction is off)"}`
       : `- compaction threshold: window not known yet`,
     `- ${counted(facts.entryCount, "entry")} in the file, every branch (${counted(facts.messageCount, "message")}); the reader counts the current branch's`,
     `- last activity ${facts.lastActivity.toLocaleString()}`,
     `- in all: ${facts.totals.tokens.toLocaleString("en-US")} tokens, ${costText(facts.totals.cost)}`,
     `- ${sizeText(facts.sizeBytes)} on disk`,
-    ...(facts.agent === "omp"
-      ? [`- an oh-my-pi session (omp ${OMP_RELEASE}: ${escapeMarkdown(facts.agentReason ?? "")})`]
-      : facts.piVersion
-        ? [`- read as pi ${facts.piVersion} (${escapeMarkdown(facts.piVersionReason ?? "")})`]
-        : []),
+    // Whose rules read it, and why (omp: why it is omp's; pi: why this version).
+    `- ${factsSemantics(facts).readingNote(escapeMarkdown(facts.agentReason ?? facts.piVersionReason ?? ""))}`,
     ...(facts.settingsError ? [`- pi's settings: ${escapeMarkdown(facts.settingsError)}`] : []),
     ...(facts.needsMigration ? ["- an older session format: migrate it before writing"] : []),
     ...(facts.problems > 0 ? [`- ${facts.problems} problem(s) in the file`] : []),

@@ -29,6 +29,8 @@ function facts(path: string, f: Partial<SessionFacts> & { cost?: number }): Sess
     messageCount: 0,
     sizeBytes: 0,
     agent: "pi",
+    piVersion: "0.73",
+    piVersionReason: "the default",
     totals: { tokens: 0, cost: f.cost ?? 0 },
     ...f,
   };
