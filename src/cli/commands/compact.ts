@@ -82,8 +82,9 @@ export const compactCommand: Command = {
         : `dry run: nothing written; would append entry ${entry.id} under ${entry.parentId}, keeping from ${entry.firstKeptEntryId}`,
       `tokens: ${result.tokensBefore} → ${result.tokensAfter}`,
       `model: ${result.model}${result.digest ? " (digest, no model)" : ""}`,
-      ...(semantics.summaryWriter.entryNote(entry, "compaction") ?? []),
     ];
+    const note = semantics.summaryWriter.entryNote(entry, "compaction");
+    if (note) lines.push(note);
     if (!result.written) lines.push("", entry.summary);
     printLines(ctx, lines);
     return 0;
