@@ -21,7 +21,7 @@ export const renameCommand: Command = {
     const { agent } = writeSemantics(ctx, session);
     let result;
     try {
-      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run"), ...(agent === "omp" ? { ompAgentDir: resolveOmpAgentDir(ctx) } : {}) });
+      result = renameSession({ session, agent, name, dryRun: boolFlag(ctx.args, "dry-run"), ompAgentDir: resolveOmpAgentDir(ctx) });
     } catch (error) {
       throw toCliError(error);
     }
