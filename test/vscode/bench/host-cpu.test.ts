@@ -5,7 +5,7 @@
 // the views and the status bar show it, minus the host's idle CPU over the same
 // wall time; the median of several runs. Printed against its target; never a
 // pass/fail test (the machine's load changes the numbers).
-import { appendFileSync, closeSync, copyFileSync, openSync, readSync, rmSync, statSync, truncateSync, utimesSync } from "node:fs";
+import { appendFileSync, copyFileSync, rmSync, statSync, truncateSync, utimesSync } from "node:fs";
 import { writeHeapSnapshot } from "node:v8";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
@@ -14,7 +14,7 @@ import { extensionInternals, waitFor } from "../suite/helpers";
 import { EXTENSION_ID } from "../suite/extension-under-test";
 import { COUNT_COLLECTED, cpuProfile, memoryDetail, PROFILING, startHeapSampling, stopHeapSampling } from "./profile";
 import { traceLine, WriteTracer } from "./write-trace";
-import { cpuMs, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep, verdict } from "./host-measure";
+import { cpuMs, lastEntryIdInFile, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep, verdict } from "./host-measure";
 
 const BIG_A = process.env.PI_SESSIONS_BENCH_BIG_A!;
 const BIG_B = process.env.PI_SESSIONS_BENCH_BIG_B!;
@@ -44,17 +44,7 @@ const lastWritten = new Map<string, string>();
 function lastEntryId(path: string): string {
   const known = lastWritten.get(path);
   if (known) return known;
-  const size = statSync(path).size;
-  const length = Math.min(size, 1024 * 1024);
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(path, "r");
-  try {
-    readSync(fd, buffer, 0, length, size - length);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim());
-  return (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+  return lastEntryIdInFile(path);
 }
 
 let counter = 0;

@@ -3,7 +3,7 @@
 // shown (then SETTLE_MS more, VS Code fetching the rows), minus the host's idle
 // CPU over the same wall time; its memory; a settled GC before a step; each
 // line reported to the run's output file as it comes.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readSync, statSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { waitFor } from "../suite/helpers";
@@ -86,4 +86,19 @@ export async function settleGc(): Promise<void> {
 
 export function verdict(name: string, value: number, target: string, ok: boolean): void {
   report(`${name}: ${value.toFixed(1)} ${target} ${ok ? "ok" : "MISSED"}`);
+}
+
+/** The id of the file's last entry (what the agent's next line continues), read from its last MiB. */
+export function lastEntryIdInFile(path: string): string {
+  const size = statSync(path).size;
+  const length = Math.min(size, 1024 * 1024);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, buffer, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim());
+  return (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
 }

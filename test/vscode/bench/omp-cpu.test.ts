@@ -9,7 +9,7 @@
 // (median of PI_SESSIONS_BENCH_RUNS), and Compact Session on it through the
 // loopback model server (the command's host CPU until the entry is written and
 // the row shows it). Printed; never a pass/fail test.
-import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
@@ -17,7 +17,7 @@ import type { Internals } from "../../../src/extension/internals";
 import { tokensText } from "../../../src/extension/session-facts";
 import { scenarios } from "../../support/model-server";
 import { agentDir, extensionInternals, piDir, setSetting, startLoopback, waitFor, workspaceDir, type Loopback } from "../suite/helpers";
-import { cpuMs, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
+import { cpuMs, lastEntryIdInFile, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
 
 const OMP_BIG = process.env.PI_SESSIONS_BENCH_OMP_BIG!;
 const PI_BIG = process.env.PI_SESSIONS_BENCH_PI_BIG!;
@@ -45,19 +45,7 @@ function plainParse(path: string): number {
   return Math.min(...samples);
 }
 
-function lastEntryId(path: string): string {
-  const size = statSync(path).size;
-  const length = Math.min(size, 1024 * 1024);
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(path, "r");
-  try {
-    readSync(fd, buffer, 0, length, size - length);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim());
-  return (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
-}
+const lastEntryId = lastEntryIdInFile;
 
 let counter = 0;
 /** An assistant answer with usage, as either agent writes it (omp's message shape is pi's; the line ends with a newline). */

@@ -5,11 +5,12 @@
 // page's request until it drew the new one), and a pi write to a listed
 // session until the redrawn report. process.cpuUsage inside the host; the
 // median of several runs; printed against the target, never pass/fail.
-import { appendFileSync, closeSync, openSync, readSync, statSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { UsageViewOptions } from "../../../src/webview/usage-protocol";
 import { extensionInternals, waitFor } from "../suite/helpers";
+import { lastEntryIdInFile } from "./host-measure";
 
 const RUNS = Number(process.env.PI_SESSIONS_BENCH_RUNS ?? 5);
 const SMALL = process.env.PI_SESSIONS_BENCH_SMALL!;
@@ -26,19 +27,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** The id of the file's last entry (what pi's next line continues). */
-function lastId(path: string): string {
-  const size = statSync(path).size;
-  const length = Math.min(size, 1024 * 1024);
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(path, "r");
-  try {
-    readSync(fd, buffer, 0, length, size - length);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = buffer.toString("utf8").trimEnd().split("\n");
-  return (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
-}
+const lastId = lastEntryIdInFile;
 
 /** An answer with usage, as pi appends it. */
 function answer(parentId: string, i: number): string {
