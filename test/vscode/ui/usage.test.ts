@@ -174,15 +174,20 @@ suite("workbench: the Usage view", () => {
       await w.runCommand("Pi Sessions: Show Usage");
       const frame = await usageFrame();
       await frame.locator("#usage-period").selectOption("30d");
-      // Drawn for the period chosen (a panel restored with another period redraws after the choice).
-      await frame.waitForFunction(
-        () => (document.querySelector<HTMLSelectElement>("#usage-period")?.value ?? "") === "30d" && document.querySelectorAll("rect.series").length > 0 && document.querySelectorAll(".legend li").length > 0,
+      // Drawn for the period chosen, read in the same look as the wait (the page may draw more than once
+      // while the window's sessions are listed again after the theme's reload).
+      const drawn = await frame.waitForFunction(
+        () => {
+          if ((document.querySelector<HTMLSelectElement>("#usage-period")?.value ?? "") !== "30d" || document.querySelectorAll(".legend li").length === 0) return false;
+          const fills = [...new Set(Array.from(document.querySelectorAll("rect.series")).map((r) => getComputedStyle(r).fill))];
+          return fills.length >= 4 ? fills : false;
+        },
         undefined,
         { timeout: STEP_MS },
       );
+      const fills = (await drawn.jsonValue()) as string[];
       assert.match((await frame.locator("body").getAttribute("class")) ?? "", theme.bodyClass);
       // Every part takes a colour of the theme (none left black: a chart colour the theme does not define falls back).
-      const fills = await frame.locator("rect.series").evaluateAll((rects) => [...new Set(rects.map((r) => getComputedStyle(r).fill))]);
       assert.ok(fills.length >= 4, `${theme.name}: ${fills.join(", ")}`);
       for (const fill of fills) assert.ok(fill !== "rgb(0, 0, 0)" && fill !== "none", `${theme.name}: a part drawn ${fill}`);
       const swatches = await frame.locator(".legend .swatch").evaluateAll((list) => list.map((s) => getComputedStyle(s).backgroundColor));
