@@ -206,3 +206,26 @@ export function withoutRecordedFile(groups: readonly SessionGroup[], path: strin
   next[at] = { ...group, files: group.files.filter((file) => file !== path), recorded };
   return { groups: next, key: group.key };
 }
+
+/** Whether two lists of groups show the same (a look that found nothing new sends no change). */
+export function sameGroups(a: readonly SessionGroup[], b: readonly SessionGroup[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return (
+        x.key === y.key &&
+        x.label === y.label &&
+        x.cwd === y.cwd &&
+        x.cwdMissing === y.cwdMissing &&
+        x.piDir === y.piDir &&
+        x.folder?.uri.toString() === y.folder?.uri.toString() &&
+        x.folder?.name === y.folder?.name &&
+        x.files.length === y.files.length &&
+        x.files.every((file, j) => file === y.files[j]) &&
+        (x.recorded?.size ?? 0) === (y.recorded?.size ?? 0) &&
+        [...(x.recorded ?? [])].every((file) => y.recorded?.has(file))
+      );
+    })
+  );
+}

@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import * as vscode from "vscode";
 import type { SessionStore } from "./session-store";
-import { withoutRecordedFile, withRecordedFile, type SessionGroup, type SessionsScope } from "./session-discovery";
+import { sameGroups, withoutRecordedFile, withRecordedFile, type SessionGroup, type SessionsScope } from "./session-discovery";
 import { isSessionFile } from "../core/discovery/discover";
 import { readSessionHeaderFields, type HeaderFields } from "./session-header";
 import type { CatalogueRow } from "../core/catalogue/catalogue-row";
@@ -488,26 +488,4 @@ export class SessionsModel implements vscode.Disposable {
     this.subscription.dispose();
     this.changed.dispose();
   }
-}
-
-function sameGroups(a: readonly SessionGroup[], b: readonly SessionGroup[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((x, i) => {
-      const y = b[i]!;
-      return (
-        x.key === y.key &&
-        x.label === y.label &&
-        x.cwd === y.cwd &&
-        x.cwdMissing === y.cwdMissing &&
-        x.piDir === y.piDir &&
-        x.folder?.uri.toString() === y.folder?.uri.toString() &&
-        x.folder?.name === y.folder?.name &&
-        x.files.length === y.files.length &&
-        x.files.every((file, j) => file === y.files[j]) &&
-        (x.recorded?.size ?? 0) === (y.recorded?.size ?? 0) &&
-        [...(x.recorded ?? [])].every((file) => y.recorded?.has(file))
-      );
-    })
-  );
 }
