@@ -24,6 +24,7 @@ export interface ReaderRegistration extends ReaderDeps {
 
 export function registerReader(context: vscode.ExtensionContext, deps: ReaderRegistration): ReaderController {
   const controller = new ReaderController(context.extensionUri, deps);
+  let opens = 0;
   const openReader = async (raw: unknown): Promise<CommandResult<{ sessionPath: string }>> => {
     const args = commandArgs(raw);
     const sessionPath = args.sessionPath ?? deps.activePath();
@@ -33,9 +34,13 @@ export function registerReader(context: vscode.ExtensionContext, deps: ReaderReg
     // thousands of rows) follows once the reader has shown the last turns, so they come first.
     const cold = !controller.isRead(sessionPath) || controller.entryCount(sessionPath) > SELECT_AFTER_FIRST_PAINT_ENTRIES;
     if (!cold) deps.select(sessionPath);
+    const activeBefore = deps.activePath();
+    const opening = ++opens;
     try {
       const panel = await controller.open(sessionPath, args.entryId, preview);
-      if (cold) void panel.whenShown(FIRST_PAINT_WAIT_MS).then(() => deps.select(sessionPath));
+      // Unless the user moved on meanwhile: closed this reader, opened another session, or selected one.
+      const stillWanted = () => opening === opens && !panel.isDisposed && panel.sessionPath === sessionPath && deps.activePath() === activeBefore;
+      if (cold) void panel.whenShown(FIRST_PAINT_WAIT_MS).then(() => stillWanted() && deps.select(sessionPath));
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       deps.log.error(`open session: ${text}`);

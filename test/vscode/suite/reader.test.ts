@@ -11,6 +11,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Internals } from "../../../src/extension/internals";
 import type { ReaderSnapshot } from "../../../src/extension/reader";
+import { FIRST_PAINT_WAIT_MS } from "../../../src/extension/reader/reader-panel";
 import { bigSessionText } from "../big-session-text";
 import { BRANCHED_ID, extensionInternals, fixturePath, LINEAR_ID, piDir, run, scratchDir, waitFor } from "./helpers";
 
@@ -133,6 +134,23 @@ suite("reader @restricted: the session reader and export", () => {
     assert.equal((await internals.reader.testing.post({ type: "openFile", entryId: "u1000001", toolCallId: "x", preview: true }, index)).done, false);
     assert.equal((await internals.reader.testing.post({ type: "revealEntry", entryId: "nope" }, index)).done, false);
     assert.equal((await internals.reader.testing.post({ type: "loadEarlier", before: 3 }, index)).done, false);
+  });
+
+  test("a reader closed (or another session opened) before its first page does not switch the Entries view to its session afterwards", async () => {
+    const other = join(piDir(), `2026-02-03T10-00-00-000Z_reader-closed-${process.pid}.jsonl`);
+    copyFileSync(fixturePath(LINEAR_ID), other);
+    try {
+      await waitFor("the session in the list", () => internals.services.sessions.allPaths().includes(other), 20_000);
+      assert.equal(internals.services.store.peek(other), undefined, "not read yet: the Entries view would follow the reader's first page");
+      const shown = internals.services.entriesTree.path;
+      await run("piSessions.openReader", { sessionPath: other });
+      assert.equal(readerOf(other)!.firstShownMs, undefined);
+      readerOf(other)!.webviewPanel.dispose();
+      await new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS + 1000));
+      assert.equal(internals.services.entriesTree.path, shown, "the Entries view stays on the session it showed");
+    } finally {
+      rmSync(other, { force: true });
+    }
   });
 
   test("Export Session… writes the branch (Markdown, HTML, JSONL)", async () => {
