@@ -24,7 +24,7 @@
 import { isObject, messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../agent/pi-1.5/estimate-tokens.js";
 import { getAssistantUsage } from "../agent/pi-1.5/projected-tokens.js";
-import { buildSessionProjection, projectContextEntry } from "../agent/pi-1.5/projection.js";
+import { buildSessionProjection, projectContextEntry, sessionEntryToContextMessages } from "../agent/pi-1.5/projection.js";
 import { getCurrentSystemMessage } from "../agent/pi-1.5/system-message.js";
 import { pi15ContextTokenRule, type Pi15EntryTokens } from "../agent/pi-1.5/context-token-rule.js";
 import { RunningProjectedEstimate } from "../agent/pi-1.5/running-projected-estimate.js";
@@ -49,7 +49,8 @@ const SEPARATORS = /[,;]/;
 
 /**
  * One kept entry: its id, its message's role, its projected contribution (non-system estimate,
- * messages), and 1 when it is an answer with usage after the branch's compaction (else 0).
+ * messages), and 1 when it is an answer with usage after the branch's compaction, projected or
+ * omitted by an edit (else 0).
  */
 export type RecentEntry = [id: string, role: string, estimate: number, messages: number, answered: 0 | 1];
 
@@ -142,18 +143,16 @@ export function projectedResumeOfPath(path: readonly SessionEntry[]): ProjectedR
   for (let i = 0; i < entries.length; i++) {
     const { sourceEntry, messages: projected } = entries[i]!;
     let entryEstimate = 0;
-    let usage = false;
-    for (const message of projected) {
-      if (!(isObject(message) && message.role === "system")) entryEstimate += estimateTokens(message);
-      if (getAssistantUsage(message)) usage = true;
-    }
+    for (const message of projected) if (!(isObject(message) && message.role === "system")) entryEstimate += estimateTokens(message);
     estimate += entryEstimate;
     messages += projected.length;
-    const answeredHere = usage && after.has(sourceEntry.id);
-    if (answeredHere) answered++;
+    // An answer with usage (an edit replaces its content, never its usage), counted while it is projected:
+    // one omitted by an edit is an answer again once a later edit restores it.
+    const answers = after.has(sourceEntry.id) && sessionEntryToContextMessages(sourceEntry).some((message) => getAssistantUsage(message) !== undefined);
+    if (answers && projected.length > 0) answered++;
     if (i < from) continue;
     const role = roleOf(kindOfEntry(sourceEntry));
-    if (role !== undefined && keepsId(sourceEntry.id)) recent.push([sourceEntry.id, role, entryEstimate, projected.length, answeredHere ? 1 : 0]);
+    if (role !== undefined && keepsId(sourceEntry.id)) recent.push([sourceEntry.id, role, entryEstimate, projected.length, answers ? 1 : 0]);
   }
   const current = getCurrentSystemMessage(projection.messages);
   const resume: ProjectedResume = { estimate, messages, system: current ? estimateTokens(current) : 0, recent: encodeRecent(recent.slice(-RECENT_ENTRIES)) };
