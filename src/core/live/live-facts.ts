@@ -11,7 +11,7 @@
 
 import type { SessionModelRef } from "../context/session-model.js";
 import { sessionModel } from "../context/session-model.js";
-import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens, type RunningUsage } from "../tokens/context-token-rule.js";
+import { pi073ContextTokenRule, type BranchTokenView, type ContextTokenRule, type EntryTokens, type IncrementalUsage, type RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import { BranchPath } from "../session/index/branch-path.js";
 import type { EntryKind, EntryMeta } from "../session/format/entry-meta.js";
@@ -103,6 +103,9 @@ export class LiveSessionFacts implements BranchTokenView {
   private editsAhead: { position: number; targetId: string }[] = [];
   /** The rule's running count over positions [0, running.length) of the branch; dropped when the branch is cut there. */
   private running: RunningUsage | undefined;
+  /** The rule's count kept over appends (`rule.incremental`), for positions [0, incrementalLength) of the branch. */
+  private incremental: IncrementalUsage | undefined;
+  private incrementalLength = -1;
   private facts!: BranchFacts;
 
   constructor(
@@ -153,6 +156,7 @@ export class LiveSessionFacts implements BranchTokenView {
     this.tokens = [];
     this.editsAhead = [];
     this.running = undefined;
+    this.incremental = undefined;
     const rule = this.rule;
     this.usageAt = new LastOnPath((m) => rule.isUsageCandidate(m), (m) => this.tokensOf(m).usage);
     this.resetAt = new LastOnPath((m) => rule.isResetCandidate(m), (m) => (this.tokensOf(m).reset ? true : undefined));
@@ -192,6 +196,7 @@ export class LiveSessionFacts implements BranchTokenView {
     else if (this.running && this.running.length === keep && path.length - keep <= FOLLOW_AHEAD_ENTRIES) this.feedRunning(() => false);
     const index = path.index;
     // A reused id makes positions by id ambiguous (pi's first-match lookups): compute from scratch.
+    if (index.duplicateCount > 0) this.incremental = undefined;
     const usage = index.duplicateCount > 0 ? this.rule.usageOfPath(this.session.pathTo()) : this.usageOfBranch(keep, appendedTo);
     const model = index.duplicateCount > 0 ? sessionModel(this.session.pathTo()) : { model: this.modelAt.value ?? null, thinkingLevel: this.thinkingAt.value ?? "off" };
     this.facts = {
@@ -230,11 +235,28 @@ export class LiveSessionFacts implements BranchTokenView {
       // Built once (one pass over the branch, unless prepareAhead did it), then fed only what was appended.
       return this.feedRunning(() => false)!.usage();
     }
+    if (this.rule.incremental) return this.incrementalUsage(keep, appendedTo !== undefined);
     const start = this.rule.recountStart?.(this) ?? 0;
     if (start === 0) return this.rule.usageOfPath(this.session.pathTo());
-    const tail: SessionEntry[] = [];
-    for (let i = start; i < this.path.length; i++) tail.push(this.session.entryAt(this.path.at(i)));
-    return this.rule.usageOfPath(tail);
+    return this.rule.usageOfPath(this.entriesFrom(start));
+  }
+
+  /** The rule's kept count carried over the appended entries, else started again from `recountStart`. */
+  private incrementalUsage(keep: number, appended: boolean): ContextUsage {
+    if (appended && this.incremental && this.incrementalLength === keep) {
+      const usage = this.incremental.append(this.entriesFrom(keep));
+      this.incrementalLength = this.path.length;
+      if (usage) return usage;
+    }
+    this.incremental = this.rule.incremental!(this.entriesFrom(this.rule.recountStart?.(this) ?? 0));
+    this.incrementalLength = this.path.length;
+    return this.incremental.usage;
+  }
+
+  private entriesFrom(start: number): SessionEntry[] {
+    const entries: SessionEntry[] = [];
+    for (let i = start; i < this.path.length; i++) entries.push(this.session.entryAt(this.path.at(i)));
+    return entries;
   }
 
   /**

@@ -63,6 +63,16 @@ export interface RunningUsage {
   usage(): ContextUsage;
 }
 
+/** A count of the branch's context kept up to date from the entries appended below its leaf (see ContextTokenRule.incremental). */
+export interface IncrementalUsage {
+  readonly usage: ContextUsage;
+  /**
+   * The usage after `entries` (root-ward first) were appended directly below the
+   * leaf; undefined when they need a recount (this count is then spent).
+   */
+  append(entries: readonly SessionEntry[]): ContextUsage | undefined;
+}
+
 export interface ContextTokenRule {
   readonly name: string;
   /** Whether an entry can carry `usage` (others are not parsed when looking for the last usage). */
@@ -86,6 +96,13 @@ export interface ContextTokenRule {
    * when this is asked). 0 when unknown.
    */
   recountStart?(view: BranchTokenView): number;
+  /**
+   * A count started on the branch from `recountStart` (its usage is
+   * `usageOfPath(tail)`), for the caller to keep while the branch only grows:
+   * a rule whose context is not a sum of per-entry parts (omp's post-passes)
+   * keeps what an append may change in it.
+   */
+  incremental?(tail: readonly SessionEntry[]): IncrementalUsage;
   /**
    * The usage after `added` (root-ward first) were appended directly below the
    * previous leaf, from the previous result alone; undefined when earlier

@@ -132,20 +132,50 @@ export function ompBuildSessionContext(path: readonly OmpMessage[], options: Omp
     }
   }
 
+  const messages = ompContextMessagesBeforePasses(path, compaction, options);
+  stripDanglingToolCalls(messages);
+  dropFailedTurns(messages);
+  return { messages, thinkingLevel, configuredThinkingLevel, models, mode };
+}
+
+/**
+ * The message an entry after the context's boundary adds (buildSessionContext's
+ * appendMessage), or none. A `message` entry without a message gives undefined
+ * as omp's does (omp's passes then throw on it).
+ */
+export function ompEntryContextMessage(entry: OmpMessage): { message: OmpMessage } | undefined {
+  if (entry.type === "message") {
+    const m = entry.message;
+    if (m?.role === "assistant" && (m.retryRecovery || isEmptyErrorTurn(m))) return undefined;
+    return { message: m };
+  }
+  if (entry.type === "custom_message") {
+    if (entry.customType === PREWALK_PLAN_MESSAGE_TYPE || entry.customType === VIBE_MODE_CONTEXT_MESSAGE_TYPE) return undefined;
+    const message = customMessageEntryMessage(entry);
+    return message ? { message } : undefined;
+  }
+  if (entry.type === "branch_summary" && entry.summary) return { message: createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp) };
+  return undefined;
+}
+
+/** Whether an entry is an omp context notebook revision (the newest one since the latest `/clear` is put first in the context). */
+export function isContextNotesEntry(entry: OmpMessage): boolean {
+  return entry.type === "custom" && entry.customType === CONTEXT_NOTES_ENTRY_TYPE;
+}
+
+/** The latest compaction on a path (buildSessionContext's), or null. */
+export function latestCompaction(path: readonly OmpMessage[]): OmpMessage | null {
+  for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === "compaction") return path[i]!;
+  return null;
+}
+
+/** buildSessionContext's messages before its two post-passes (dangling tool calls, failed turns); `compaction`: the latest on the path. */
+export function ompContextMessagesBeforePasses(path: readonly OmpMessage[], compaction: OmpMessage | null, options: OmpContextOptions = {}): OmpMessage[] {
   const resetBoundaryIdx = path.reduce((latest, entry, i) => (entry.type === "reset_boundary" ? i : latest), -1);
   const messages: OmpMessage[] = [];
   const appendMessage = (entry: OmpMessage): void => {
-    if (entry.type === "message") {
-      const m = entry.message;
-      if (m?.role === "assistant" && (m.retryRecovery || isEmptyErrorTurn(m))) return;
-      messages.push(m);
-    } else if (entry.type === "custom_message") {
-      if (entry.customType === PREWALK_PLAN_MESSAGE_TYPE || entry.customType === VIBE_MODE_CONTEXT_MESSAGE_TYPE) return;
-      const message = customMessageEntryMessage(entry);
-      if (message) messages.push(message);
-    } else if (entry.type === "branch_summary" && entry.summary) {
-      messages.push(createBranchSummaryMessage(entry.summary, entry.fromId, entry.timestamp));
-    }
+    const added = ompEntryContextMessage(entry);
+    if (added) messages.push(added.message);
   };
 
   const c = compaction as OmpMessage | null;
@@ -209,14 +239,12 @@ export function ompBuildSessionContext(path: readonly OmpMessage[], options: Omp
     const source = path.find((e) => e.id === notes.entryId);
     if (rendered.length > 0 && source) messages.unshift(createCustomMessage(CONTEXT_NOTES_ENTRY_TYPE, rendered, false, undefined, source.timestamp));
   }
-
-  stripDanglingToolCalls(messages);
-  dropFailedTurns(messages);
-  return { messages, thinkingLevel, configuredThinkingLevel, models, mode };
+  return messages;
 }
 
-function stripDanglingToolCalls(messages: OmpMessage[]): void {
-  const paired = new Set<string>();
+/** omp's first post-pass; `alsoPaired`: tool call ids of results outside `messages` that omp's pass would see too. */
+export function stripDanglingToolCalls(messages: OmpMessage[], alsoPaired?: ReadonlySet<string>): void {
+  const paired = new Set<string>(alsoPaired);
   for (const m of messages) if (m.role === "toolResult") paired.add(m.toolCallId);
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
@@ -232,7 +260,8 @@ function stripDanglingToolCalls(messages: OmpMessage[]): void {
   }
 }
 
-function dropFailedTurns(messages: OmpMessage[]): void {
+/** omp's second post-pass; `onDrop` is told each failed turn it drops. */
+export function dropFailedTurns(messages: OmpMessage[], onDrop?: (message: OmpMessage) => void): void {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.role !== "assistant") continue;
@@ -242,6 +271,7 @@ function dropFailedTurns(messages: OmpMessage[]): void {
     const dropped = new Set<string>();
     for (const block of message.content as OmpMessage[]) if (block.type === "toolCall") dropped.add(block.id);
     messages.splice(i, 1);
+    onDrop?.(message);
     if (dropped.size > 0) {
       for (let j = messages.length - 1; j >= i; j--) {
         const candidate = messages[j];
