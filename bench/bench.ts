@@ -21,7 +21,7 @@ import { openBench } from "./open-bench";
 import { prepareProcessBench } from "./prepare-bench";
 import { piHookBench } from "./pi-hook-bench";
 import { usageBench } from "./usage-bench";
-import { ompBench } from "./omp-bench";
+import { ompBench, ompLiveBench } from "./omp-bench";
 
 const LARGE_FIXTURE = resolve("test/fixtures/pi-mono/large-session.jsonl");
 const TARGET_BYTES = Number(process.env.BENCH_MB ?? 100) * 1024 * 1024;
@@ -48,6 +48,10 @@ async function main(): Promise<void> {
   }
   if (only === "omp") {
     await ompBench(LARGE_FIXTURE, TARGET_BYTES, RUNS);
+    return;
+  }
+  if (only === "omp-live") {
+    await ompLiveBench(LARGE_FIXTURE, TARGET_BYTES);
     return;
   }
   if (only === "open") {

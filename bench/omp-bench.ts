@@ -9,7 +9,7 @@
 // in a Bun worker (test/support/omp/worker.ts, built by bench/run.mjs), each
 // timed inside its own process (wall and process CPU, a full GC before each run).
 import { spawn } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -18,7 +18,8 @@ import { SessionCatalogue } from "../src/core/catalogue/session-catalogue";
 import { sessionBranchReader } from "../src/core/context/branch-reader";
 import { jsonlFilesIn } from "../src/core/discovery/discover";
 import { appendEntries } from "../src/core/session/append";
-import { openSessionSync } from "../src/core/session/open/open-session";
+import { openSession, openSessionSync, refreshSession } from "../src/core/session/open/open-session";
+import { LiveSessionFacts } from "../src/core/live/live-facts";
 import { openSessionInMemory } from "../src/core/session/open/open-session-in-memory";
 import { findOmpInstall, ensureOmp } from "../test/support/omp/install";
 import type { OmpTimings } from "../test/support/omp/bench-ops";
@@ -100,6 +101,13 @@ export async function ompBench(fixture: string, targetBytes: number, runs: numbe
   }
 }
 
+/** BENCH_ONLY=omp-live: the live append rows alone (no omp worker). */
+export async function ompLiveBench(fixture: string, targetBytes: number): Promise<void> {
+  const file = ompBigSession(fixture, targetBytes);
+  console.log(`\nomp 18.3.4 session ${file} (${(statSync(file).size / 1024 / 1024).toFixed(1)} MB)`);
+  await liveAppend(file);
+}
+
 async function bigSession(worker: OmpWorker, file: string, runs: number): Promise<void> {
   const s = createOmpSemantics(undefined);
   const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
@@ -167,6 +175,65 @@ async function bigSession(worker: OmpWorker, file: string, runs: number): Promis
     );
   }
   await append(worker, file, runs);
+  await liveAppend(file);
+}
+
+const LIVE_APPENDS = 21;
+
+/** An entry as omp appends it while it works: prompts, answers with a tool call, omp's tool_execution_start, the results, answers. */
+function ompLiveLine(parentId: string, i: number): { id: string; text: string } {
+  const id = `bench${i.toString(16).padStart(4, "0")}${process.pid.toString(16)}`;
+  const timestamp = new Date(Date.UTC(2026, 10, 28, 12, 0, i)).toISOString();
+  const usage = { input: 90_000 + i, output: 400, cacheRead: 0, cacheWrite: 0, totalTokens: 90_400 + i };
+  const answer = (content: unknown[], stopReason: string) => ({ role: "assistant", content, api: "openai-completions", provider: "fake", model: "fake-coder", usage, stopReason, timestamp: i });
+  const call = `call-bench-${i - 1}`;
+  const bodies: Record<string, unknown>[] = [
+    { type: "message", message: { role: "user", content: [{ type: "text", text: `Step ${i}: look at the tests again.` }], attribution: "user", timestamp: i } },
+    { type: "message", message: answer([{ type: "text", text: "Reading them." }, { type: "toolCall", id: `call-bench-${i}`, name: "read", arguments: { path: "test/a.ts" } }], "toolUse") },
+    { type: "custom", customType: "tool_execution_start", data: { toolCallId: call, toolName: "read" } },
+    { type: "message", message: { role: "toolResult", toolCallId: `call-bench-${i - 2}`, toolName: "read", content: [{ type: "text", text: "x".repeat(4000) }], isError: false, timestamp: i } },
+    { type: "message", message: answer([{ type: "text", text: `Done with step ${i}: ${"the answer ".repeat(80)}` }], "stop") },
+  ];
+  return { id, text: `${JSON.stringify({ ...bodies[i % bodies.length], id, parentId, timestamp })}\n` };
+}
+
+/** What the extension does when omp appends to the open session: refreshSession, then LiveSessionFacts.update with omp's token rule. */
+async function liveAppend(file: string): Promise<void> {
+  const copy = join(tmpdir(), `pi-sessions-bench-omp-live-${process.pid}.jsonl`);
+  copyFileSync(file, copy);
+  try {
+    const rule = createOmpSemantics(undefined).contextTokenRule;
+    let session = await openSession(copy);
+    const facts = new LiveSessionFacts(session, rule);
+    let leaf = session.index.leafId!;
+    const update: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < LIVE_APPENDS; i++) {
+      const line = ompLiveLine(leaf, i);
+      appendFileSync(copy, line.text);
+      leaf = line.id;
+      const r = await refreshSession(session);
+      session = r.session;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      facts.update(session);
+      update.push(performance.now() - t0);
+      cpu.push(cpuSince(c0));
+      if (r.change !== "appended" || facts.current.leafId !== leaf) throw new Error(`bench: append not seen (${r.change})`);
+    }
+    const path = session.pathTo();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const full = rule.usageOfPath(path.slice(rule.recountStart!(facts)));
+    const recount = { wall: performance.now() - t0, cpu: cpuSince(c0) };
+    if (JSON.stringify(full) !== JSON.stringify(facts.current.usage)) throw new Error("bench: live usage differs from the recount");
+    console.log(
+      `  omp's live facts after an append to the open 100 MB session (LiveSessionFacts.update with omp's rule; prompts, answers, tool calls, results): median ${median(update).toFixed(2)} ms wall / ${median(cpu).toFixed(2)} ms CPU, max ${Math.max(...update).toFixed(2)} ms over ${LIVE_APPENDS} appends; ` +
+        `a recount from ompRecountStart (what every append cost before): ${ms(recount.wall)} wall / ${ms(recount.cpu)} CPU`,
+    );
+  } finally {
+    rmSync(copy, { force: true });
+  }
 }
 
 async function append(worker: OmpWorker, file: string, runs: number): Promise<void> {

@@ -16,7 +16,7 @@ await build({ ...options, entryPoints: ["bench/bench.ts"], outfile: "out/bench.m
 await build({ ...options, entryPoints: ["bench/rss-child.ts"], outfile: "out/rss-child.mjs" });
 // One catalogue row of the 100 MB session, streamed or from the full index (see bench/catalogue-row-child.ts).
 await build({ ...options, entryPoints: ["bench/catalogue-row-child.ts"], outfile: "out/catalogue-row-child.mjs" });
-// BENCH_ONLY=search (or main) runs one part; BENCH_ONLY=live, catalogue, files, prepare, pi-hook or omp one part of main.
+// BENCH_ONLY=search (or main) runs one part; BENCH_ONLY=live, catalogue, files, prepare, pi-hook, omp or omp-live one part of main.
 const only = process.env.BENCH_ONLY;
 // omp's own code in a Bun worker: the baseline of the omp rows (bench/omp-bench.ts).
 if (only === undefined || only === "omp") {
