@@ -242,10 +242,8 @@ export function ompContextMessagesBeforePasses(path: readonly OmpMessage[], comp
   return messages;
 }
 
-/** omp's first post-pass; `alsoPaired`: tool call ids of results outside `messages` that omp's pass would see too. */
-export function stripDanglingToolCalls(messages: OmpMessage[], alsoPaired?: ReadonlySet<string>): void {
-  const paired = new Set<string>(alsoPaired);
-  for (const m of messages) if (m.role === "toolResult") paired.add(m.toolCallId);
+/** omp's first post-pass; `paired`: the tool call ids of every result omp's pass sees (by default those in `messages`). */
+export function stripDanglingToolCalls(messages: OmpMessage[], paired: { has(id: unknown): boolean } = resultIds(messages)): void {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== "assistant") continue;
@@ -258,6 +256,12 @@ export function stripDanglingToolCalls(messages: OmpMessage[], alsoPaired?: Read
     if (normalized.length === 0) messages.splice(i, 1);
     else messages[i] = { ...message, content: normalized };
   }
+}
+
+function resultIds(messages: readonly OmpMessage[]): Set<unknown> {
+  const ids = new Set<unknown>();
+  for (const m of messages) if (m.role === "toolResult") ids.add(m.toolCallId);
+  return ids;
 }
 
 /** omp's second post-pass; `onDrop` is told each failed turn it drops. */

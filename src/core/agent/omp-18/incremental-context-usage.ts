@@ -47,11 +47,14 @@ const isFailedTurn = (m: OmpMessage): boolean => m.role === "assistant" && (m.st
 const wellFormed = (m: unknown): boolean =>
   isRecord(m) && (m.role !== "assistant" || (Array.isArray(m.content) && (m.content as unknown[]).every((b) => isRecord(b))));
 
-function danglingCalls(m: OmpMessage, paired: ReadonlySet<unknown>): unknown[] {
-  if (m.role !== "assistant") return [];
-  const ids: unknown[] = [];
-  for (const block of m.content as OmpMessage[]) if (block.type === "toolCall" && !paired.has(block.id)) ids.push(block.id);
-  return ids;
+interface IdSet {
+  has(id: unknown): boolean;
+}
+
+function hasDanglingCall(m: OmpMessage, paired: IdSet): boolean {
+  if (m.role !== "assistant") return false;
+  for (const block of m.content as OmpMessage[]) if (block.type === "toolCall" && !paired.has(block.id)) return true;
+  return false;
 }
 
 export class OmpIncrementalUsage implements IncrementalUsage {
@@ -64,7 +67,7 @@ export class OmpIncrementalUsage implements IncrementalUsage {
   private readonly watchIds = new Set<unknown>();
   /** Calls of failed turns the settled part drops: omp drops their later results too. */
   private readonly droppedCallIds = new Set<unknown>();
-  /** The newest messages (before omp's passes), passed again on every append. */
+  /** The newest messages (before omp's passes), passed again on every append (their counts kept by message). */
   private window: OmpMessage[] = [];
   private readonly counts = new WeakMap<object, number>();
   private current: ContextUsage;
@@ -121,36 +124,42 @@ export class OmpIncrementalUsage implements IncrementalUsage {
   /** Moves the longest prefix of the window that can settle into the sums; the usage. */
   private settle(): ContextUsage {
     const window = this.window;
-    const paired = new Set<unknown>(this.resultIds);
-    for (const m of window) if (m.role === "toolResult") paired.add(m.toolCallId);
-    let firstDangling = window.findIndex((m) => danglingCalls(m, paired).length > 0);
+    const windowResults = new Set<unknown>();
+    for (const m of window) if (m.role === "toolResult") windowResults.add(m.toolCallId);
+    const settledResults = this.resultIds;
+    const paired: IdSet = { has: (id) => settledResults.has(id) || windowResults.has(id) };
+    let firstDangling = window.findIndex((m) => hasDanglingCall(m, paired));
     if (firstDangling < 0) firstDangling = window.length;
     let last = firstDangling - 1;
     while (last >= 0 && isFailedTurn(window[last]!)) last--;
     if (window.length - (last + 1) > this.limits.maxWindow) {
       let forced = window.length - 1 - this.limits.keep;
-      while (forced > last && (isFailedTurn(window[forced]!) || danglingCalls(window[forced]!, paired).length > 0)) forced--;
+      while (forced > last && (isFailedTurn(window[forced]!) || hasDanglingCall(window[forced]!, paired))) forced--;
+      for (let i = firstDangling; i <= forced; i++) {
+        const m = window[i]!;
+        if (m.role !== "assistant") continue;
+        for (const block of m.content as OmpMessage[]) if (block.type === "toolCall" && !paired.has(block.id)) this.watchIds.add(block.id);
+      }
       last = forced;
     }
     if (last >= 0) {
-      const part = window.slice(0, last + 1);
-      for (const m of part) for (const id of danglingCalls(m, paired)) this.watchIds.add(id);
+      const part = last + 1 === window.length ? window : window.slice(0, last + 1);
       const dropped: OmpMessage[] = [];
       const passed = this.passed(part, paired, (m) => dropped.push(m));
-      this.settledTokens += this.sum(passed);
+      for (const m of passed) this.settledTokens += countMessageTokens(m, { excludeEncryptedReasoning: true });
       this.settledCount += passed.length;
-      for (const m of part) if (m.role === "toolResult") this.resultIds.add(m.toolCallId);
+      for (const m of part) if (m.role === "toolResult") settledResults.add(m.toolCallId);
       for (const m of dropped) for (const block of m.content as OmpMessage[]) if (block.type === "toolCall") this.droppedCallIds.add(block.id);
-      this.window = window.slice(last + 1);
+      this.window = last + 1 === window.length ? [] : window.slice(last + 1);
     }
     const rest = this.passed(this.window, paired);
     return combineOmpUsage(this.facts, this.settledTokens + this.sum(rest), this.settledCount + rest.length);
   }
 
   /** omp's passes on `messages` after the settled part: calls paired by `paired`, results of the settled part's dropped turns dropped. */
-  private passed(messages: readonly OmpMessage[], paired: ReadonlySet<unknown>, onDrop?: (m: OmpMessage) => void): OmpMessage[] {
+  private passed(messages: readonly OmpMessage[], paired: IdSet, onDrop?: (m: OmpMessage) => void): OmpMessage[] {
     const out = messages.slice();
-    stripDanglingToolCalls(out, paired as ReadonlySet<string>);
+    stripDanglingToolCalls(out, paired);
     dropFailedTurns(out, onDrop);
     if (this.droppedCallIds.size === 0) return out;
     return out.filter((m) => !(m.role === "toolResult" && this.droppedCallIds.has(m.toolCallId)));
