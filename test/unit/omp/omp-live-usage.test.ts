@@ -330,7 +330,7 @@ describe("omp's context usage kept over appends", () => {
           const batches = steps.map((batch) => batch.map((s) => file.line(s)));
           await replay(rule, file.lines, batches);
         }),
-        { numRuns: 150 },
+        { numRuns: Number(process.env.OMP_LIVE_RUNS ?? 150) },
       );
     });
   }

@@ -10,7 +10,8 @@
 // ids still dangling, call ids of dropped failed turns), and a small window of
 // the newest ones, passed again on every append. A prefix settles when nothing
 // appended later can change its passes: no call in it dangles, and its last
-// message is not a failed turn (whose fate the next message decides). A window
+// message stays whatever follows (not a failed turn, whose fate the next
+// message decides, nor a result, which goes with a failed turn). A window
 // that grows past `maxWindow` (a dangling call never answered) settles all but
 // its newest `keep` messages anyway, its dangling ids watched: a result for one
 // of them needs a recount. So do a compaction, a `/clear` and a context notebook
@@ -42,6 +43,12 @@ export interface OmpWindowLimits {
 export const DEFAULT_WINDOW_LIMITS: OmpWindowLimits = { maxWindow: 64, keep: 16 };
 
 const isFailedTurn = (m: OmpMessage): boolean => m.role === "assistant" && (m.stopReason === "aborted" || m.stopReason === "error");
+/**
+ * A message omp's passes may remove, or whose fate the following message decides:
+ * a failed turn, or a result (dropped with a failed turn that called it). A
+ * prefix must end at another: its failed turns then see their next message in it.
+ */
+const mayGo = (m: OmpMessage): boolean => m.role === "toolResult" || isFailedTurn(m);
 
 /** What omp's passes read of a message without throwing (else the count is left to the recount, which does what omp does). */
 const wellFormed = (m: unknown): boolean =>
@@ -131,10 +138,10 @@ export class OmpIncrementalUsage implements IncrementalUsage {
     let firstDangling = window.findIndex((m) => hasDanglingCall(m, paired));
     if (firstDangling < 0) firstDangling = window.length;
     let last = firstDangling - 1;
-    while (last >= 0 && isFailedTurn(window[last]!)) last--;
+    while (last >= 0 && mayGo(window[last]!)) last--;
     if (window.length - (last + 1) > this.limits.maxWindow) {
       let forced = window.length - 1 - this.limits.keep;
-      while (forced > last && (isFailedTurn(window[forced]!) || hasDanglingCall(window[forced]!, paired))) forced--;
+      while (forced > last && (mayGo(window[forced]!) || hasDanglingCall(window[forced]!, paired))) forced--;
       for (let i = firstDangling; i <= forced; i++) {
         const m = window[i]!;
         if (m.role !== "assistant") continue;
