@@ -10,7 +10,7 @@
 // preparation between leaves under two budgets. 100 % equal or the suite fails,
 // naming the seed.
 
-import { readFileSync, rmSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { collectEntriesForBranchSummary, ompPrepareBranchEntries } from "../../../src/core/agent/omp-18/branch-preparation.js";
@@ -21,7 +21,9 @@ import { ompSerializeConversation } from "../../../src/core/agent/omp-18/seriali
 import { countMessageTokens, countMessagesTokens } from "../../../src/core/agent/omp-18/tokenizer.js";
 import { effectiveReserveTokens, resolveThresholdTokens, shouldCompact, type OmpCompactionSettings } from "../../../src/core/agent/omp-18/settings.js";
 import type { OmpMessage } from "../../../src/core/agent/omp-18/messages.js";
-import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
+import { openSession, openSessionSync, refreshSession, sessionFromBytes } from "../../../src/core/session/open/open-session.js";
+import { LiveSessionFacts } from "../../../src/core/live/live-facts.js";
+import type { SessionEntry } from "../../../src/core/session/format/types.js";
 import type { LoadedSession } from "../../../src/core/session/open/loaded-session.js";
 import { generateOmpCorpus, type OmpCorpusItem } from "../../support/omp/corpus.js";
 import { describeOmp, digestImages, fastTempDir } from "../../support/omp/oracle.js";
@@ -200,6 +202,41 @@ describeOmp("omp 18.3.4 differential: our omp semantics against omp's own code o
     expect({ mismatches: mismatches.length, kinds, shown }).toEqual({ mismatches: 0, kinds: [], shown: [] });
     expect(counts.leaves).toBeGreaterThan(1000);
     expect(counts.preparations).toBeGreaterThan(200);
+  });
+
+  it("the context usage kept over appends equals the recount after every entry of every session, replayed as omp wrote it", async () => {
+    const rule = createOmpSemantics(join(oracle().agentDir, "blobs")).contextTokenRule;
+    const replayDir = fastTempDir("omp-live-replay-");
+    let appends = 0;
+    let recounts = 0;
+    try {
+      for (const { session } of items) {
+        const lines = readFileSync(session.path, "utf8").split("\n").filter((l) => l.length > 0);
+        const header = lines.findIndex((l) => l.includes('"type":"session"'));
+        const file = join(replayDir, `${session.seed}.jsonl`);
+        writeFileSync(file, lines.slice(0, header + 1).map((l) => `${l}\n`).join(""));
+        let started = 0;
+        const counting = { ...rule, incremental: (tail: readonly SessionEntry[]) => (started++, rule.incremental!(tail)) };
+        let live = await openSession(file);
+        const facts = new LiveSessionFacts(live, counting);
+        // Entries one to three at a time, as a follower sees omp's writes.
+        for (let i = header + 1, n = 0; i < lines.length; i += 1 + (n++ % 3)) {
+          const batch = lines.slice(i, i + 1 + (n % 3));
+          appendFileSync(file, batch.map((l) => `${l}\n`).join(""));
+          live = (await refreshSession(live)).session;
+          const kept = facts.update(live).usage;
+          const fresh = rule.usageOfPath(openSessionSync(file).pathTo());
+          if (JSON.stringify(kept) !== JSON.stringify(fresh)) expect({ seed: session.seed, entries: i + batch.length - header - 1, kept }).toEqual({ seed: session.seed, entries: i + batch.length - header - 1, kept: fresh });
+          appends++;
+        }
+        recounts += started;
+      }
+    } finally {
+      rmSync(replayDir, { recursive: true, force: true });
+    }
+    console.log(`omp live usage: ${items.length} sessions replayed in ${appends} appends, ${recounts} counts started (the rest kept over the appends)`);
+    expect(appends).toBeGreaterThan(2000);
+    expect(recounts).toBeLessThan(appends / 2);
   });
 
   it("through the CLI contract, without --agent: every session is recognised as omp's, context and prepare --json equal omp's", async () => {
