@@ -95,7 +95,7 @@ export async function runBenchmark(install: CodeServerInstall, root: string, tim
   // Placed by the launcher (which points each header's cwd at the workspace); the two big ones copied in the hook.
   const names = { a: "2026-01-01T00-00-00-000Z_big-a.jsonl", b: "2026-01-01T00-00-01-000Z_big-b.jsonl" };
   const ompBig = ompBigSession(resolve(root, "test/fixtures/pi-mono/large-session.jsonl"), BIG_MB * 1024 * 1024);
-  const env: Record<string, string> = { PI_SESSIONS_BENCH_PI_BIG: big, PI_SESSIONS_BENCH_OMP_BIG: ompBig, PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "", PI_SESSIONS_BENCH_VIEW_AFTER: process.env.PI_SESSIONS_BENCH_VIEW_AFTER ?? "", PI_SESSIONS_BENCH_GREP: process.env.PI_SESSIONS_BENCH_GREP ?? "", ...mallocSetting() };
+  const env: Record<string, string> = { PI_SESSIONS_BENCH_PI_BIG: big, PI_SESSIONS_BENCH_OMP_BIG: ompBig, PI_SESSIONS_BENCH_RUNS: process.env.PI_SESSIONS_BENCH_RUNS ?? "5", PI_SESSIONS_BENCH_PROFILE: process.env.PI_SESSIONS_BENCH_PROFILE ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOT: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOT ?? "", PI_SESSIONS_BENCH_HEAP_SNAPSHOTS: process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOTS ?? "", PI_SESSIONS_BENCH_VIEW_AFTER: process.env.PI_SESSIONS_BENCH_VIEW_AFTER ?? "", PI_SESSIONS_BENCH_GREP: process.env.PI_SESSIONS_BENCH_GREP ?? "", ...mallocSetting() };
   return runHostSuite(install, "extension host benchmark", {
     root,
     extensionTestsPath: join(root, "out/test/vscode/bench/index.js"),

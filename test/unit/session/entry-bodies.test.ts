@@ -1,13 +1,17 @@
 // Parsed bodies are kept in an LRU bounded by line bytes: asking again for the
-// same entries hands out the same objects without parsing, and the bound holds.
+// same entries hands out the same objects without parsing, and the bound holds;
+// a batch larger than the bound is read through without being kept.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EntryBodies, MemoryByteSource } from "../../../src/core/session/open/byte-source.js";
+import { EntryBodies, FileByteSource, MemoryByteSource } from "../../../src/core/session/open/byte-source.js";
 import { sessionFromBytes } from "../../../src/core/session/open/open-session.js";
 import { FileModel } from "../../support/session-lines.js";
 
-function bytes(entries: number): Uint8Array {
+function bytes(entries: number, repeat = 5): Uint8Array {
   const model = new FileModel();
-  for (let i = 0; i < entries; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: "some text ".repeat(5), usage: 10 }));
+  for (let i = 0; i < entries; i++) model.lines.push(model.line({ kind: i % 2 ? "assistant" : "user", parent: "leaf", pick: i, text: `${i} ${"some text ".repeat(repeat)}`, usage: 10 }));
   return new TextEncoder().encode(model.text());
 }
 
@@ -28,7 +32,7 @@ describe("EntryBodies", () => {
     const metas = sessionFromBytes(b).index.entries;
     const bound = 4000;
     const bodies = new EntryBodies(new MemoryByteSource(b), "mem", bound);
-    const first = bodies.entries(metas);
+    const first = metas.map((m) => bodies.entry(m));
     expect(bodies.heldBytes).toBeLessThanOrEqual(bound);
     expect(bodies.heldBytes).toBeGreaterThan(bound / 2);
     const last = metas[metas.length - 1]!;
@@ -36,5 +40,44 @@ describe("EntryBodies", () => {
     const oldest = bodies.entry(metas[0]!);
     expect(oldest).not.toBe(first[0]);
     expect(oldest).toEqual(first[0]);
+  });
+
+  it("keep nothing of a batch larger than the bound (a whole branch read once), and keep what was held before it", () => {
+    const b = bytes(200);
+    const metas = sessionFromBytes(b).index.entries;
+    const bound = 4000;
+    const bodies = new EntryBodies(new MemoryByteSource(b), "mem", bound);
+    const viewed = bodies.entry(metas[3]!);
+    const held = bodies.heldBytes;
+    const all = bodies.entries(metas);
+    expect(all[3]).toBe(viewed);
+    expect(bodies.heldBytes).toBe(held);
+    const again = bodies.entry(metas[metas.length - 1]!);
+    expect(again).not.toBe(all[all.length - 1]);
+    expect(again).toEqual(all[all.length - 1]);
+    const visited: unknown[] = [];
+    bodies.each(metas, (entry) => visited.push(entry));
+    expect(visited).toEqual(all);
+    expect(bodies.heldBytes).toBe(held + metas[metas.length - 1]!.length);
+  });
+
+  it("read a batch of many blocks from the file (one buffer reused for them) into the same bodies as the bytes give", () => {
+    // ~10 MB: more than one 8 MB block, lines of ~20 KB.
+    const b = bytes(500, 2000);
+    const dir = mkdtempSync(join(tmpdir(), "pi-sessions-bodies-"));
+    try {
+      const path = join(dir, "s.jsonl");
+      writeFileSync(path, b);
+      const metas = sessionFromBytes(b).index.entries;
+      const expected = new EntryBodies(new MemoryByteSource(b), "mem").entries(metas);
+      expect(new EntryBodies(new FileByteSource(path), path, 1024).entries(metas)).toEqual(expected);
+      const visited: unknown[] = [];
+      new EntryBodies(new FileByteSource(path), path, 1024).each(metas, (entry) => visited.push(entry));
+      expect(visited).toEqual(expected);
+      expect(b.length).toBeGreaterThan(9 * 1024 * 1024);
+      expect(JSON.stringify(visited[visited.length - 1])).toContain("499 some text");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -241,3 +241,17 @@ describe("nothing is written when", () => {
     expect(readFileSync(path, "utf8")).not.toContain(result.entry!.id);
   });
 });
+
+describe("what the session keeps after the run", () => {
+  it("no meta per entry of the branch: the run reads bodies by position, and the index stays as it was opened", async () => {
+    const { path } = longTurnSession(dir, { rounds: 40 });
+    answerByKind();
+    const session = openSessionSync(path);
+    const before = session.index.metasMade;
+    const result = await runCompaction({ ...base(path, { settings: settings(1500) }), session });
+    expect(result.written).toBe(true);
+    expect(session.pathTo(result.leafId).length).toBeGreaterThan(80);
+    // The leaf and the parent of the new entry are looked up by id; nothing else is kept.
+    expect(session.index.metasMade - before).toBeLessThanOrEqual(2);
+  });
+});

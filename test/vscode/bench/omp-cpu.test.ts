@@ -11,6 +11,7 @@
 // the row shows it). Printed; never a pass/fail test.
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import type { Internals } from "../../../src/extension/internals";
@@ -22,6 +23,12 @@ import { cpuMs, lastEntryIdInFile, mb, measure, measureIdle, median, memoryLine,
 const OMP_BIG = process.env.PI_SESSIONS_BENCH_OMP_BIG!;
 const PI_BIG = process.env.PI_SESSIONS_BENCH_PI_BIG!;
 const RUNS = Number(process.env.PI_SESSIONS_BENCH_RUNS ?? 5);
+
+/** PI_SESSIONS_BENCH_HEAP_SNAPSHOTS=<folder>: a heap snapshot before and after each Compact Session, to diff offline (it costs memory: not for RSS numbers). */
+function heapSnapshot(name: string): void {
+  const folder = process.env.PI_SESSIONS_BENCH_HEAP_SNAPSHOTS;
+  if (folder) report(`    heap snapshot: ${writeHeapSnapshot(join(folder, `omp-step-${name}.heapsnapshot`))}`);
+}
 
 interface Case {
   agent: "pi" | "omp";
@@ -172,7 +179,9 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     const append = await appends(path, agent);
     report(`${agent} 100 MB: an answer appended to the active session ${append.toFixed(1)} ms host CPU (median of ${RUNS})`);
     await settleGc();
+    heapSnapshot(`${agent}-1-before-compact`);
     const compacted = await compact(path);
+    heapSnapshot(`${agent}-2-after-compact`);
     report(`${agent} 100 MB: Compact Session (loopback model) ${compacted.cpu.toFixed(0)} ms host CPU, ${compacted.wall.toFixed(0)} ms wall${compacted.written ? "" : " (nothing written!)"}; host RSS after it, GC settled, ${compacted.rssDeltaMb >= 0 ? "+" : ""}${compacted.rssDeltaMb.toFixed(0)} MB`);
     report(`  host memory: ${memoryLine()}`);
     const c: Case = { agent, path, parse, open: opened, append, compact: compacted };

@@ -10,6 +10,11 @@ export interface LineLocation {
   length: number;
 }
 
+/** Where an entry's line is and whose it is: what reading its body takes (an EntryMeta is one). */
+export interface EntryLocation extends LineLocation {
+  id: string;
+}
+
 export interface EntryMeta extends LineLocation {
   /** Position among entries in file order (the header is not an entry). */
   index: number;

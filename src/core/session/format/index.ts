@@ -4,7 +4,7 @@ export { AGENT_NAMES, type AgentName, type AgentVersion, formatAgentVersion, isA
 export { isOmpOnlyEntryType, OMP_CORE_CUSTOM_TYPES, OMP_MESSAGE_ROLES, OMP_ONLY_ENTRY_TYPES } from "./omp-entry-types.js";
 export { TITLE_SLOT_BYTES, TITLE_SLOT_ENTRY_TYPE, type TitleSlot, titleSlotOf } from "./title-slot.js";
 
-export { type EntryKind, type EntryMeta, type LineLocation, type Spend } from "./entry-meta.js";
+export { type EntryKind, type EntryLocation, type EntryMeta, type LineLocation, type Spend } from "./entry-meta.js";
 export { type EntryRecord, metaOfRecord, type RareFields, recordOf } from "./entry-record.js";
 export { deterministicEntryId, migrateParsedLines, needsMigration, versionOfHeader } from "./migrate.js";
 export { formatPiVersion, isPiVersion, parsePiVersion, PI_RELEASE, PI_VERSIONS, type PiVersion } from "./pi-version.js";

@@ -66,6 +66,8 @@ export class EntryColumns {
   private metas: (EntryMeta | undefined)[] = [];
   /** metas[0, madePrefix) are all made (all() then makes only the newer ones). */
   private madePrefix = 0;
+  /** How many metas were made (each is kept as long as the index). */
+  metasMade = 0;
 
   get size(): number {
     return this.count;
@@ -352,6 +354,7 @@ export class EntryColumns {
       meta.spend = { input: s[at]!, output: s[at + 1]!, cacheRead: s[at + 2]!, cacheWrite: s[at + 3]!, cost: s[at + 4]! };
     }
     metas[i] = meta;
+    this.metasMade++;
     return meta;
   }
 

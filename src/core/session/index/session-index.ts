@@ -7,7 +7,7 @@
 
 import type { Diagnostic } from "../../diagnostics.js";
 import { EntryColumns, recordOf, type ColumnsState, type EntryRecord } from "./entry-columns.js";
-import type { EntryMeta, Spend } from "../format/entry-meta.js";
+import type { EntryLocation, EntryMeta, Spend } from "../format/entry-meta.js";
 import { IdTable, sameAscii, type IdTableState } from "./id-table.js";
 import type { SkimmedEntry } from "../skim/skimmed-entry.js";
 import { asciiText } from "../skim/skim-bytes.js";
@@ -216,6 +216,12 @@ export class SessionIndex {
     return this.columns.length(i);
   }
 
+  /** The entry's id and line at position i, as a new object (its meta is not made, so nothing is kept). */
+  locationAt(i: number): EntryLocation {
+    const columns = this.columns;
+    return { id: columns.ids[i]!, line: columns.line(i), offset: columns.offset(i), length: columns.length(i) };
+  }
+
   /** The message role of the entry at position i, without making its meta. */
   roleAt(i: number): string | undefined {
     return this.columns.role(i);
@@ -223,6 +229,11 @@ export class SessionIndex {
 
   get size(): number {
     return this.columns.size;
+  }
+
+  /** How many entries' metas the index has made and keeps (asked for by `at`, `get`, `entries`, …; reading bodies makes none). */
+  get metasMade(): number {
+    return this.columns.metasMade;
   }
 
   /** `message` entries, as pi's session list counts them. */

@@ -1,18 +1,24 @@
 // Where an entry's bytes come from when its body is needed: the index keeps
 // metas only, and bodies are parsed on demand from the line's bytes, read from
 // memory or from the file by offset. An LRU cache bounded by line bytes keeps
-// recent bodies, so asking for the same entries again does not parse again.
+// recent bodies, so asking for the same entries again does not parse again; a
+// batch larger than that bound (a whole branch of a big session: a compaction,
+// an export) is read through without being kept, since only its tail would fit
+// and it would push out what the views asked for.
 
 import { closeSync, openSync } from "node:fs";
 import { readRange } from "../bytes/read-range.js";
-import type { EntryMeta, LineLocation } from "../format/entry-meta.js";
+import type { EntryLocation, LineLocation } from "../format/entry-meta.js";
 import { ByteBoundedLru } from "../bytes/byte-bounded-lru.js";
 import { asBuffer } from "../bytes/jsonl-reader.js";
 import type { SessionEntry } from "../format/types.js";
 
 export interface ByteSource {
-  /** Bytes [offset, offset + length); throws an Error naming the file when it cannot read them all. */
-  read(offset: number, length: number): Uint8Array;
+  /**
+   * Bytes [offset, offset + length); throws an Error naming the file when it cannot read them all.
+   * With `scratch`, a copy may be read into it (valid until the next read into it).
+   */
+  read(offset: number, length: number, scratch?: Buffer): Uint8Array;
 }
 
 export class MemoryByteSource implements ByteSource {
@@ -32,12 +38,12 @@ export class FileByteSource implements ByteSource {
 
   constructor(readonly path: string) {}
 
-  read(offset: number, length: number): Uint8Array {
+  read(offset: number, length: number, scratch?: Buffer): Uint8Array {
     const cached = this.block;
     if (cached && offset >= cached.offset && offset + length <= cached.offset + cached.bytes.length) {
       return cached.bytes.subarray(offset - cached.offset, offset - cached.offset + length);
     }
-    if (length >= READ_BLOCK) return this.readExactly(offset, length);
+    if (length >= READ_BLOCK) return this.readExactly(offset, length, scratch);
     const blockStart = offset - (offset % READ_BLOCK);
     const blockLength = offset + length - blockStart <= READ_BLOCK ? READ_BLOCK : offset + length - blockStart;
     const bytes = this.readUpTo(blockStart, blockLength);
@@ -48,14 +54,14 @@ export class FileByteSource implements ByteSource {
     return bytes.subarray(offset - blockStart, offset - blockStart + length);
   }
 
-  private readExactly(offset: number, length: number): Uint8Array {
-    const bytes = this.readUpTo(offset, length);
+  private readExactly(offset: number, length: number, scratch?: Buffer): Uint8Array {
+    const bytes = this.readUpTo(offset, length, scratch);
     if (bytes.length < length) throw new Error(`${this.path}: the file is shorter than when it was read (it changed); reload it`);
     return bytes;
   }
 
   /** Up to `length` bytes at `offset` (fewer at the end of the file). */
-  private readUpTo(offset: number, length: number): Uint8Array {
+  private readUpTo(offset: number, length: number, scratch?: Buffer): Uint8Array {
     let fd: number;
     try {
       fd = openSync(this.path, "r");
@@ -63,7 +69,7 @@ export class FileByteSource implements ByteSource {
       throw new Error(`${this.path}: cannot open session file: ${e instanceof Error ? e.message : String(e)}`);
     }
     try {
-      return readRange(fd, offset, length);
+      return readRange(fd, offset, length, scratch);
     } finally {
       closeSync(fd);
     }
@@ -100,7 +106,7 @@ export class EntryBodies {
     return asBuffer(this.source.read(loc.offset, loc.length)).toString("utf8");
   }
 
-  entry(meta: EntryMeta): SessionEntry {
+  entry(meta: EntryLocation): SessionEntry {
     const cached = this.recall(meta);
     if (cached) return cached;
     const entry = this.parse(meta, this.source.read(meta.offset, meta.length), meta.offset);
@@ -108,8 +114,8 @@ export class EntryBodies {
     return entry;
   }
 
-  /** Bodies of many entries, in the order given; nearby lines are read together. */
-  entries(metas: readonly EntryMeta[]): SessionEntry[] {
+  /** Bodies of many entries, in the order given; nearby lines are read together. Kept when they all fit in the cache. */
+  entries(metas: readonly EntryLocation[]): SessionEntry[] {
     const out = new Array<SessionEntry>(metas.length);
     const missing: number[] = [];
     for (let i = 0; i < metas.length; i++) {
@@ -118,9 +124,12 @@ export class EntryBodies {
       else missing.push(i);
     }
     const order = missing.sort((a, b) => metas[a]!.offset - metas[b]!.offset);
-    // Of a batch larger than the cache only its last lines would stay: remember just those.
-    let rememberFrom = order.length;
-    for (let held = 0; rememberFrom > 0 && held + metas[order[rememberFrom - 1]!]!.length <= this.maxBytes; ) held += metas[order[--rememberFrom]!]!.length;
+    let missingBytes = 0;
+    for (const i of order) missingBytes += metas[i]!.length;
+    const remember = missingBytes <= this.maxBytes;
+    // Read into one buffer when the batch spans several blocks (a branch of 100 MB: a dozen of 8 MB):
+    // a new buffer per block left glibc's heap holding ~50 MB after the batch was gone.
+    let scratch: Buffer | undefined;
     let i = 0;
     while (i < order.length) {
       const first = metas[order[i]!]!;
@@ -134,11 +143,12 @@ export class EntryBodies {
         blockEnd = Math.max(blockEnd, end);
         j++;
       }
-      const block = this.source.read(blockStart, blockEnd - blockStart);
+      if (scratch === undefined && missingBytes > MAX_BLOCK && blockEnd - blockStart >= READ_BLOCK) scratch = Buffer.allocUnsafeSlow(MAX_BLOCK);
+      const block = this.source.read(blockStart, blockEnd - blockStart, scratch);
       for (let k = i; k < j; k++) {
         const m = metas[order[k]!]!;
         const entry = this.parse(m, block, blockStart);
-        if (k >= rememberFrom) this.remember(m, entry);
+        if (remember) this.remember(m, entry);
         out[order[k]!] = entry;
       }
       i = j;
@@ -150,7 +160,11 @@ export class EntryBodies {
    * Bodies of many entries handed to `visit` in the order given, not kept:
    * consecutive lines close together in the file are read together.
    */
-  each(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void {
+  each(metas: readonly EntryLocation[], visit: (entry: SessionEntry, position: number) => void): void {
+    // One buffer for the blocks of this pass, as in entries() (a visit that reads more gets its own).
+    let total = 0;
+    for (const m of metas) total += m.length;
+    let scratch: Buffer | undefined;
     let i = 0;
     while (i < metas.length) {
       const blockStart = metas[i]!.offset;
@@ -161,7 +175,8 @@ export class EntryBodies {
         if (m.offset < blockEnd || m.offset - blockEnd > COALESCE_GAP || m.offset + m.length - blockStart > MAX_BLOCK) break;
         blockEnd = m.offset + m.length;
       }
-      const block = this.source.read(blockStart, blockEnd - blockStart);
+      if (scratch === undefined && total > MAX_BLOCK && blockEnd - blockStart >= READ_BLOCK) scratch = Buffer.allocUnsafeSlow(MAX_BLOCK);
+      const block = this.source.read(blockStart, blockEnd - blockStart, scratch);
       for (let k = i; k < j; k++) {
         const m = metas[k]!;
         visit(this.recall(m) ?? this.parse(m, block, blockStart), k);
@@ -170,16 +185,16 @@ export class EntryBodies {
     }
   }
 
-  private recall(meta: EntryMeta): SessionEntry | undefined {
+  private recall(meta: EntryLocation): SessionEntry | undefined {
     return this.cache.get(meta.offset);
   }
 
-  private remember(meta: EntryMeta, entry: SessionEntry): void {
+  private remember(meta: EntryLocation, entry: SessionEntry): void {
     if (meta.length > this.maxBytes / 4) return;
     this.cache.set(meta.offset, entry, meta.length);
   }
 
-  private parse(meta: EntryMeta, bytes: Uint8Array, bytesOffset: number): SessionEntry {
+  private parse(meta: EntryLocation, bytes: Uint8Array, bytesOffset: number): SessionEntry {
     const start = meta.offset - bytesOffset;
     const text = asBuffer(bytes).toString("utf8", start, start + meta.length);
     let value: unknown;

@@ -145,7 +145,9 @@ export class Session implements LoadedSession {
   }
 
   entries(): SessionEntry[] {
-    return this.bodiesOf(this.index.entries);
+    const all = new Array<number>(this.index.size);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    return this.bodiesAt(all);
   }
 
   eachEntryAt(metas: readonly EntryMeta[], visit: (entry: SessionEntry, position: number) => void): void {
@@ -176,7 +178,7 @@ export class Session implements LoadedSession {
   pathTo(leafId?: string | null): SessionEntry[] {
     const leaf = leafId === undefined ? this.index.leafId : leafId;
     if (leaf === null) return [];
-    return this.bodiesOf(this.index.pathIds(leaf).map((id) => this.index.get(id)!));
+    return this.bodiesAt(this.index.pathPositions(leaf));
   }
 
   rawLine(id: string): string {
@@ -185,11 +187,12 @@ export class Session implements LoadedSession {
     return this.bodies.rawText(meta);
   }
 
-  private bodiesOf(metas: readonly EntryMeta[]): SessionEntry[] {
+  /** Bodies of the entries at these positions; no meta is made (a whole branch of a big session would keep ~100 k of them in the index). */
+  private bodiesAt(positions: readonly number[]): SessionEntry[] {
     if (this.migrated) {
       const migrated = this.migrated;
-      return metas.map((m) => migrated[m.index]!);
+      return positions.map((i) => migrated[i]!);
     }
-    return this.bodies.entries(metas);
+    return this.bodies.entries(positions.map((i) => this.index.locationAt(i)));
   }
 }
