@@ -7,8 +7,11 @@
 // it is indexed (host CPU, and the host's RSS after a settled GC), an answer
 // appended as the agent writes it until the row, Entries and status bar show it
 // (median of PI_SESSIONS_BENCH_RUNS), and Compact Session on it through the
-// loopback model server (the command's host CPU until the entry is written and
-// the row shows it). Printed; never a pass/fail test.
+// loopback model server, run as its own process so that its work is not counted
+// as the host's (the command's host CPU until the entry is written and the row
+// shows it; the host's RSS after it). Printed; never a pass/fail test.
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeHeapSnapshot } from "node:v8";
@@ -16,8 +19,7 @@ import * as vscode from "vscode";
 import { ompSessionDirForCwd } from "../../../src/core/discovery/omp-session-folder";
 import type { Internals } from "../../../src/extension/internals";
 import { tokensText } from "../../../src/extension/session-facts";
-import { scenarios } from "../../support/model-server";
-import { agentDir, extensionInternals, piDir, setSetting, startLoopback, waitFor, workspaceDir, type Loopback } from "../suite/helpers";
+import { agentDir, extensionInternals, piDir, pointAgentDirAt, setSetting, waitFor, workspaceDir } from "../suite/helpers";
 import { cpuMs, lastEntryIdInFile, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
 
 const OMP_BIG = process.env.PI_SESSIONS_BENCH_OMP_BIG!;
@@ -54,6 +56,28 @@ function plainParse(path: string): number {
 
 const lastEntryId = lastEntryIdInFile;
 
+interface LoopbackProcess {
+  close(): Promise<void>;
+}
+
+/** The loopback model server in a process of its own (model-server-process.ts), the agent dir's models.json and auth.json pointed at it. */
+async function startLoopbackProcess(): Promise<LoopbackProcess> {
+  const child = fork(join(__dirname, "model-server-process.js"), [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const urls = await new Promise<{ openaiBaseUrl: string; anthropicBaseUrl: string }>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as { openaiBaseUrl: string; anthropicBaseUrl: string }));
+    child.once("exit", (code) => reject(new Error(`the loopback model server process exited (${code}) before it listened`)));
+  });
+  const unpoint = pointAgentDirAt(urls);
+  return {
+    close: async () => {
+      unpoint();
+      const exited = once(child, "exit");
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
 let counter = 0;
 /** An assistant answer with usage, as either agent writes it (omp's message shape is pi's; the line ends with a newline). */
 function answerLine(parentId: string, agent: "pi" | "omp"): { id: string; bytes: Buffer } {
@@ -72,7 +96,7 @@ function answerLine(parentId: string, agent: "pi" | "omp"): { id: string; bytes:
 
 suite("benchmark: an omp 100 MB session in the host (open, live append, Compact Session) against pi's of the same size and JSON.parse", () => {
   let internals: Internals;
-  let loopback: Loopback;
+  let loopback: LoopbackProcess;
   let ompAgentDir: string;
   const cases: Case[] = [];
 
@@ -81,7 +105,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     internals = await extensionInternals();
     await vscode.commands.executeCommand("workbench.view.extension.piSessions");
     await internals.services.sessions.sessionGroups();
-    loopback = await startLoopback((r) => scenarios.success(r.promptText.includes("pull request description") ? "Kept the bench session going." : "## Goal\nKeep the bench session going.\n\n## Progress\n- [x] a step done"));
+    loopback = await startLoopbackProcess();
   });
 
   suiteTeardown(async () => {
@@ -163,10 +187,6 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
       () => internals.services.sessions.factsOf(path)?.leafId === entryId,
       300_000,
     );
-    // The loopback server runs in this host too and records every request it answers (the
-    // parsed body, its prompt text, the request itself): ~300 MB for a 100 MB session's
-    // transcript, which is the bench's, not the extension's.
-    loopback.server.requests.splice(0);
     await settleGc();
     return { ...r, written, rssDeltaMb: (process.memoryUsage().rss - before) / 1024 / 1024 };
   }

@@ -82,6 +82,19 @@ export interface Loopback {
  */
 export async function startLoopback(respond: Responder, auth: Record<string, unknown> | false = defaultAuth()): Promise<Loopback> {
   const server = await startModelServer({ expectedKey: TEST_KEY, respond });
+  const unpoint = pointAgentDirAt(server, auth);
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      unpoint();
+    },
+  };
+}
+
+/** Writes models.json/auth.json of the agent dir the extension reads for a loopback server at these URLs; the returned function removes them. */
+export function pointAgentDirAt(urls: { openaiBaseUrl: string; anthropicBaseUrl: string }, auth: Record<string, unknown> | false = defaultAuth()): () => void {
+  const server = urls;
   const models = [
     { id: "summarizer", name: "summarizer", input: ["text"], reasoning: false, contextWindow: 128000, maxTokens: 16384 },
   ];
@@ -95,13 +108,9 @@ export async function startLoopback(respond: Responder, auth: Record<string, unk
   const authFile = join(agentDir(), "auth.json");
   if (auth) writeFileSync(authFile, JSON.stringify(auth, null, 2), { mode: 0o600 });
   else rmSync(authFile, { force: true });
-  return {
-    server,
-    close: async () => {
-      await server.close();
-      rmSync(join(agentDir(), "models.json"), { force: true });
-      rmSync(authFile, { force: true });
-    },
+  return () => {
+    rmSync(join(agentDir(), "models.json"), { force: true });
+    rmSync(authFile, { force: true });
   };
 }
 
