@@ -21,6 +21,7 @@ import type { Internals } from "../../../src/extension/internals";
 import { tokensText } from "../../../src/extension/session-facts";
 import { agentDir, extensionInternals, piDir, pointAgentDirAt, setSetting, waitFor, workspaceDir } from "../suite/helpers";
 import { cpuMs, lastEntryIdInFile, mb, measure, measureIdle, median, memoryLine, report, reported, settleGc, sleep } from "./host-measure";
+import { memoryDetail, PROFILING } from "./profile";
 
 const OMP_BIG = process.env.PI_SESSIONS_BENCH_OMP_BIG!;
 const PI_BIG = process.env.PI_SESSIONS_BENCH_PI_BIG!;
@@ -199,6 +200,7 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     const opened = await open(path);
     report(`${agent} 100 MB: select until indexed ${opened.cpu.toFixed(0)} ms host CPU, ${opened.wall.toFixed(0)} ms wall; host RSS ${opened.rssMb.toFixed(0)} MB (${opened.rssDeltaMb >= 0 ? "+" : ""}${opened.rssDeltaMb.toFixed(0)} MB)`);
     report(`  host memory: ${memoryLine()}`);
+    if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
     await sleep(1000);
     const append = await appends(path, agent);
     report(`${agent} 100 MB: an answer appended to the active session ${append.toFixed(1)} ms host CPU (median of ${RUNS})`);
@@ -208,6 +210,8 @@ suite("benchmark: an omp 100 MB session in the host (open, live append, Compact 
     heapSnapshot(`${agent}-2-after-compact`);
     report(`${agent} 100 MB: Compact Session (loopback model) ${compacted.cpu.toFixed(0)} ms host CPU, ${compacted.wall.toFixed(0)} ms wall${compacted.written ? "" : " (nothing written!)"}; host RSS after it, GC settled, ${compacted.rssDeltaMb >= 0 ? "+" : ""}${compacted.rssDeltaMb.toFixed(0)} MB`);
     report(`  host memory: ${memoryLine()}`);
+    // PI_SESSIONS_BENCH_PROFILE: where the resident memory is (V8, malloc's heap, mappings).
+    if (PROFILING) for (const line of memoryDetail()) report(`    ${line}`);
     const c: Case = { agent, path, parse, open: opened, append, compact: compacted };
     cases.push(c);
     return c;
