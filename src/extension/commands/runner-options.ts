@@ -1,6 +1,7 @@
 // Options every runner call shares: agent dir, trust, resolved settings (the
 // session's agent's files; for pi, piSessions.* over them), prompt files,
 // files-touched, hooks.
+import { sessionBranchReader } from "../../core/context/branch-reader";
 import type { LoadedSession } from "../../core/session/open/open-session";
 import { recordedCwd } from "../../core/session/open/session-info";
 import { writerSemantics, type AgentConfigs, type AgentSemantics } from "../../core/agent";
@@ -25,7 +26,8 @@ export function writerSemanticsFor(session: LoadedSession, settings: ExtensionSe
 
 /** The compaction settings of whoever writes the session (pi 1.5: modelOverrides for the branch's model; throws pi 1.5's error on a bad value). */
 export function compactionSettingsFor(session: LoadedSession, settings: ExtensionSettings, semantics: AgentSemantics) {
-  const model = semantics.buildSessionContext(session.pathTo()).model;
+  // Only the newest entries that decide the model are parsed (not the whole branch).
+  const model = semantics.branchModel(sessionBranchReader(session));
   return semantics.resolveCompactionSettings(semantics.settingsFrom(extensionAgentConfigs(settings), sessionCwd(session), isTrusted()), model ? `${model.provider}/${model.modelId}` : undefined);
 }
 
