@@ -123,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     filter: () => entriesTree.filter,
     activePath: () => active.path,
     select: (path) => showInEntries(path),
+    selections: () => selections,
   });
   registerExport(context, { log, activePath: () => active.path, isTrusted });
 
@@ -173,6 +174,22 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
     entriesTree.show(path);
     updateEntriesTitle();
   };
+  // Changes of the active session the user made (a row, a reader, a search hit), not the ones that follow the list.
+  let selections = 0;
+  let following = false;
+  const showFollowingList = (path: string | undefined): void => {
+    following = true;
+    try {
+      showInEntries(path);
+    } finally {
+      following = false;
+    }
+  };
+  context.subscriptions.push(
+    active.onDidChange(() => {
+      if (!following) selections++;
+    }),
+  );
   const loadWindows = (): Promise<void> => windows.load();
 
   context.subscriptions.push(
@@ -185,12 +202,12 @@ export function activate(context: vscode.ExtensionContext): PiSessionsApi {
       // The first session becomes active once the list is known, so the status bar has something to show.
       if (!active.path) {
         const newest = sessions.allPaths()[0];
-        if (newest) showInEntries(newest);
+        if (newest) showFollowingList(newest);
       }
     }),
     store.onDidChange(({ path, change }) => {
       // The active session's file went away: nothing to show for it any more.
-      if (change === "removed" && active.path === path) showInEntries(undefined);
+      if (change === "removed" && active.path === path) showFollowingList(undefined);
     }),
     windows.onDidLoad(() => sessions.recomputeAll()),
     entriesTree.onDidChangeTreeData(() => {

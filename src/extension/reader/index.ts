@@ -20,6 +20,8 @@ export interface ReaderRegistration extends ReaderDeps {
   activePath(): string | undefined;
   /** Selects the session (Entries view, active session) as a session row's click does. */
   select(sessionPath: string): void;
+  /** How many times the user has changed the active session so far. */
+  selections(): number;
 }
 
 export function registerReader(context: vscode.ExtensionContext, deps: ReaderRegistration): ReaderController {
@@ -34,12 +36,12 @@ export function registerReader(context: vscode.ExtensionContext, deps: ReaderReg
     // thousands of rows) follows once the reader has shown the last turns, so they come first.
     const cold = !controller.isRead(sessionPath) || controller.entryCount(sessionPath) > SELECT_AFTER_FIRST_PAINT_ENTRIES;
     if (!cold) deps.select(sessionPath);
-    const activeBefore = deps.activePath();
+    const selections = deps.selections();
     const opening = ++opens;
     try {
       const panel = await controller.open(sessionPath, args.entryId, preview);
       // Unless the user moved on meanwhile: closed this reader, opened another session, or selected one.
-      const stillWanted = () => opening === opens && !panel.isDisposed && panel.sessionPath === sessionPath && deps.activePath() === activeBefore;
+      const stillWanted = () => opening === opens && !panel.isDisposed && panel.sessionPath === sessionPath && deps.selections() === selections;
       if (cold) void panel.whenShown(FIRST_PAINT_WAIT_MS).then(() => stillWanted() && deps.select(sessionPath));
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);

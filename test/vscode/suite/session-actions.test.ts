@@ -40,7 +40,8 @@ function piOpen(path: string): PiView {
 function standInPi(folder: string, record: string): string {
   mkdirSync(folder, { recursive: true });
   const path = join(folder, "pi");
-  writeFileSync(path, `#!/bin/sh\n{ pwd; for a in "$@"; do printf '%s\\n' "$a"; done; } > ${shellQuote(record)}\nsleep 30\n`);
+  // Written aside, then renamed: the test never reads the arguments half-written (a line per write).
+  writeFileSync(path, `#!/bin/sh\n{ pwd; for a in "$@"; do printf '%s\\n' "$a"; done; } > ${shellQuote(`${record}.part`)} && mv ${shellQuote(`${record}.part`)} ${shellQuote(record)}\nsleep 30\n`);
   chmodSync(path, 0o755);
   return path;
 }
