@@ -9,7 +9,7 @@ import { LiveSessionFacts } from "../live/live-facts.js";
 import { firstUserMessageText } from "../session/open/session-info.js";
 import type { SessionModelRef } from "../context/session-model.js";
 import { sessionModel } from "../context/session-model.js";
-import type { ContextTokenRule, EntryTokens } from "../tokens/context-token-rule.js";
+import type { ContextTokenRule, EntryTokens, IncrementalUsage } from "../tokens/context-token-rule.js";
 import type { PiVersion } from "../session/format/pi-version.js";
 import { semanticsOf, type AgentSemantics } from "../agent/index.js";
 import { findPi1xMarker, sessionPi1xMarker, type Pi1xMarker } from "../session/dialect/pi1x-markers.js";
@@ -100,6 +100,11 @@ export interface RowResume {
 export interface ComputedRow {
   row: CatalogueRow;
   resume: RowResume | null;
+  /**
+   * The rule's count of the branch kept over appends (`rule.incremental`: omp's), as the row's read left it,
+   * when there is a resume: kept in memory only (row-counts.ts), never in the catalogue's log.
+   */
+  count?: IncrementalUsage;
 }
 
 function ompMarkOfEntryOrUndefined(mini: LoadedSession, m: EntryMeta): boolean {
@@ -214,7 +219,8 @@ export function rowFromSession(session: LoadedSession, size: number, mtimeMs: nu
     const projected = keepsProjection(rule) ? projectedResumeOfFacts(session, facts, sumAhead) : undefined;
     if (projected) resume.projected = projected;
   }
-  return { row, resume };
+  const count = resume ? facts.incrementalCount : undefined;
+  return count ? { row, resume, count } : { row, resume };
 }
 
 /** As the streamed row keeps it: from the running count, or from the entries the usage was recounted from. */
@@ -319,10 +325,12 @@ export function extendRow(
   size: number,
   mtimeMs: number,
   versionOf: RowVersion,
+  count?: IncrementalUsage,
 ): ComputedRow | null {
   const rule = rowTokenRule(previous.agent, previous.pi1xMarker, versionOf);
   if (resume.editsAhead && keepsProjection(rule)) return null;
-  if (!rule.extend || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
+  // A rule without `extend` (omp's) carries the row only with the count its read kept (`count`).
+  if ((!rule.extend && !count) || appended.length === 0 || appended[appended.length - 1] !== 0x0a) return null;
   const mini = appendedChain(appended, resume.leafId, (id) => resume.ids.mayHave(id));
   if (!mini) return null;
   const metas = mini.index.entries;
@@ -331,15 +339,24 @@ export function extendRow(
   // The first omp entry of a pi row: counted by omp's rule from now on (a full read).
   if (previous.agent === "pi" && metas.some((m) => isOmpOnlyEntryType(m.type) || ompMarkOfEntryOrUndefined(mini, m))) return null;
   const added: EntryTokens[] = [];
-  const tail = resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
-  for (const m of metas) {
-    const tokens = appendedTokens(rule, mini, m);
-    tail?.add(m, m.id, tokens, () => mini.entryAt(m), added.length);
-    added.push(tokens);
+  const tail = !count && resume.projected && keepsProjection(rule) ? new ProjectedTail(resume.projected) : undefined;
+  if (!count) {
+    for (const m of metas) {
+      const tokens = appendedTokens(rule, mini, m);
+      tail?.add(m, m.id, tokens, () => mini.entryAt(m), added.length);
+      added.push(tokens);
+    }
   }
   const previousUsage = { tokens: previous.contextTokens, source: previous.contextSource, messageCount: previous.contextMessages };
+  // omp's count kept over the appended entries (last: undefined spends it, and the caller reads the file).
   // A context edit of a recent entry: pi 1.5's projected estimate, carried in the resume.
-  const usage = tail?.sawEdit ? (tail.lost ? undefined : tail.usageAfterEdits(added)) : rule.extend({ usage: previousUsage, branchHasReset: resume.branchHasReset }, added);
+  const usage = count
+    ? count.append(metas.map((m) => mini.entryAt(m)))
+    : tail?.sawEdit
+      ? tail.lost
+        ? undefined
+        : tail.usageAfterEdits(added)
+      : rule.extend!({ usage: previousUsage, branchHasReset: resume.branchHasReset }, added);
   if (!usage) return null;
   const modelEntries = metas.filter((m) => m.type === "model_change" || (m.type === "message" && m.role === "assistant"));
   const model = sessionModel(modelEntries.map((m) => mini.entryAt(m)));
@@ -384,5 +401,6 @@ export function extendRow(
   const projected = tail?.current;
   if (projected) next.projected = projected;
   else delete next.projected;
-  return { row, resume: ids.hasRoom ? next : null };
+  if (!ids.hasRoom) return { row, resume: null };
+  return count ? { row, resume: next, count } : { row, resume: next };
 }

@@ -21,6 +21,8 @@ import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, modifiedOf, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
+import { HEAD_BYTES, headHash, RowCounts } from "./row-counts.js";
+import type { IncrementalUsage } from "../tokens/context-token-rule.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import { appendsContextEdit, SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
 
@@ -59,6 +61,8 @@ export class SessionCatalogue {
   readonly stats = { cached: 0, appended: 0, read: 0, readByChild: 0, childCpuMs: 0, sumsAsked: 0, sumsKept: 0, sumsCpuMs: 0, midWrite: 0, sumsAwaited: 0 };
   /** pi 1.5 sums computed ahead for live rows without one (sum-ahead.ts). */
   private readonly sums = new SumsAhead((answer) => this.takeSum(answer));
+  /** omp rows' counts kept over appends, in memory only (row-counts.ts). */
+  private readonly counts = new RowCounts();
 
   /** The version of a session without a pi 1.x marker. */
   readonly defaultVersion: PiVersion;
@@ -188,7 +192,10 @@ export class SessionCatalogue {
           // Recorded meanwhile (a watcher's refresh read it since): that record is the newer one.
           const record = this.records.get(path) ?? answer.record;
           if (record === answer.record && answer.logged !== undefined) this.putLogged(record, answer.logged);
-          else if (record === answer.record) this.put(record);
+          else if (record === answer.record) {
+            this.counts.forget(path);
+            this.put(record);
+          }
           if (record.kind === "session") yield record.row;
         }
         if (Date.now() - last >= SLICE_MS) {
@@ -264,11 +271,13 @@ export class SessionCatalogue {
   }
 
   private remove(path: string): void {
+    this.counts.forget(path);
     if (this.records.delete(path)) this.touched.set(path, null);
   }
 
   /** A record another process already appended to the log (`bytes`: its line's): nothing to save. */
   private putLogged(record: CatalogueRecord, bytes: number): void {
+    this.counts.forget(record.path);
     this.records.set(record.path, record);
     this.touched.delete(record.path);
     this.log.appended(record.path, bytes);
@@ -337,8 +346,19 @@ export class SessionCatalogue {
 
   private readWhole(path: string): CatalogueRow | null {
     this.sums.forget(path);
-    const record = readRecord(path, this.versionOf);
+    this.counts.forget(path);
+    // The head hashed before the read: a title slot rewritten after it is never carried over.
+    const fd = openSync(path, "r");
+    let head: string;
+    try {
+      head = headHash(fd, fstatSync(fd).size);
+    } finally {
+      closeSync(fd);
+    }
+    let count: IncrementalUsage | undefined;
+    const record = readRecord(path, this.versionOf, { keepCount: (c) => (count = c) });
     this.put(record);
+    if (count && record.kind === "session" && record.resume) this.counts.keep(path, count, record.resume.offset, head);
     return record.kind === "session" ? record.row : null;
   }
 
@@ -352,6 +372,7 @@ export class SessionCatalogue {
     const fd = openSync(path, "r");
     let computed: ComputedRow | null;
     let newKey: RecordKey;
+    let headOf = "";
     try {
       const st = fstatSync(fd);
       if (st.size <= key.size) return null;
@@ -375,9 +396,14 @@ export class SessionCatalogue {
         appended = appended.subarray(0, complete);
       }
       const size = key.size + appended.length;
-      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf);
+      // omp's count, when the row's read or last carry kept one and the file's head is as it was then.
+      let head: string | undefined;
+      const count = this.counts.take(path, record.resume!.offset, () => (head = headHash(fd, key.size)));
+      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf, count);
       if (computed && size < st.size) computed = { ...computed, row: { ...computed.row, size: st.size } };
       if (!computed) return null;
+      // The head the count is kept with: the one just checked, unless the file was shorter than it.
+      if (computed.count) headOf = head !== undefined && key.size >= HEAD_BYTES ? head : headHash(fd, size);
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
           ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
@@ -387,7 +413,9 @@ export class SessionCatalogue {
     } finally {
       closeSync(fd);
     }
-    this.put({ path, key: newKey, kind: "session", ...computed });
+    const { count, ...kept } = computed;
+    this.put({ path, key: newKey, kind: "session", ...kept });
+    if (count && kept.resume) this.counts.keep(path, count, kept.resume.offset, headOf);
     return computed.row;
   }
 }

@@ -5,7 +5,7 @@
 // including a body that cannot be read again, which throws in both.
 
 import { sessionModel, type SessionModelRef } from "../context/session-model.js";
-import type { BranchTokenView, ContextTokenRule, EntryTokens, RunningUsage } from "../tokens/context-token-rule.js";
+import type { BranchTokenView, ContextTokenRule, EntryTokens, IncrementalUsage, RunningUsage } from "../tokens/context-token-rule.js";
 import type { ContextUsage } from "../tokens/context-usage.js";
 import type { EntryMeta } from "../session/format/entry-meta.js";
 import type { SessionEntry } from "../session/format/types.js";
@@ -20,6 +20,8 @@ export interface StreamedBranchFacts {
   running?: RunningUsage;
   /** The entries the usage was recounted from (the rule's recount start to the leaf), when it was. */
   recounted?: readonly SessionEntry[];
+  /** The rule's count kept over appends (`rule.incremental`), started on the recounted entries, when the rule has one. */
+  count?: IncrementalUsage;
 }
 
 function modelOf(entry: unknown): SessionModelRef | undefined {
@@ -66,12 +68,14 @@ export class StreamedBranch implements BranchTokenView {
 
   private running: RunningUsage | undefined;
   private recounted: SessionEntry[] | undefined;
+  private count: IncrementalUsage | undefined;
 
   facts(): StreamedBranchFacts {
     const usage = this.usage();
     const facts: StreamedBranchFacts = { usage, model: this.model ?? null, branchHasReset: this.lastReset >= 0 };
     if (this.running) facts.running = this.running;
     if (this.recounted) facts.recounted = this.recounted;
+    if (this.count) facts.count = this.count;
     return facts;
   }
 
@@ -90,6 +94,11 @@ export class StreamedBranch implements BranchTokenView {
     const path: SessionEntry[] = [];
     for (let p = start; p < this.branch.length; p++) path.push(this.body(this.metaAt(p)));
     this.recounted = path;
+    // As LiveSessionFacts counts: the rule's kept count (its usage is usageOfPath's), for the row to carry over appends.
+    if (rule.incremental) {
+      this.count = rule.incremental(path);
+      return this.count.usage;
+    }
     return rule.usageOfPath(path);
   }
 

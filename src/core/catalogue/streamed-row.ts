@@ -416,5 +416,6 @@ function rowOf(path: string, lines: StreamedLines, header: SessionHeader, fd: nu
     if (projected) resume.projected = projected;
     if (keepsProjection(rule) && sums.editTargets.some((t) => table.numberOf(t) === undefined)) resume.editsAhead = true;
   }
-  return { row, resume };
+  // omp's count as the row's own read started it (no extra pass): carried over appends while in memory.
+  return resume && facts.count ? { row, resume, count: facts.count } : { row, resume };
 }

@@ -130,6 +130,11 @@ export class LiveSessionFacts implements BranchTokenView {
     return this.running;
   }
 
+  /** The rule's count kept over appends when it counted the whole current branch (a catalogue row keeps it in memory). */
+  get incrementalCount(): IncrementalUsage | undefined {
+    return this.incremental && this.incrementalLength === this.path.length ? this.incremental : undefined;
+  }
+
   /** The branch's metas, root first (no bodies). */
   get branch(): readonly EntryMeta[] {
     return this.path.entries;
