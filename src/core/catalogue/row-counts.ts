@@ -8,8 +8,10 @@
 // is gone, and the file is read in full, as after a restart.
 
 import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { readRange } from "../session/bytes/read-range.js";
 import type { IncrementalUsage } from "../tokens/context-token-rule.js";
+import type { RecordKey } from "./catalogue-file.js";
 
 /** Rows whose counts are kept (the most recently read or carried). */
 export const KEPT_COUNTS = 32;
@@ -29,6 +31,12 @@ export function headHash(fd: number, size: number): string {
   return createHash("sha256").update(readRange(fd, 0, Math.min(HEAD_BYTES, size))).digest("hex");
 }
 
+/** A count taken to carry a row: `head` is the file's head as checked (the one to keep it with again). */
+export interface TakenCount {
+  count: IncrementalUsage;
+  head: string;
+}
+
 export class RowCounts {
   private readonly kept = new Map<string, KeptCount>();
 
@@ -45,17 +53,34 @@ export class RowCounts {
     if (this.kept.size > this.limit) this.kept.delete(this.kept.keys().next().value!);
   }
 
-  /** The count for `path` when it is up to `offset` and the file's head hashes to `head()` (removed either way). */
-  take(path: string, offset: number, head: () => string): IncrementalUsage | undefined {
+  /**
+   * Keeps the count a full read of `path` left, when the file is still the one read (`key`: same inode,
+   * size and mtime; a write since, the title slot's too, changes the mtime): its head hashed now is the one read.
+   */
+  keepRead(path: string, count: IncrementalUsage, key: RecordKey, offset: number): void {
+    const fd = openSync(path, "r");
+    try {
+      const st = fstatSync(fd);
+      if (st.size !== key.size || st.mtimeMs !== key.mtimeMs || (key.ino !== undefined && st.ino !== key.ino)) return;
+      this.keep(path, count, offset, headHash(fd, offset));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The count for `path` when it is up to `offset` and the head of the file (`fd`) is as it was (removed either way). */
+  take(path: string, offset: number, fd: number): TakenCount | undefined {
     const kept = this.kept.get(path);
     if (!kept) return undefined;
     this.kept.delete(path);
-    return kept.offset === offset && kept.head === head() ? kept.count : undefined;
+    if (kept.offset !== offset) return undefined;
+    const head = headHash(fd, offset);
+    return kept.head === head ? { count: kept.count, head } : undefined;
   }
 
-  /** Whether a count is kept for `path` (without taking it). */
-  has(path: string): boolean {
-    return this.kept.has(path);
+  /** The head a count carried to `size` is kept with: the one checked when taken, unless the file was shorter than the head then. */
+  static headAfter(fd: number, taken: TakenCount, offset: number, size: number): string {
+    return offset >= HEAD_BYTES ? taken.head : headHash(fd, size);
   }
 
   forget(path: string): void {

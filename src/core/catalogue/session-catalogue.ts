@@ -21,7 +21,7 @@ import type { CatalogueRecord, RecordKey } from "./catalogue-file.js";
 import { CatalogueLog, catalogueLogFile, loadLog } from "./catalogue-log.js";
 import { extendRow, modifiedOf, rowVersionPolicy, type CatalogueRow, type ComputedRow, type RowVersion } from "./catalogue-row.js";
 import { readRecord } from "./read-record.js";
-import { HEAD_BYTES, headHash, RowCounts } from "./row-counts.js";
+import { RowCounts, type TakenCount } from "./row-counts.js";
 import type { IncrementalUsage } from "../tokens/context-token-rule.js";
 import type { BulkReader, StaleFile, SumAnswer } from "./bulk-reader.js";
 import { appendsContextEdit, SumsAhead, sumForRecord, wantsSum } from "./sum-ahead.js";
@@ -192,10 +192,7 @@ export class SessionCatalogue {
           // Recorded meanwhile (a watcher's refresh read it since): that record is the newer one.
           const record = this.records.get(path) ?? answer.record;
           if (record === answer.record && answer.logged !== undefined) this.putLogged(record, answer.logged);
-          else if (record === answer.record) {
-            this.counts.forget(path);
-            this.put(record);
-          }
+          else if (record === answer.record) this.put(record, true);
           if (record.kind === "session") yield record.row;
         }
         if (Date.now() - last >= SLICE_MS) {
@@ -283,7 +280,9 @@ export class SessionCatalogue {
     this.log.appended(record.path, bytes);
   }
 
-  private put(record: CatalogueRecord): void {
+  /** `replaced`: the file was read again (a count kept for the row is dropped). */
+  private put(record: CatalogueRecord, replaced = false): void {
+    if (replaced) this.counts.forget(record.path);
     this.records.set(record.path, record);
     this.touched.set(record.path, record);
   }
@@ -346,19 +345,10 @@ export class SessionCatalogue {
 
   private readWhole(path: string): CatalogueRow | null {
     this.sums.forget(path);
-    this.counts.forget(path);
-    // The head hashed before the read: a title slot rewritten after it is never carried over.
-    const fd = openSync(path, "r");
-    let head: string;
-    try {
-      head = headHash(fd, fstatSync(fd).size);
-    } finally {
-      closeSync(fd);
-    }
     let count: IncrementalUsage | undefined;
     const record = readRecord(path, this.versionOf, { keepCount: (c) => (count = c) });
-    this.put(record);
-    if (count && record.kind === "session" && record.resume) this.counts.keep(path, count, record.resume.offset, head);
+    this.put(record, true);
+    if (count && record.kind === "session" && record.resume) this.counts.keepRead(path, count, record.key, record.resume.offset);
     return record.kind === "session" ? record.row : null;
   }
 
@@ -372,6 +362,7 @@ export class SessionCatalogue {
     const fd = openSync(path, "r");
     let computed: ComputedRow | null;
     let newKey: RecordKey;
+    let taken: TakenCount | undefined;
     let headOf = "";
     try {
       const st = fstatSync(fd);
@@ -397,13 +388,11 @@ export class SessionCatalogue {
       }
       const size = key.size + appended.length;
       // omp's count, when the row's read or last carry kept one and the file's head is as it was then.
-      let head: string | undefined;
-      const count = this.counts.take(path, record.resume!.offset, () => (head = headHash(fd, key.size)));
-      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf, count);
+      taken = this.counts.take(path, record.resume!.offset, fd);
+      computed = extendRow(record.row, { ...record.resume!, ids: record.resume!.ids! }, appended, size, st.mtimeMs, this.versionOf, taken?.count);
       if (computed && size < st.size) computed = { ...computed, row: { ...computed.row, size: st.size } };
       if (!computed) return null;
-      // The head the count is kept with: the one just checked, unless the file was shorter than it.
-      if (computed.count) headOf = head !== undefined && key.size >= HEAD_BYTES ? head : headHash(fd, size);
+      if (taken && computed.count) headOf = RowCounts.headAfter(fd, taken, key.size, size);
       const tail =
         appended.length >= FINGERPRINT_TAIL_BYTES
           ? appended.subarray(appended.length - FINGERPRINT_TAIL_BYTES)
