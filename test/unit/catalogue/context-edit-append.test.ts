@@ -28,7 +28,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 const versionOf = rowVersionPolicy({ defaultVersion: "0.73" });
 
 /** The row computed from scratch: the full index, and the streamed read (the catalogue's), which must agree. */
