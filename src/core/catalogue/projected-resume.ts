@@ -24,7 +24,7 @@
 import { isObject, messageOf } from "../context/context-message.js";
 import { estimateTokens } from "../agent/pi-1.5/estimate-tokens.js";
 import { getAssistantUsage } from "../agent/pi-1.5/projected-tokens.js";
-import { buildSessionProjection, projectContextEntry, sessionEntryToContextMessages } from "../agent/pi-1.5/projection.js";
+import { buildSessionProjection, projectContextEntry } from "../agent/pi-1.5/projection.js";
 import { getCurrentSystemMessage } from "../agent/pi-1.5/system-message.js";
 import { pi15ContextTokenRule, type Pi15EntryTokens } from "../agent/pi-1.5/context-token-rule.js";
 import { RunningProjectedEstimate } from "../agent/pi-1.5/running-projected-estimate.js";
@@ -148,7 +148,8 @@ export function projectedResumeOfPath(path: readonly SessionEntry[]): ProjectedR
     messages += projected.length;
     // An answer with usage (an edit replaces its content, never its usage), counted while it is projected:
     // one omitted by an edit is an answer again once a later edit restores it.
-    const answers = after.has(sourceEntry.id) && sessionEntryToContextMessages(sourceEntry).some((message) => getAssistantUsage(message) !== undefined);
+    const message = sourceEntry.type === "message" && after.has(sourceEntry.id) ? messageOf(sourceEntry) : undefined;
+    const answers = message !== undefined && getAssistantUsage(message) !== undefined;
     if (answers && projected.length > 0) answered++;
     if (i < from) continue;
     const role = roleOf(kindOfEntry(sourceEntry));
